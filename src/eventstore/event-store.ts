@@ -1,0 +1,119 @@
+/**
+ * The event-store port, shaped after EventStoreDB so that the SQLite adapter and the
+ * EventStoreDB adapter can be swapped without the rest of Vigil noticing.
+ *
+ * Revisions count events within one stream from 0. Positions order every event in the
+ * whole log (`$all`); they only grow, but need not be contiguous.
+ */
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** `no_stream`: the stream must not exist; `stream_exists`: it must; a number: its last revision. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface EventToAppend {
+  type: string;
+  data: JsonObject;
+  metadata?: JsonObject;
+  /** Lets a retried append be recognised; generated when absent. */
+  id?: string;
+}
+
+export interface RecordedEvent {
+  id: string;
+  streamName: string;
+  type: string;
+  revision: number;
+  position: number;
+  data: JsonObject;
+  metadata: JsonObject;
+  /** ISO-8601 UTC time the store accepted the event. */
+  created: string;
+}
+
+export interface AppendResult {
+  /** Revision of the last event appended: pass it as the next expected revision. */
+  nextExpectedRevision: number;
+  /** Global position of the last event appended: what read-your-writes waits for. */
+  position: number;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** Inclusive. Defaults to the first event (forwards) or the last (backwards). */
+  fromRevision?: number;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: only events after this position. 0 (the default) reads from the start. */
+  after?: number;
+  maxCount?: number;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive: the subscription delivers events after this position. */
+  after?: number;
+  /** Only events of streams whose names start with one of these. */
+  streamNamePrefixes?: readonly string[];
+}
+
+/** A catch-up subscription to `$all`, consumed in order with `for await`. */
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  unsubscribe(): Promise<void>;
+}
+
+export interface EventStore {
+  appendToStream(
+    streamName: string,
+    events: readonly EventToAppend[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
+  /** Events of one stream; an absent or deleted stream reads as empty. */
+  readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options?: SubscribeOptions): Subscription;
+  /** Position of the newest event in the log (0 when empty). */
+  headPosition(): Promise<number>;
+  /** Keep only the newest `maxCount` events of a stream; older ones are removed. */
+  setStreamMaxCount(streamName: string, maxCount: number): Promise<void>;
+  /** Hard delete: the events are gone and the stream name can never be written again. */
+  deleteStream(streamName: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${streamName}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export class StreamDeletedError extends Error {
+  constructor(readonly streamName: string) {
+    super(`stream ${streamName} has been deleted`);
+    this.name = 'StreamDeletedError';
+  }
+}
+
+export function satisfiesExpectedRevision(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
+  switch (expected) {
+    case 'any':
+      return true;
+    case 'no_stream':
+      return actual === 'no_stream';
+    case 'stream_exists':
+      return actual !== 'no_stream';
+    default:
+      return actual === expected;
+  }
+}
+
+export function matchesPrefixes(streamName: string, prefixes: readonly string[] | undefined): boolean {
+  return !prefixes || prefixes.length === 0 || prefixes.some((prefix) => streamName.startsWith(prefix));
+}

@@ -1,0 +1,21 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type SqliteDatabase = Database.Database;
+
+/**
+ * Opens the one SQLite file that holds both the event log and the read models in embedded mode.
+ * WAL lets readers run beside the single writer; `synchronous = FULL` makes every acknowledged
+ * commit survive a crash of the process and of the machine.
+ */
+export function openSqliteDatabase(path: string): SqliteDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  // Other processes (the CLI, extra roles) write to the same file: wait for their locks.
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  return db;
+}

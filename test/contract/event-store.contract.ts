@@ -1,0 +1,169 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import {
+  type EventStore,
+  type RecordedEvent,
+  StreamDeletedError,
+  WrongExpectedRevisionError,
+} from '../../src/eventstore/event-store.js';
+
+export interface EventStoreFixture {
+  store: EventStore;
+  dispose: () => Promise<void>;
+}
+
+/** The behaviour every event-store adapter must show; streams are unique per test so a shared server works. */
+export function eventStoreContract(adapter: string, open: () => Promise<EventStoreFixture>): void {
+  describe(`EventStore contract: ${adapter}`, () => {
+    let fixture: EventStoreFixture;
+    let store: EventStore;
+    beforeEach(async () => {
+      fixture = await open();
+      store = fixture.store;
+    });
+    afterEach(() => fixture.dispose());
+
+    const streamName = (prefix = 'contract') => `${prefix}-${randomUUID()}`;
+    const event = (n: number) => ({ type: 'Counted', data: { n, at: '2026-11-21T00:00:00.000Z' }, metadata: { by: 'test' } });
+    const numbers = (events: RecordedEvent[]) => events.map((e) => e.data['n']);
+
+    it('appends to a new stream and reads it back in order with revisions from 0', async () => {
+      const stream = streamName();
+      const result = await store.appendToStream(stream, [event(1), event(2), event(3)], { expectedRevision: 'no_stream' });
+      expect(result.nextExpectedRevision).to.equal(2);
+      const events = await store.readStream(stream);
+      expect(numbers(events)).to.deep.equal([1, 2, 3]);
+      expect(events.map((e) => e.revision)).to.deep.equal([0, 1, 2]);
+      expect(events[0]).to.include({ streamName: stream, type: 'Counted' });
+      expect(events[0]!.metadata).to.deep.equal({ by: 'test' });
+      expect(events[0]!.created).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(result.position).to.equal(events[2]!.position);
+    });
+
+    it('rejects no_stream when the stream exists', async () => {
+      const stream = streamName();
+      await store.appendToStream(stream, [event(1)], { expectedRevision: 'no_stream' });
+      const error = await store.appendToStream(stream, [event(2)], { expectedRevision: 'no_stream' }).catch((e) => e);
+      expect(error).to.be.instanceOf(WrongExpectedRevisionError);
+      expect(numbers(await store.readStream(stream))).to.deep.equal([1]);
+    });
+
+    it('appends at the exact expected revision and rejects a stale one', async () => {
+      const stream = streamName();
+      await store.appendToStream(stream, [event(1), event(2)]);
+      await store.appendToStream(stream, [event(3)], { expectedRevision: 1 });
+      const error = await store.appendToStream(stream, [event(4)], { expectedRevision: 1 }).catch((e) => e);
+      expect(error).to.be.instanceOf(WrongExpectedRevisionError);
+      expect((error as WrongExpectedRevisionError).actual).to.equal(2);
+      expect(numbers(await store.readStream(stream))).to.deep.equal([1, 2, 3]);
+    });
+
+    it('rejects stream_exists on an absent stream and accepts any anywhere', async () => {
+      const stream = streamName();
+      const error = await store.appendToStream(stream, [event(1)], { expectedRevision: 'stream_exists' }).catch((e) => e);
+      expect(error).to.be.instanceOf(WrongExpectedRevisionError);
+      await store.appendToStream(stream, [event(1)], { expectedRevision: 'any' });
+      await store.appendToStream(stream, [event(2)], { expectedRevision: 'stream_exists' });
+      expect(numbers(await store.readStream(stream))).to.deep.equal([1, 2]);
+    });
+
+    it('lets exactly one of two racing appends at the same revision win', async () => {
+      const stream = streamName();
+      await store.appendToStream(stream, [event(0)]);
+      const outcomes = await Promise.allSettled([
+        store.appendToStream(stream, [event(1)], { expectedRevision: 0 }),
+        store.appendToStream(stream, [event(2)], { expectedRevision: 0 }),
+      ]);
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
+      const rejected = outcomes.find((o) => o.status === 'rejected');
+      expect(rejected && rejected.status === 'rejected' && rejected.reason).to.be.instanceOf(WrongExpectedRevisionError);
+      expect(await store.readStream(stream)).to.have.length(2);
+    });
+
+    it('commits many concurrent appends to different streams, each at its own position', async () => {
+      const streams = Array.from({ length: 50 }, () => streamName());
+      const results = await Promise.all(streams.map((s, i) => store.appendToStream(s, [event(i)], { expectedRevision: 'no_stream' })));
+      expect(new Set(results.map((r) => r.position)).size).to.equal(50);
+      for (const [i, s] of streams.entries()) expect(numbers(await store.readStream(s))).to.deep.equal([i]);
+    });
+
+    it('reads a stream backwards, from a revision, and with a max count', async () => {
+      const stream = streamName();
+      await store.appendToStream(stream, [1, 2, 3, 4, 5].map(event));
+      expect(numbers(await store.readStream(stream, { direction: 'backwards', maxCount: 2 }))).to.deep.equal([5, 4]);
+      expect(numbers(await store.readStream(stream, { fromRevision: 3 }))).to.deep.equal([4, 5]);
+      expect(numbers(await store.readStream(stream, { direction: 'backwards', fromRevision: 1 }))).to.deep.equal([2, 1]);
+    });
+
+    it('reads an absent stream as empty', async () => {
+      expect(await store.readStream(streamName())).to.deep.equal([]);
+    });
+
+    it('reads $all in global order after a position', async () => {
+      const start = await store.headPosition();
+      const a = streamName();
+      const b = streamName();
+      await store.appendToStream(a, [event(1)]);
+      await store.appendToStream(b, [event(2)]);
+      await store.appendToStream(a, [event(3)]);
+      const all = (await store.readAll({ after: start })).filter((e) => e.streamName === a || e.streamName === b);
+      expect(numbers(all)).to.deep.equal([1, 2, 3]);
+      const positions = all.map((e) => e.position);
+      expect([...positions].sort((x, y) => x - y)).to.deep.equal(positions);
+      expect(new Set(positions).size).to.equal(3);
+      const afterFirst = (await store.readAll({ after: positions[0]! })).filter((e) => e.streamName === a || e.streamName === b);
+      expect(numbers(afterFirst)).to.deep.equal([2, 3]);
+      expect(await store.headPosition()).to.be.at.least(positions[2]!);
+    });
+
+    it('catches a subscription up from a position, then delivers live events in order, filtered by prefix', async () => {
+      const prefix = `sub${randomUUID().slice(0, 8)}`;
+      const start = await store.headPosition();
+      await store.appendToStream(`${prefix}-a`, [event(1)]);
+      await store.appendToStream(streamName('other'), [event(99)]);
+      await store.appendToStream(`${prefix}-b`, [event(2)]);
+      const subscription = store.subscribeToAll({ after: start, streamNamePrefixes: [prefix] });
+      const seen: number[] = [];
+      const consumed = (async () => {
+        for await (const e of subscription) {
+          seen.push(Number(e.data['n']));
+          if (seen.length === 4) break;
+        }
+      })();
+      await store.appendToStream(`${prefix}-a`, [event(3)]);
+      await store.appendToStream(`${prefix}-c`, [event(4)]);
+      await consumed;
+      await subscription.unsubscribe();
+      expect(seen).to.deep.equal([1, 2, 3, 4]);
+    });
+
+    it('ends a waiting subscription when it is unsubscribed', async () => {
+      const subscription = store.subscribeToAll({ after: await store.headPosition(), streamNamePrefixes: [`none${randomUUID()}`] });
+      const consumed = (async () => {
+        for await (const _ of subscription) return 'event';
+        return 'ended';
+      })();
+      await subscription.unsubscribe();
+      expect(await consumed).to.equal('ended');
+    });
+
+    it('keeps only the newest maxCount events of a stream, revisions unchanged', async () => {
+      const stream = streamName();
+      await store.appendToStream(stream, [1, 2, 3, 4, 5].map(event));
+      await store.setStreamMaxCount(stream, 3);
+      await store.appendToStream(stream, [event(6)], { expectedRevision: 4 });
+      const events = await store.readStream(stream);
+      expect(numbers(events)).to.deep.equal([4, 5, 6]);
+      expect(events.map((e) => e.revision)).to.deep.equal([3, 4, 5]);
+    });
+
+    it('hard-deletes a stream: it reads empty and can never be written again', async () => {
+      const stream = streamName();
+      await store.appendToStream(stream, [event(1), event(2)]);
+      await store.deleteStream(stream);
+      expect(await store.readStream(stream)).to.deep.equal([]);
+      const error = await store.appendToStream(stream, [event(3)]).catch((e) => e);
+      expect(error).to.be.instanceOf(StreamDeletedError);
+    });
+  });
+}
