@@ -1,0 +1,171 @@
+import { type Collection, type Db, type Filter as MongoFilter, MongoClient, MongoServerError } from 'mongodb';
+import {
+  type Checkpoint,
+  type CheckpointAdvance,
+  type CollectionSpec,
+  type Document,
+  type DocumentWrite,
+  type Filter,
+  type FindOptions,
+  type ReadModelStore,
+  type StoredDocument,
+  CheckpointConflictError,
+  assertCollectionName,
+  assertFieldPath,
+  isRange,
+} from './read-model-store.js';
+
+interface StoredShape {
+  _id: string;
+  _position: number;
+  doc: Document;
+}
+
+interface CheckpointShape {
+  _id: string;
+  version: number;
+  position: number;
+}
+
+const DUPLICATE_KEY = 11000;
+
+/**
+ * Read models in MongoDB. Documents are stored as `{ _id, _position, doc }` so the projection's
+ * fields never collide with ours. Without multi-document transactions the checkpoint is written
+ * after the documents; a crash in between replays those events, and the `_position` guard makes
+ * the replay change nothing.
+ */
+export class MongoReadModelStore implements ReadModelStore {
+  private constructor(
+    private readonly client: MongoClient,
+    private readonly db: Db,
+  ) {}
+
+  static async connect(url: string, databaseName: string): Promise<MongoReadModelStore> {
+    const client = new MongoClient(url);
+    await client.connect();
+    return new MongoReadModelStore(client, client.db(databaseName));
+  }
+
+  private collection(name: string): Collection<StoredShape> {
+    return this.db.collection<StoredShape>(`rm_${assertCollectionName(name)}`);
+  }
+
+  private get checkpoints(): Collection<CheckpointShape> {
+    return this.db.collection<CheckpointShape>('rm_checkpoints');
+  }
+
+  async ensureCollections(specs: readonly CollectionSpec[]): Promise<void> {
+    for (const spec of specs) {
+      for (const index of spec.indexes) {
+        const keys = Object.fromEntries(index.fields.map((field) => [`doc.${assertFieldPath(field)}`, 1 as const]));
+        await this.collection(spec.name).createIndex(keys, { unique: index.unique ?? false });
+      }
+    }
+  }
+
+  async get<D = Document>(collection: string, id: string): Promise<StoredDocument<D> | null> {
+    const found = await this.collection(collection).findOne({ _id: id });
+    return found ? toStored<D>(found) : null;
+  }
+
+  async find<D = Document>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<StoredDocument<D>[]> {
+    const sort: [string, 1 | -1][] = [...(options.sort ?? []).map(([f, d]): [string, 1 | -1] => [`doc.${assertFieldPath(f)}`, d]), ['_id', 1]];
+    let cursor = this.collection(collection).find(toMongoFilter(filter)).sort(sort);
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit !== undefined) cursor = cursor.limit(options.limit);
+    return (await cursor.toArray()).map((found) => toStored<D>(found));
+  }
+
+  async count(collection: string, filter: Filter = {}): Promise<number> {
+    return this.collection(collection).countDocuments(toMongoFilter(filter));
+  }
+
+  async commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[]): Promise<void> {
+    for (const checkpoint of checkpoints) {
+      const stored = await this.checkpoints.findOne({ _id: checkpoint.name });
+      if ((stored?.position ?? null) !== checkpoint.expectedPosition) throw new CheckpointConflictError(checkpoint.name);
+    }
+    for (const write of writes) {
+      const collection = this.collection(write.collection);
+      if (write.doc === null) {
+        await collection.deleteOne({ _id: write.id, _position: { $lte: write.position } });
+        continue;
+      }
+      try {
+        await collection.updateOne(
+          { _id: write.id, _position: { $lt: write.position } },
+          { $set: { _position: write.position, doc: write.doc } },
+          { upsert: true },
+        );
+      } catch (error) {
+        // The guard did not match because a newer write is already there: nothing to do.
+        if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+      }
+    }
+    for (const checkpoint of checkpoints) {
+      const replacement = { version: checkpoint.version, position: checkpoint.position };
+      if (checkpoint.expectedPosition === null) {
+        try {
+          await this.checkpoints.insertOne({ _id: checkpoint.name, ...replacement });
+        } catch (error) {
+          if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new CheckpointConflictError(checkpoint.name);
+          throw error;
+        }
+      } else {
+        const result = await this.checkpoints.updateOne(
+          { _id: checkpoint.name, position: checkpoint.expectedPosition },
+          { $set: replacement },
+        );
+        if (result.matchedCount === 0) throw new CheckpointConflictError(checkpoint.name);
+      }
+    }
+  }
+
+  async readCheckpoints(): Promise<Checkpoint[]> {
+    const stored = await this.checkpoints.find({}).sort({ _id: 1 }).toArray();
+    return stored.map((c) => ({ name: c._id, version: c.version, position: c.position }));
+  }
+
+  async reset(checkpoint: { name: string; version: number }, collections: readonly CollectionSpec[]): Promise<void> {
+    for (const spec of collections) {
+      await this.collection(spec.name).drop().catch(() => undefined);
+    }
+    await this.ensureCollections(collections);
+    await this.checkpoints.updateOne(
+      { _id: checkpoint.name },
+      { $set: { version: checkpoint.version, position: 0 } },
+      { upsert: true },
+    );
+  }
+
+  /** For the contract suite: drops the whole database. */
+  async dropDatabase(): Promise<void> {
+    await this.db.dropDatabase();
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+function toMongoFilter(filter: Filter): MongoFilter<StoredShape> {
+  const query: Record<string, unknown> = {};
+  for (const [field, condition] of Object.entries(filter)) {
+    const path = `doc.${assertFieldPath(field)}`;
+    if (!isRange(condition)) {
+      query[path] = condition;
+      continue;
+    }
+    const operators: Record<string, unknown> = {};
+    for (const [operator, value] of Object.entries(condition)) {
+      if (value !== undefined) operators[operator] = value;
+    }
+    query[path] = operators;
+  }
+  return query;
+}
+
+function toStored<D>(found: StoredShape): StoredDocument<D> {
+  return { id: found._id, position: found._position, doc: found.doc as D };
+}

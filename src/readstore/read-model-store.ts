@@ -1,0 +1,102 @@
+import type { JsonObject } from '../eventstore/event-store.js';
+
+/**
+ * The read-model port: collections of JSON documents written only by projectors and queried by
+ * the API. Every document remembers the log position of the last event written into it, so a
+ * write carrying an older position (a replay, a second projector) changes nothing.
+ */
+export type Scalar = string | number | boolean | null;
+
+export interface Range {
+  $in?: readonly Scalar[];
+  $ne?: Scalar;
+  $gt?: string | number;
+  $gte?: string | number;
+  $lt?: string | number;
+  $lte?: string | number;
+}
+
+/** Field paths may be dotted (`owner.id`); conditions on several fields all have to hold. */
+export type Filter = Readonly<Record<string, Scalar | Range>>;
+export type Sort = ReadonlyArray<readonly [field: string, direction: 1 | -1]>;
+
+export interface FindOptions {
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+}
+
+export interface IndexSpec {
+  fields: readonly string[];
+  unique?: boolean;
+}
+
+export interface CollectionSpec {
+  name: string;
+  indexes: readonly IndexSpec[];
+}
+
+export type Document = JsonObject;
+
+export interface StoredDocument<D = Document> {
+  id: string;
+  /** Log position of the last event written into this document. */
+  position: number;
+  doc: D;
+}
+
+/** `doc: null` deletes. */
+export interface DocumentWrite {
+  collection: string;
+  id: string;
+  doc: Document | null;
+  position: number;
+}
+
+export interface Checkpoint {
+  name: string;
+  version: number;
+  position: number;
+}
+
+/** Moves a projection's checkpoint only if nobody else moved it since `expectedPosition`. */
+export interface CheckpointAdvance extends Checkpoint {
+  expectedPosition: number | null;
+}
+
+export interface ReadModelStore {
+  ensureCollections(specs: readonly CollectionSpec[]): Promise<void>;
+  get<D = Document>(collection: string, id: string): Promise<StoredDocument<D> | null>;
+  find<D = Document>(collection: string, filter?: Filter, options?: FindOptions): Promise<StoredDocument<D>[]>;
+  count(collection: string, filter?: Filter): Promise<number>;
+  /** Writes the documents and advances the checkpoints; atomically where the store allows. */
+  commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[]): Promise<void>;
+  readCheckpoints(): Promise<Checkpoint[]>;
+  /** Empties the collections and sets the checkpoint to the start of the log at `version`. */
+  reset(checkpoint: { name: string; version: number }, collections: readonly CollectionSpec[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class CheckpointConflictError extends Error {
+  constructor(readonly projection: string) {
+    super(`checkpoint of projection ${projection} was moved by another projector`);
+    this.name = 'CheckpointConflictError';
+  }
+}
+
+const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/;
+
+export function assertFieldPath(path: string): string {
+  if (!FIELD_PATH.test(path)) throw new Error(`invalid field path: ${path}`);
+  return path;
+}
+
+export function assertCollectionName(name: string): string {
+  if (!COLLECTION_NAME.test(name)) throw new Error(`invalid collection name: ${name}`);
+  return name;
+}
+
+export function isRange(condition: Scalar | Range): condition is Range {
+  return typeof condition === 'object' && condition !== null;
+}

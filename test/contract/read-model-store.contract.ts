@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import {
+  type CollectionSpec,
+  type DocumentWrite,
+  type ReadModelStore,
+  CheckpointConflictError,
+} from '../../src/readstore/read-model-store.js';
+
+export interface ReadModelStoreFixture {
+  store: ReadModelStore;
+  dispose: () => Promise<void>;
+}
+
+/** The behaviour every read-model adapter must show. */
+export function readModelStoreContract(adapter: string, open: () => Promise<ReadModelStoreFixture>): void {
+  describe(`ReadModelStore contract: ${adapter}`, () => {
+    let fixture: ReadModelStoreFixture;
+    let store: ReadModelStore;
+    let monitors: CollectionSpec;
+    beforeEach(async () => {
+      fixture = await open();
+      store = fixture.store;
+      monitors = { name: `monitors_${randomUUID().slice(0, 8)}`, indexes: [{ fields: ['project_id', 'name'] }, { fields: ['slug'], unique: true }] };
+      await store.ensureCollections([monitors]);
+    });
+    afterEach(() => fixture.dispose());
+
+    const projection = () => `p_${randomUUID().slice(0, 8)}`;
+    const write = (id: string, position: number, doc: DocumentWrite['doc']): DocumentWrite => ({ collection: monitors.name, id, position, doc });
+
+    async function seed() {
+      await store.commit(
+        [
+          write('m1', 1, { name: 'alpha', slug: 'a', project_id: 'p1', interval: 60, paused: false, owner: { id: 'u1' }, note: null }),
+          write('m2', 2, { name: 'bravo', slug: 'b', project_id: 'p1', interval: 300, paused: true, owner: { id: 'u2' }, note: 'x' }),
+          write('m3', 3, { name: 'charlie', slug: 'c', project_id: 'p2', interval: 60, paused: false, owner: { id: 'u1' }, note: null }),
+          write('m4', 4, { name: 'delta', slug: 'd', project_id: 'p1', interval: 3600, paused: false, owner: { id: 'u3' }, note: 'y' }),
+        ],
+        [],
+      );
+    }
+    const ids = (found: { id: string }[]) => found.map((f) => f.id);
+
+    it('stores a document and reads it back by id with its position', async () => {
+      await store.commit([write('m1', 7, { name: 'alpha', tags: ['x', 'y'], n: 1.5 })], []);
+      expect(await store.get(monitors.name, 'm1')).to.deep.equal({ id: 'm1', position: 7, doc: { name: 'alpha', tags: ['x', 'y'], n: 1.5 } });
+      expect(await store.get(monitors.name, 'absent')).to.equal(null);
+    });
+
+    it('ignores a write older than or as old as the stored document (replays are harmless)', async () => {
+      await store.commit([write('m1', 5, { name: 'new' })], []);
+      await store.commit([write('m1', 3, { name: 'old' })], []);
+      await store.commit([write('m1', 5, { name: 'same position' })], []);
+      expect((await store.get(monitors.name, 'm1'))?.doc).to.deep.equal({ name: 'new' });
+      await store.commit([write('m1', 2, null)], []);
+      expect(await store.get(monitors.name, 'm1')).to.not.equal(null);
+      await store.commit([write('m1', 6, null)], []);
+      expect(await store.get(monitors.name, 'm1')).to.equal(null);
+    });
+
+    it('finds by equality, $in, $ne, ranges, null, booleans and dotted paths', async () => {
+      await seed();
+      expect(ids(await store.find(monitors.name, { project_id: 'p1' }))).to.deep.equal(['m1', 'm2', 'm4']);
+      expect(ids(await store.find(monitors.name, { name: { $in: ['alpha', 'charlie'] } }))).to.deep.equal(['m1', 'm3']);
+      expect(ids(await store.find(monitors.name, { name: { $in: [] } }))).to.deep.equal([]);
+      expect(ids(await store.find(monitors.name, { project_id: { $ne: 'p1' } }))).to.deep.equal(['m3']);
+      expect(ids(await store.find(monitors.name, { interval: { $gte: 300, $lt: 3600 } }))).to.deep.equal(['m2']);
+      expect(ids(await store.find(monitors.name, { note: null }))).to.deep.equal(['m1', 'm3']);
+      expect(ids(await store.find(monitors.name, { paused: true }))).to.deep.equal(['m2']);
+      expect(ids(await store.find(monitors.name, { paused: false, project_id: 'p1' }))).to.deep.equal(['m1', 'm4']);
+      expect(ids(await store.find(monitors.name, { 'owner.id': 'u1' }))).to.deep.equal(['m1', 'm3']);
+    });
+
+    it('sorts on several fields, skips and limits, and counts', async () => {
+      await seed();
+      const sorted = await store.find(monitors.name, {}, { sort: [['interval', 1], ['name', -1]] });
+      expect(ids(sorted)).to.deep.equal(['m3', 'm1', 'm2', 'm4']);
+      const page = await store.find(monitors.name, { project_id: 'p1' }, { sort: [['name', -1]], skip: 1, limit: 1 });
+      expect(ids(page)).to.deep.equal(['m2']);
+      expect(await store.count(monitors.name, { project_id: 'p1' })).to.equal(3);
+      expect(await store.count(monitors.name)).to.equal(4);
+    });
+
+    it('reads an unknown collection as empty', async () => {
+      expect(await store.find('never_created')).to.deep.equal([]);
+      expect(await store.count('never_created')).to.equal(0);
+      expect(await store.get('never_created', 'x')).to.equal(null);
+    });
+
+    it('advances a checkpoint only from the position it expects', async () => {
+      const name = projection();
+      await store.commit([write('m1', 1, { name: 'alpha' })], [{ name, version: 1, position: 1, expectedPosition: null }]);
+      await store.commit([], [{ name, version: 1, position: 9, expectedPosition: 1 }]);
+      expect((await store.readCheckpoints()).find((c) => c.name === name)).to.deep.equal({ name, version: 1, position: 9 });
+      const error = await store.commit([], [{ name, version: 1, position: 12, expectedPosition: 1 }]).catch((e) => e);
+      expect(error).to.be.instanceOf(CheckpointConflictError);
+      const second = await store.commit([], [{ name, version: 1, position: 12, expectedPosition: null }]).catch((e) => e);
+      expect(second).to.be.instanceOf(CheckpointConflictError);
+      expect((await store.readCheckpoints()).find((c) => c.name === name)?.position).to.equal(9);
+    });
+
+    it('resets a projection: its collections empty, its checkpoint at the start under the new version', async () => {
+      const name = projection();
+      await seed();
+      await store.commit([], [{ name, version: 1, position: 4, expectedPosition: null }]);
+      await store.reset({ name, version: 2 }, [monitors]);
+      expect(await store.count(monitors.name)).to.equal(0);
+      expect((await store.readCheckpoints()).find((c) => c.name === name)).to.deep.equal({ name, version: 2, position: 0 });
+      await seed();
+      expect(await store.count(monitors.name, { project_id: 'p1' })).to.equal(3);
+    });
+  });
+}
