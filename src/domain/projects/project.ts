@@ -1,0 +1,114 @@
+import type { Decider, DomainEvent } from '../decider.js';
+import { invalid, notFound } from '../errors.js';
+import type { Role } from '../access/roles.js';
+
+/** Roles the members API hands out: a project has exactly one OWNER, the user who created it. */
+export type AssignableRole = Exclude<Role, 'OWNER'>;
+
+export type ProjectEvent =
+  | DomainEvent<'ProjectCreated', { project_id: string; name: string; description: string; owner_id: string; ping_key: string; created_at: string }>
+  | DomainEvent<'ProjectUpdated', { project_id: string; name: string; description: string; updated_at: string }>
+  | DomainEvent<'ProjectMemberAdded', { project_id: string; member_id: string; user_id: string; role: Role; joined_at: string }>
+  | DomainEvent<'ProjectMemberRoleChanged', { project_id: string; user_id: string; role: Role; changed_at: string }>
+  | DomainEvent<'ProjectMemberRemoved', { project_id: string; user_id: string; removed_at: string }>
+  | DomainEvent<'ProjectPingKeyRotated', { project_id: string; ping_key: string; rotated_at: string }>
+  | DomainEvent<'ProjectDeleted', { project_id: string; deleted_at: string }>;
+
+export type ProjectCommand =
+  | { type: 'CreateProject'; project_id: string; name: string; description: string; owner_id: string; owner_member_id: string; ping_key: string; now: string }
+  | { type: 'UpdateProject'; project_id: string; name?: string; description?: string; now: string }
+  | { type: 'AddMember'; project_id: string; member_id: string; user_id: string; role: AssignableRole; now: string }
+  | { type: 'ChangeMemberRole'; project_id: string; user_id: string; role: AssignableRole; now: string }
+  | { type: 'RemoveMember'; project_id: string; user_id: string; now: string }
+  | { type: 'RotatePingKey'; project_id: string; ping_key: string; now: string }
+  | { type: 'DeleteProject'; project_id: string; now: string };
+
+export interface ProjectState {
+  status: 'absent' | 'active' | 'deleted';
+  name: string;
+  description: string;
+  ownerId: string | null;
+  members: ReadonlyMap<string, Role>;
+}
+
+export const projectStream = (projectId: string) => `project-${projectId}`;
+
+export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent> = {
+  initialState: () => ({ status: 'absent', name: '', description: '', ownerId: null, members: new Map() }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ProjectCreated':
+        return { ...state, status: 'active', name: event.data.name, description: event.data.description, ownerId: event.data.owner_id };
+      case 'ProjectUpdated':
+        return { ...state, name: event.data.name, description: event.data.description };
+      case 'ProjectMemberAdded':
+      case 'ProjectMemberRoleChanged':
+        return { ...state, members: new Map(state.members).set(event.data.user_id, event.data.role) };
+      case 'ProjectMemberRemoved': {
+        const members = new Map(state.members);
+        members.delete(event.data.user_id);
+        return { ...state, members };
+      }
+      case 'ProjectPingKeyRotated':
+        return state;
+      case 'ProjectDeleted':
+        return { ...state, status: 'deleted', members: new Map() };
+      default: {
+        const exhaustive: never = event;
+        return exhaustive;
+      }
+    }
+  },
+
+  decide(command, state) {
+    if (command.type === 'CreateProject') {
+      if (state.status !== 'absent') return [];
+      const { project_id, name, description, owner_id, owner_member_id, ping_key, now } = command;
+      return [
+        { type: 'ProjectCreated', data: { project_id, name, description, owner_id, ping_key, created_at: now } },
+        { type: 'ProjectMemberAdded', data: { project_id, member_id: owner_member_id, user_id: owner_id, role: 'OWNER', joined_at: now } },
+      ];
+    }
+    if (state.status !== 'active') throw notFound('project not found');
+    switch (command.type) {
+      case 'UpdateProject': {
+        const name = command.name ?? state.name;
+        const description = command.description ?? state.description;
+        if (name === state.name && description === state.description) return [];
+        return [{ type: 'ProjectUpdated', data: { project_id: command.project_id, name, description, updated_at: command.now } }];
+      }
+      case 'AddMember': {
+        if (state.members.has(command.user_id)) throw invalid('that user is already a member of the project');
+        const { project_id, member_id, user_id, role, now } = command;
+        return [{ type: 'ProjectMemberAdded', data: { project_id, member_id, user_id, role, joined_at: now } }];
+      }
+      case 'ChangeMemberRole': {
+        const current = state.members.get(command.user_id);
+        if (current === undefined) throw notFound('member not found');
+        if (command.user_id === state.ownerId) throw invalid("the project owner's role cannot be changed");
+        if (current === command.role) return [];
+        const { project_id, user_id, role, now } = command;
+        return [{ type: 'ProjectMemberRoleChanged', data: { project_id, user_id, role, changed_at: now } }];
+      }
+      case 'RemoveMember': {
+        if (!state.members.has(command.user_id)) throw notFound('member not found');
+        if (command.user_id === state.ownerId) throw invalid('the project owner cannot be removed');
+        return [{ type: 'ProjectMemberRemoved', data: { project_id: command.project_id, user_id: command.user_id, removed_at: command.now } }];
+      }
+      case 'RotatePingKey':
+        return [{ type: 'ProjectPingKeyRotated', data: { project_id: command.project_id, ping_key: command.ping_key, rotated_at: command.now } }];
+      case 'DeleteProject':
+        return [{ type: 'ProjectDeleted', data: { project_id: command.project_id, deleted_at: command.now } }];
+      default: {
+        const exhaustive: never = command;
+        return exhaustive;
+      }
+    }
+  },
+};
+
+/** A member's role, or null when the user is not a member (or the project is gone). */
+export function roleOf(state: ProjectState, userId: string): Role | null {
+  return state.status === 'active' ? (state.members.get(userId) ?? null) : null;
+}
