@@ -1,0 +1,7 @@
+import type { EmailClaimEvent } from './identity/email-claim.js';
+import type { UserEvent } from './identity/user.js';
+import type { ProjectEvent } from './projects/project.js';
+
+/** Every event Vigil records, across all stream types. */
+export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent;
+export type VigilEventType = VigilEvent['type'];

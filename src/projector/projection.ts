@@ -1,0 +1,28 @@
+import type { VigilEvent } from '../domain/events.js';
+import type { CollectionSpec, Document, Filter } from '../readstore/read-model-store.js';
+
+/** An event as a projection sees it: the domain event plus where it sits in the log. */
+export type ProjectedEvent = VigilEvent & {
+  position: number;
+  streamName: string;
+  revision: number;
+  created: string;
+};
+
+/** The documents one event touches: named ones, or every document matching a filter. */
+export type Target = { ids: readonly string[] } | { where: Filter };
+
+/**
+ * A read model: one collection, written only by this projection. `apply` is pure, so replaying
+ * the log rebuilds byte-identical documents. Bump `version` to rebuild it from the start.
+ * The name never changes: it keys the checkpoint.
+ */
+export interface Projection<D extends Document = Document> {
+  name: string;
+  version: number;
+  collection: CollectionSpec;
+  handles: readonly VigilEvent['type'][];
+  targets(event: ProjectedEvent): Target;
+  /** The document after the event; null deletes it. */
+  apply(doc: D | null, event: ProjectedEvent): D | null;
+}

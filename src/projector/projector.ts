@@ -1,0 +1,245 @@
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import {
+  type CheckpointAdvance,
+  type Document,
+  type ReadModelStore,
+  CheckpointConflictError,
+} from '../readstore/read-model-store.js';
+import type { ProjectedEvent, Projection } from './projection.js';
+import type { ReadModelProgress } from './read-model-progress.js';
+import { ReadModelLagError } from './read-model-progress.js';
+
+export interface ProjectorOptions {
+  /** Events applied in memory before their writes and the checkpoints are committed together. */
+  batchSize?: number;
+  onError?: (error: unknown) => void;
+}
+
+interface PendingWrite {
+  doc: Document | null;
+  position: number;
+}
+
+const IDLE = Symbol('idle');
+const idle = () => new Promise<typeof IDLE>((resolve) => setImmediate(() => resolve(IDLE)));
+
+/**
+ * Runs every projection over `$all`, in order, from its checkpoint. Events are applied to an
+ * in-memory overlay and committed in batches with the checkpoints, whenever the batch is full or
+ * the subscription has nothing more to hand over at once; so a burst is one transaction and a
+ * single event is committed at once. A document already at or past an event's position skips it,
+ * which makes a replay after a crash harmless.
+ */
+export class Projector implements ReadModelProgress {
+  private readonly batchSize: number;
+  private readonly onError: (error: unknown) => void;
+  private readonly checkpoints = new Map<string, number>();
+  private overlay = new Map<string, Map<string, PendingWrite>>();
+  private lastProcessed = 0;
+  private dirty = false;
+  private committed = 0;
+  private waiters: { position: number; resolve: () => void }[] = [];
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private stopSubscription: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly readModels: ReadModelStore,
+    private readonly projections: readonly Projection[],
+    options: ProjectorOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 1000;
+    this.onError = options.onError ?? ((error) => console.error('projector error', error));
+  }
+
+  /** Everything up to this log position is in the read models. */
+  get position(): number {
+    return this.committed;
+  }
+
+  /** Prepares the read models, then follows the log in the background until `stop`. */
+  async start(): Promise<void> {
+    await this.prepare();
+    this.running = this.follow();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.stopSubscription?.();
+    await this.running;
+    this.running = null;
+  }
+
+  /** Applies everything in the log up to its head (or `until`), then returns. For the CLI and tests. */
+  async catchUp(options: { until?: number; onProgress?: (position: number, head: number) => void } = {}): Promise<void> {
+    await this.prepare();
+    const head = options.until ?? (await this.events.headPosition());
+    while (this.lastProcessed < head) {
+      const page = await this.events.readAll({ after: this.lastProcessed, maxCount: this.batchSize });
+      const inRange = page.filter((event) => event.position <= head);
+      for (const event of inRange) await this.process(event);
+      if (inRange.length === 0) this.lastProcessed = head;
+      this.dirty = true;
+      await this.flush();
+      options.onProgress?.(this.lastProcessed, head);
+      if (inRange.length < page.length || page.length === 0) break;
+    }
+  }
+
+  /** Drops every read model and replays the whole log into it. */
+  async rebuild(onProgress?: (position: number, head: number) => void): Promise<void> {
+    for (const projection of this.projections) {
+      await this.readModels.reset({ name: projection.name, version: projection.version }, [projection.collection]);
+    }
+    await this.catchUp({ ...(onProgress ? { onProgress } : {}) });
+  }
+
+  waitForPosition(position: number, timeoutMs: number): Promise<void> {
+    if (this.committed >= position) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(new ReadModelLagError(position, this.committed));
+      }, timeoutMs);
+      const waiter = {
+        position,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Creates collections, rebuilds projections whose version changed, and loads the checkpoints. */
+  private async prepare(): Promise<void> {
+    await this.readModels.ensureCollections(this.projections.map((p) => p.collection));
+    const stored = new Map((await this.readModels.readCheckpoints()).map((c) => [c.name, c]));
+    this.checkpoints.clear();
+    for (const projection of this.projections) {
+      const checkpoint = stored.get(projection.name);
+      if (!checkpoint || checkpoint.version !== projection.version) {
+        await this.readModels.reset({ name: projection.name, version: projection.version }, [projection.collection]);
+        this.checkpoints.set(projection.name, 0);
+      } else {
+        this.checkpoints.set(projection.name, checkpoint.position);
+      }
+    }
+    this.overlay = new Map();
+    this.dirty = false;
+    this.lastProcessed = Math.min(...this.checkpoints.values());
+    this.advanceCommitted(this.lastProcessed);
+  }
+
+  private async follow(): Promise<void> {
+    while (!this.stopping) {
+      const subscription = this.events.subscribeToAll({ after: this.lastProcessed });
+      this.stopSubscription = () => subscription.unsubscribe();
+      try {
+        const iterator = subscription[Symbol.asyncIterator]();
+        let next = iterator.next();
+        for (;;) {
+          // With work pending, commit as soon as the subscription has nothing ready: a lone
+          // event is visible at once, a burst shares one commit.
+          const result = this.dirty ? await Promise.race([next, idle()]) : await next;
+          if (result === IDLE) {
+            await this.flush();
+            continue;
+          }
+          if (result.done) break;
+          next = iterator.next();
+          await this.process(result.value);
+          if (this.pendingWrites() >= this.batchSize) await this.flush();
+        }
+        if (this.dirty) await this.flush();
+      } catch (error) {
+        if (this.stopping) break;
+        // Another projector moved a checkpoint, or the store failed: start over from what is committed.
+        if (!(error instanceof CheckpointConflictError)) {
+          this.onError(error);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+        await subscription.unsubscribe();
+        await this.prepare();
+      }
+    }
+  }
+
+  private async process(recorded: RecordedEvent): Promise<void> {
+    const event = toProjectedEvent(recorded);
+    for (const projection of this.projections) {
+      if ((this.checkpoints.get(projection.name) ?? 0) >= event.position) continue;
+      if (!projection.handles.includes(event.type)) continue;
+      const target = projection.targets(event);
+      if ('ids' in target) {
+        for (const id of target.ids) await this.applyTo(projection, id, event);
+      } else {
+        // A filter must see every earlier write, so commit the overlay first.
+        await this.flush();
+        const found = await this.readModels.find(projection.collection.name, target.where);
+        for (const stored of found) this.applyToDocument(projection, stored.id, stored, event);
+      }
+    }
+    this.lastProcessed = event.position;
+    this.dirty = true;
+  }
+
+  private async applyTo(projection: Projection, id: string, event: ProjectedEvent): Promise<void> {
+    const pending = this.overlay.get(projection.collection.name)?.get(id);
+    const current = pending ?? (await this.readModels.get(projection.collection.name, id));
+    this.applyToDocument(projection, id, current, event);
+  }
+
+  private applyToDocument(projection: Projection, id: string, current: PendingWrite | null, event: ProjectedEvent): void {
+    if (current && current.position >= event.position) return;
+    const doc = projection.apply(current?.doc ?? null, event);
+    if (doc === null && (current === null || current.doc === null)) return;
+    let writes = this.overlay.get(projection.collection.name);
+    if (!writes) this.overlay.set(projection.collection.name, (writes = new Map()));
+    writes.set(id, { doc, position: event.position });
+  }
+
+  private pendingWrites(): number {
+    let count = 0;
+    for (const writes of this.overlay.values()) count += writes.size;
+    return count;
+  }
+
+  private async flush(): Promise<void> {
+    if (!this.dirty) return;
+    const position = this.lastProcessed;
+    const writes = [...this.overlay.entries()].flatMap(([collection, docs]) =>
+      [...docs.entries()].map(([id, write]) => ({ collection, id, doc: write.doc, position: write.position })),
+    );
+    const advances: CheckpointAdvance[] = this.projections
+      .filter((p) => (this.checkpoints.get(p.name) ?? 0) < position)
+      .map((p) => ({ name: p.name, version: p.version, position, expectedPosition: this.checkpoints.get(p.name) ?? 0 }));
+    await this.readModels.commit(writes, advances);
+    for (const advance of advances) this.checkpoints.set(advance.name, position);
+    this.overlay = new Map();
+    this.dirty = false;
+    this.advanceCommitted(position);
+  }
+
+  private advanceCommitted(position: number): void {
+    if (position <= this.committed) return;
+    this.committed = position;
+    const ready = this.waiters.filter((w) => w.position <= position);
+    this.waiters = this.waiters.filter((w) => w.position > position);
+    for (const waiter of ready) waiter.resolve();
+  }
+}
+
+function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent {
+  // The log holds only events Vigil's deciders wrote, so their shape is trusted.
+  return {
+    type: recorded.type,
+    data: recorded.data,
+    position: recorded.position,
+    streamName: recorded.streamName,
+    revision: recorded.revision,
+    created: recorded.created,
+  } as ProjectedEvent;
+}

@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import { Projector } from '../../src/projector/projector.js';
+import type { Projection } from '../../src/projector/projection.js';
+import { ReadModelLagError } from '../../src/projector/read-model-progress.js';
+import { eventually } from '../support/eventually.js';
+import { type EmbeddedStores, dumpReadModels, openEmbeddedStores } from '../support/embedded-stores.js';
+
+/** Counts renames per project: applying an event twice would show as a wrong count. */
+function renameCounter(version = 1, step = 1): Projection {
+  return {
+    name: 'rename_counts',
+    version,
+    collection: { name: 'rename_counts', indexes: [] },
+    handles: ['ProjectUpdated'],
+    targets: (event) => ({ ids: event.type === 'ProjectUpdated' ? [event.data.project_id] : [] }),
+    apply: (doc, event) => ({ renames: Number(doc?.['renames'] ?? 0) + step, last: event.type === 'ProjectUpdated' ? event.data.name : '' }),
+  };
+}
+
+async function rename(stores: EmbeddedStores, projectId: string, n: number) {
+  return stores.events.appendToStream(`project-${projectId}`, [
+    { type: 'ProjectUpdated', data: { project_id: projectId, name: `name ${n}`, description: '', updated_at: '2026-11-21T00:00:00.000Z' } },
+  ]);
+}
+
+async function renames(stores: EmbeddedStores, projectId: string) {
+  return (await stores.readModels.get('rename_counts', projectId))?.doc;
+}
+
+describe('Projector', () => {
+  let stores: EmbeddedStores;
+  beforeEach(() => (stores = openEmbeddedStores()));
+  afterEach(() => stores.dispose());
+
+  it('catches up on events written before it started, then follows new ones', async () => {
+    for (let n = 1; n <= 3; n++) await rename(stores, 'a', n);
+    const projector = new Projector(stores.events, stores.readModels, [renameCounter()]);
+    await projector.start();
+    const { position } = await rename(stores, 'a', 4);
+    await projector.waitForPosition(position, 2000);
+    expect(await renames(stores, 'a')).to.deep.equal({ renames: 4, last: 'name 4' });
+    await projector.stop();
+  });
+
+  it('resumes from its checkpoint after a restart mid-stream, applying each event exactly once', async () => {
+    const positions = [];
+    for (let n = 1; n <= 50; n++) positions.push((await rename(stores, n % 2 ? 'a' : 'b', n)).position);
+    await new Projector(stores.events, stores.readModels, [renameCounter()], { batchSize: 7 }).catchUp({ until: positions[20]! });
+    expect((await renames(stores, 'a'))?.['renames']).to.equal(11);
+    await new Projector(stores.events, stores.readModels, [renameCounter()], { batchSize: 7 }).catchUp();
+    expect((await renames(stores, 'a'))?.['renames']).to.equal(25);
+    expect((await renames(stores, 'b'))?.['renames']).to.equal(25);
+  });
+
+  it('commits nothing of a batch that fails, and a restarted projector completes it exactly once', async () => {
+    for (let n = 1; n <= 10; n++) await rename(stores, 'a', n);
+    const failing = renameCounter();
+    const crashing: Projection = {
+      ...failing,
+      apply: (doc, event) => {
+        if (event.type === 'ProjectUpdated' && event.data.name === 'name 8') throw new Error('simulated crash');
+        return failing.apply(doc, event);
+      },
+    };
+    const error = await new Projector(stores.events, stores.readModels, [crashing], { batchSize: 5 }).catchUp().catch((e) => e);
+    expect(error).to.match(/simulated crash/);
+    expect((await renames(stores, 'a'))?.['renames']).to.equal(5);
+    await new Projector(stores.events, stores.readModels, [renameCounter()], { batchSize: 5 }).catchUp();
+    expect((await renames(stores, 'a'))?.['renames']).to.equal(10);
+  });
+
+  it('rebuilds a projection from the start when its version changes', async () => {
+    for (let n = 1; n <= 4; n++) await rename(stores, 'a', n);
+    await new Projector(stores.events, stores.readModels, [renameCounter(1, 1)]).catchUp();
+    expect((await renames(stores, 'a'))?.['renames']).to.equal(4);
+    await new Projector(stores.events, stores.readModels, [renameCounter(2, 10)]).catchUp();
+    expect((await renames(stores, 'a'))?.['renames']).to.equal(40);
+  });
+
+  it('rebuild drops the read models and replays them to identical rows', async () => {
+    for (let n = 1; n <= 30; n++) await rename(stores, `p${n % 4}`, n);
+    const projector = new Projector(stores.events, stores.readModels, [renameCounter()], { batchSize: 4 });
+    await projector.catchUp();
+    const live = dumpReadModels(stores.db);
+    const progress: number[] = [];
+    await new Projector(stores.events, stores.readModels, [renameCounter()]).rebuild((position) => progress.push(position));
+    expect(dumpReadModels(stores.db)).to.deep.equal(live);
+    expect(progress.at(-1)).to.equal(await stores.events.headPosition());
+  });
+
+  it('picks up, within a second, events another process appended to the same file', async () => {
+    const projector = new Projector(stores.events, stores.readModels, [renameCounter()]);
+    await projector.start();
+    const other = stores.openSecondConnection();
+    await other.events.appendToStream('project-x', [
+      { type: 'ProjectUpdated', data: { project_id: 'x', name: 'from the CLI', description: '', updated_at: '2026-11-21T00:00:00.000Z' } },
+    ]);
+    await eventually(async () => expect((await renames(stores, 'x'))?.['last']).to.equal('from the CLI'), 1000);
+    await projector.stop();
+  });
+
+  it('gives up waiting for a position it does not reach, with a lag error', async () => {
+    const projector = new Projector(stores.events, stores.readModels, [renameCounter()]);
+    await projector.start();
+    const error = await projector.waitForPosition(1_000_000, 30).catch((e) => e);
+    expect(error).to.be.instanceOf(ReadModelLagError);
+    await projector.stop();
+  });
+});
