@@ -15,7 +15,7 @@ export const projectsProjection: Projection<ProjectDocument> = {
   name: 'projects',
   version: 1,
   // ping_key finds the project of a slug ping.
-  collection: { name: 'projects', indexes: [{ fields: ['ping_key'] }] },
+  collection: { name: 'projects', indexes: [{ fields: ['id'] }, { fields: ['ping_key'] }] },
   handles: ['ProjectCreated', 'ProjectUpdated', 'ProjectPingKeyRotated', 'ProjectDeleted'],
   targets(event) {
     switch (event.type) {

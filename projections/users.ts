@@ -12,7 +12,7 @@ export interface UserDocument {
 export const usersProjection: Projection<UserDocument> = {
   name: 'users',
   version: 1,
-  collection: { name: 'users', indexes: [{ fields: ['email'], unique: true }] },
+  collection: { name: 'users', indexes: [{ fields: ['id'] }, { fields: ['email'], unique: true }] },
   handles: ['UserRegistered'],
   targets: (event) => ({ ids: [event.type === 'UserRegistered' ? event.data.user_id : ''] }),
   apply(doc, event) {

@@ -1,0 +1,32 @@
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import { authenticate } from './authentication.js';
+import type { ApiDependencies } from './dependencies.js';
+import { HttpError, errorMiddleware } from './errors.js';
+import { jsonBody } from './json-body.js';
+import { rateLimitPerKey } from './rate-limit.js';
+import { requestContext } from './request-context.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { projectRoutes } from './routes/projects.js';
+import type { VigilState } from './state.js';
+
+/** The HTTP edge: request ids and logs, one error middleware, then the authenticated REST API under /v1. */
+export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
+  const app = new Koa<VigilState>();
+  app.use(requestContext(deps.logger));
+  app.use(errorMiddleware(deps.logger));
+
+  const rest = new Router<VigilState>({ prefix: '/v1' });
+  rest.use(authenticate(deps.readModels, deps.commands.clock));
+  rest.use(rateLimitPerKey(deps.config.rateLimit));
+  rest.use(jsonBody(deps.config.bodyLimitBytes));
+  projectRoutes(rest, deps);
+  apiKeyRoutes(rest, deps);
+
+  app.use(rest.routes());
+  app.use(rest.allowedMethods({ throw: true }));
+  app.use((ctx) => {
+    throw new HttpError(404, `no route for ${ctx.method} ${ctx.path}`);
+  });
+  return app;
+}

@@ -1,0 +1,30 @@
+import type { Middleware } from 'koa';
+import { API_KEY_PATTERN, hashApiKey, sameHash } from '../app/random-tokens.js';
+import { isBefore } from '../domain/time.js';
+import { findApiKeyByHash } from '../queries/identity.js';
+import type { ReadModelStore } from '../readstore/read-model-store.js';
+import { HttpError } from './errors.js';
+import type { VigilState } from './state.js';
+
+/** Every REST request carries a live API key in X-API-Key; anything else is a 401. */
+export function authenticate(readModels: ReadModelStore, clock: () => Date): Middleware<VigilState> {
+  return async (ctx, next) => {
+    const presented = ctx.get('X-API-Key');
+    if (presented === '') throw new HttpError(401, 'missing X-API-Key header');
+    if (!API_KEY_PATTERN.test(presented)) throw new HttpError(401, 'invalid API key');
+    const hash = hashApiKey(presented);
+    const key = await findApiKeyByHash(readModels, hash);
+    if (!key || !sameHash(key.key_hash, hash)) throw new HttpError(401, 'invalid API key');
+    if (key.revoked_at !== null) throw new HttpError(401, 'API key has been revoked');
+    if (!isBefore(clock().toISOString(), key.expires_at)) throw new HttpError(401, 'API key has expired');
+    ctx.state.caller = {
+      userId: key.user_id,
+      apiKeyId: key.id,
+      kind: key.kind,
+      scopes: key.scopes,
+      projectId: key.project_id,
+      expiresAt: key.expires_at,
+    };
+    await next();
+  };
+}

@@ -1,0 +1,25 @@
+import type { CommandContext } from '../app/context.js';
+import type { ReadModelProgress } from '../projector/read-model-progress.js';
+import type { ReadModelStore } from '../readstore/read-model-store.js';
+import type { Logger } from './logger.js';
+import type { RateLimitConfig } from './rate-limit.js';
+
+export interface ApiConfig {
+  bodyLimitBytes: number;
+  rateLimit: RateLimitConfig;
+  /** How long a write waits for the read models to include it before answering 503. */
+  readYourWritesTimeoutMs: number;
+}
+
+export interface ApiDependencies {
+  commands: CommandContext;
+  readModels: ReadModelStore;
+  progress: ReadModelProgress;
+  logger: Logger;
+  config: ApiConfig;
+}
+
+/** Read-your-writes: answer only once the read models include the write at `position`. */
+export async function settled(deps: ApiDependencies, position: number | null): Promise<void> {
+  if (position !== null) await deps.progress.waitForPosition(position, deps.config.readYourWritesTimeoutMs);
+}

@@ -1,0 +1,68 @@
+import type { Middleware } from 'koa';
+import { DomainError } from '../domain/errors.js';
+import { ReadModelLagError } from '../projector/read-model-progress.js';
+import type { Logger } from './logger.js';
+
+/** An error with the status and message the client should see. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFoundError = (message: string) => new HttpError(404, message);
+
+/**
+ * The one place errors become responses: every body is `{ error }` (plus `code` where the spec
+ * names one). Anything unexpected is logged and answered with a bland 500.
+ */
+export function errorMiddleware(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (caught) {
+      const { status, body, headers } = toResponse(caught);
+      if (status >= 500) logger.error({ err: caught, request_id: ctx.state['requestId'] }, 'request failed');
+      ctx.status = status;
+      ctx.set(headers);
+      ctx.body = body;
+    }
+  };
+}
+
+function toResponse(caught: unknown): { status: number; body: { error: string; code?: string }; headers: Record<string, string> } {
+  if (caught instanceof HttpError) {
+    return { status: caught.status, body: { error: caught.message, ...(caught.code ? { code: caught.code } : {}) }, headers: caught.headers };
+  }
+  if (caught instanceof DomainError) {
+    return { status: caught.reason === 'not_found' ? 404 : 400, body: { error: caught.message }, headers: {} };
+  }
+  if (caught instanceof ReadModelLagError) {
+    return {
+      status: 503,
+      body: { error: 'the change was recorded but is not yet visible in reads; retry the read shortly' },
+      headers: { 'Retry-After': '1' },
+    };
+  }
+  // Errors raised by the body parser and Koa itself carry a client status and a safe message.
+  if (isClientError(caught)) {
+    const status = caught.status;
+    const message =
+      status === 413 ? 'request body is too large' : status === 400 && /json/i.test(caught.message) ? 'request body is not valid JSON' : caught.message;
+    return { status, body: { error: message }, headers: {} };
+  }
+  return { status: 500, body: { error: 'internal error' }, headers: {} };
+}
+
+function isClientError(error: unknown): error is { status: number; message: string } {
+  if (typeof error !== 'object' || error === null) return false;
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}

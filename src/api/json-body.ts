@@ -1,0 +1,26 @@
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { HttpError } from './errors.js';
+
+/**
+ * Parses JSON bodies up to a limit. A body that is not JSON is a 400, one over the limit a 413,
+ * one of another media type a 415. A POST with no body at all (pause, acknowledge…) is fine.
+ */
+export function jsonBody(limitBytes: number): Middleware {
+  const parse = koaBody({ json: true, jsonStrict: true, jsonLimit: limitBytes, multipart: false, urlencoded: false, text: false });
+  return async (ctx, next) => {
+    const hasBody = Number(ctx.get('Content-Length') || 0) > 0 || ctx.get('Transfer-Encoding') !== '';
+    if (hasBody && !ctx.is('application/json', 'application/*+json')) {
+      throw new HttpError(415, 'request body must be JSON, sent with Content-Type: application/json');
+    }
+    try {
+      await parse(ctx, async () => undefined);
+    } catch (error) {
+      const status = (error as { status?: unknown }).status;
+      if (status === 413) throw new HttpError(413, `request body is larger than the limit of ${limitBytes} bytes`);
+      if (status === 400) throw new HttpError(400, 'request body is not valid JSON');
+      throw error;
+    }
+    await next();
+  };
+}

@@ -1,0 +1,83 @@
+import type { Router } from '@koa/router';
+import { issueApiKey, revokeApiKey } from '../../app/identity.js';
+import { dominates, refuseMint } from '../../domain/access/key-power.js';
+import { addDays } from '../../domain/time.js';
+import { getApiKey, listApiKeys, roleOf } from '../../queries/identity.js';
+import { actorOf } from '../actor.js';
+import { CreateApiKeyBody } from '../codecs/api-keys.js';
+import { type ApiDependencies, settled } from '../dependencies.js';
+import { HttpError, badRequest } from '../errors.js';
+import { gate } from '../gate.js';
+import { apiKeyBody } from '../representations/api-keys.js';
+import type { VigilState } from '../state.js';
+import { decode, pathId } from '../validation.js';
+
+export function apiKeyRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
+  const { readModels, commands } = deps;
+
+  /** A user's own keys; a project-scoped key sees only those bound to its project. */
+  router.get('/api-keys', async (ctx) => {
+    const { caller } = ctx.state;
+    await gate(readModels, caller, { scope: 'read' }, null);
+    const keys = await listApiKeys(readModels, caller.userId, caller.kind === 'PROJECT' ? caller.projectId : null);
+    ctx.body = { api_keys: keys.map(apiKeyBody) };
+  });
+
+  router.post('/api-keys', async (ctx) => {
+    const { caller } = ctx.state;
+    await gate(readModels, caller, { scope: 'read' }, null);
+    const body = decode(CreateApiKeyBody, ctx.request.body);
+    const projectId = body.project_id ?? null;
+    if (projectId !== null && body.scopes !== undefined) {
+      throw badRequest('scopes cannot be chosen for a project-scoped key: it always has read and manage_monitors');
+    }
+    const wanted = {
+      kind: projectId === null ? ('ACCOUNT' as const) : ('PROJECT' as const),
+      scopes: [...new Set(body.scopes ?? [])],
+      projectId,
+      expiresAt: addDays(commands.clock().toISOString(), body.expires_in_days),
+    };
+    const role = projectId === null ? null : await gate(readModels, caller, { scope: 'read' }, projectId);
+    const refusal = refuseMint(caller, wanted, role);
+    if (refusal) throw new HttpError(refusal.status, refusal.message, refusal.code);
+    if (wanted.kind === 'ACCOUNT' && (await readModels.count('project_members', { user_id: caller.userId, role: 'OWNER' })) === 0) {
+      throw new HttpError(403, 'account-scoped keys are created by users who own at least one project');
+    }
+    const issued = await issueApiKey(
+      commands,
+      {
+        user_id: caller.userId,
+        name: body.name,
+        expires_in_days: body.expires_in_days,
+        kind: wanted.kind,
+        project_id: projectId,
+        scopes: wanted.scopes,
+        env: body.env ?? 'live',
+        created_by_api_key_id: caller.apiKeyId,
+      },
+      actorOf(ctx.state),
+    );
+    await settled(deps, issued.position);
+    const { api_key_id: id, ...fields } = issued.event;
+    ctx.status = 201;
+    ctx.body = { api_key: apiKeyBody({ id, ...fields, revoked_at: null }), key: issued.key };
+  });
+
+  /** A key may revoke itself, or any key of its user that it could have minted. */
+  router.delete('/api-keys/:apiKeyId', async (ctx) => {
+    const { caller } = ctx.state;
+    const apiKeyId = pathId(ctx.params['apiKeyId'], 'API key');
+    await gate(readModels, caller, { scope: 'read' }, null);
+    const key = await getApiKey(readModels, apiKeyId);
+    if (!key || key.user_id !== caller.userId || (caller.kind === 'PROJECT' && key.project_id !== caller.projectId)) {
+      throw new HttpError(404, 'API key not found');
+    }
+    if (key.id !== caller.apiKeyId && !dominates(caller, { kind: key.kind, scopes: key.scopes, projectId: key.project_id })) {
+      throw new HttpError(403, 'an API key cannot revoke a key with more power than itself', 'INSUFFICIENT_API_KEY_SCOPE');
+    }
+    const outcome = await revokeApiKey(commands, { user_id: caller.userId, api_key_id: apiKeyId, revoked_by_api_key_id: caller.apiKeyId }, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    ctx.status = 204;
+  });
+
+}

@@ -1,0 +1,117 @@
+import type { Router } from '@koa/router';
+import { findUserIdByEmail } from '../../app/identity.js';
+import { addMember, changeMemberRole, createProject, deleteProject, removeMember, rotatePingKey, updateProject } from '../../app/projects.js';
+import { getUser, roleOf } from '../../queries/identity.js';
+import { getMember, projectDetails, projectIdsOfUser } from '../../queries/projects.js';
+import { actorOf } from '../actor.js';
+import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody } from '../codecs/projects.js';
+import { type ApiDependencies, settled } from '../dependencies.js';
+import { HttpError, badRequest } from '../errors.js';
+import { gate } from '../gate.js';
+import { memberBody, projectBody } from '../representations/projects.js';
+import type { VigilState } from '../state.js';
+import { decode, pathId } from '../validation.js';
+
+const MANAGE = { scope: 'manage_projects', accountKeyOnly: true, minimumRole: 'MANAGER' } as const;
+
+export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
+  const { readModels, commands } = deps;
+
+  async function projectOr404(projectId: string, embedUsers: boolean) {
+    const [details] = await projectDetails(readModels, [projectId]);
+    if (!details) throw new HttpError(404, 'project not found');
+    return projectBody(details, { embedUsers });
+  }
+
+  router.get('/projects', async (ctx) => {
+    const { caller } = ctx.state;
+    await gate(readModels, caller, { scope: 'read' }, null);
+    const candidates = caller.kind === 'PROJECT' && caller.projectId ? [caller.projectId] : await projectIdsOfUser(readModels, caller.userId);
+    const reachable = [];
+    for (const projectId of candidates) if (await roleOf(readModels, projectId, caller.userId)) reachable.push(projectId);
+    const details = await projectDetails(readModels, reachable);
+    ctx.body = { projects: details.map((d) => projectBody(d, { embedUsers: false })) };
+  });
+
+  router.get('/projects/:projectId', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, { scope: 'read' }, projectId);
+    ctx.body = { project: await projectOr404(projectId, true) };
+  });
+
+  router.post('/projects', async (ctx) => {
+    await gate(readModels, ctx.state.caller, { scope: 'manage_projects', accountKeyOnly: true }, null);
+    const body = decode(CreateProjectBody, ctx.request.body);
+    const { projectId, position } = await createProject(
+      commands,
+      { name: body.name, description: body.description ?? '', owner_id: ctx.state.caller.userId },
+      actorOf(ctx.state),
+    );
+    await settled(deps, position);
+    ctx.status = 201;
+    ctx.body = { project: await projectOr404(projectId, true) };
+  });
+
+  router.patch('/projects/:projectId', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, MANAGE, projectId);
+    const body = decode(UpdateProjectBody, ctx.request.body);
+    const outcome = await updateProject(commands, { project_id: projectId, ...body }, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    ctx.body = { project: await projectOr404(projectId, true) };
+  });
+
+  router.delete('/projects/:projectId', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, { scope: 'destroy', accountKeyOnly: true, minimumRole: 'OWNER' }, projectId);
+    const outcome = await deleteProject(commands, { project_id: projectId }, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    ctx.status = 204;
+  });
+
+  router.post('/projects/:projectId/ping-key/rotate', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, MANAGE, projectId);
+    const outcome = await rotatePingKey(commands, { project_id: projectId }, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    ctx.body = { project: await projectOr404(projectId, true) };
+  });
+
+  router.post('/projects/:projectId/members', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, MANAGE, projectId);
+    const body = decode(AddMemberBody, ctx.request.body);
+    if ((body.user_id === undefined) === (body.email === undefined)) throw badRequest('give exactly one of user_id or email');
+    const userId = body.user_id ?? (body.email !== undefined ? await findUserIdByEmail(commands, body.email) : null);
+    const user = userId ? await getUser(readModels, userId) : null;
+    if (!userId || !user) throw badRequest(body.email !== undefined ? `no user has the email ${body.email}` : `no user has the id ${body.user_id}`);
+    const outcome = await addMember(commands, { project_id: projectId, user_id: userId, role: body.role }, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    const member = await getMember(readModels, projectId, userId);
+    if (!member) throw new HttpError(404, 'member not found');
+    ctx.status = 201;
+    ctx.body = { member: memberBody(member, user) };
+  });
+
+  router.patch('/projects/:projectId/members/:userId', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    const userId = pathId(ctx.params['userId'], 'member');
+    await gate(readModels, ctx.state.caller, MANAGE, projectId);
+    const body = decode(ChangeMemberBody, ctx.request.body);
+    const outcome = await changeMemberRole(commands, { project_id: projectId, user_id: userId, role: body.role }, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    const member = await getMember(readModels, projectId, userId);
+    if (!member) throw new HttpError(404, 'member not found');
+    ctx.body = { member: memberBody(member, (await getUser(readModels, userId)) ?? undefined) };
+  });
+
+  router.delete('/projects/:projectId/members/:userId', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    const userId = pathId(ctx.params['userId'], 'member');
+    await gate(readModels, ctx.state.caller, MANAGE, projectId);
+    const outcome = await removeMember(commands, { project_id: projectId, user_id: userId }, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    ctx.status = 204;
+  });
+
+}

@@ -1,0 +1,91 @@
+import * as t from 'io-ts';
+import { isRight } from 'fp-ts/lib/Either.js';
+import { HttpError } from './errors.js';
+
+/**
+ * Decodes request data with its codec, or fails with a 400 naming the first bad field and what
+ * it should have been. Handlers only ever see decoded, typed values.
+ */
+export function decode<A, O>(codec: t.Type<A, O, unknown>, input: unknown, what = 'request body'): A {
+  const result = codec.decode(input);
+  if (isRight(result)) return result.right;
+  const [first] = result.left;
+  throw new HttpError(400, first ? describe(first, what) : `invalid ${what}`);
+}
+
+function describe(error: t.ValidationError, what: string): string {
+  const path = fieldPath(error.context);
+  const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value';
+  if (path === '') return `${what} must be ${withArticle(expected)}`;
+  if (error.value === undefined) return `${path} is required`;
+  return `${path} must be ${withArticle(expected)}`;
+}
+
+/** Keys that name a property or an array index; intersections and refinements add keys that do not. */
+function fieldPath(context: t.Context): string {
+  const parts: string[] = [];
+  for (let i = 1; i < context.length; i += 1) {
+    const parent = context[i - 1]!.type;
+    const key = context[i]!.key;
+    if (parent instanceof t.ArrayType) parts.push(`[${key}]`);
+    else if (parent instanceof t.InterfaceType || parent instanceof t.PartialType || parent instanceof t.DictionaryType) {
+      parts.push(parts.length > 0 ? `.${key}` : key);
+    }
+  }
+  return parts.join('');
+}
+
+function withArticle(name: string): string {
+  return /^(a|an|one|the|true|false)\b/.test(name) || /^[A-Z"']/.test(name) ? name : `a ${name}`;
+}
+
+export const BoundedString = (min: number, max: number) =>
+  new t.Type<string, string, unknown>(
+    min === max ? `a string of ${min} characters` : min === 0 ? `a string of at most ${max} characters` : `a string of ${min} to ${max} characters`,
+    (u): u is string => typeof u === 'string' && u.length >= min && u.length <= max,
+    (u, c) => (typeof u === 'string' && u.trim().length >= min && u.length <= max ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  );
+
+export const Integer = (min: number, max: number) =>
+  new t.Type<number, number, unknown>(
+    `an integer from ${min} to ${max}`,
+    (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max,
+    (u, c) => (typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max ? t.success(u) : t.failure(u, c)),
+    t.identity,
+  );
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const Uuid = new t.Type<string, string, unknown>(
+  'a UUID',
+  (u): u is string => typeof u === 'string' && UUID_PATTERN.test(u),
+  (u, c) => (typeof u === 'string' && UUID_PATTERN.test(u) ? t.success(u.toLowerCase()) : t.failure(u, c)),
+  t.identity,
+);
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const Email = new t.Type<string, string, unknown>(
+  'an email address',
+  (u): u is string => typeof u === 'string' && EMAIL_PATTERN.test(u),
+  (u, c) => (typeof u === 'string' && u.length <= 254 && EMAIL_PATTERN.test(u.trim()) ? t.success(u.trim().toLowerCase()) : t.failure(u, c)),
+  t.identity,
+);
+
+/** One of a fixed set of strings; the name lists them so the 400 tells the caller what is accepted. */
+export function OneOf<const V extends string>(values: readonly V[]) {
+  const isOneOf = (u: unknown): u is V => values.some((value) => value === u);
+  return new t.Type<V, V, unknown>(`one of ${values.join(', ')}`, isOneOf, (u, c) => (isOneOf(u) ? t.success(u) : t.failure(u, c)), t.identity);
+}
+
+/** A request body object: required and optional fields; unknown fields are ignored. */
+export function BodyOf<R extends t.Props, O extends t.Props>(required: R, optional: O, name = 'a JSON object') {
+  return t.intersection([t.type(required), t.partial(optional)], name);
+}
+
+/** An id in the path that is not a UUID names nothing that exists: 404, like any unknown id. */
+export function pathId(value: string | undefined, resource: string): string {
+  if (value === undefined || !UUID_PATTERN.test(value)) throw new HttpError(404, `${resource} not found`);
+  return value.toLowerCase();
+}

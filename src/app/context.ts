@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStore } from '../eventstore/event-store.js';
+
+/** What the command side needs: the log, the time and fresh ids, all injectable for tests. */
+export interface CommandContext {
+  events: EventStore;
+  clock: () => Date;
+  newId: () => string;
+  apiKeyPrefix: string;
+}
+
+export function commandContext(events: EventStore, options: Partial<Omit<CommandContext, 'events'>> = {}): CommandContext {
+  return {
+    events,
+    clock: options.clock ?? (() => new Date()),
+    newId: options.newId ?? randomUUID,
+    apiKeyPrefix: options.apiKeyPrefix ?? 'vgl',
+  };
+}
+
+export const nowIso = (context: CommandContext) => context.clock().toISOString();

@@ -1,0 +1,197 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { SingleBar } from 'cli-progress';
+import { allProjections } from '../../projections/index.js';
+import type { Actor } from '../app/command-handler.js';
+import { commandContext } from '../app/context.js';
+import { findUserIdByEmail, issueApiKey, registerUser } from '../app/identity.js';
+import { roleOnProject } from '../app/projects.js';
+import { roleAtLeast } from '../domain/access/roles.js';
+import { SCOPES, type Scope } from '../domain/access/scopes.js';
+import { DomainError } from '../domain/errors.js';
+import { Projector } from '../projector/projector.js';
+import { ConfigError, loadConfig, parseRoles } from './config.js';
+import { openStores } from './stores.js';
+import { startVigil } from './vigil.js';
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: NodeJS.WritableStream;
+}
+
+class UsageError extends Error {}
+
+const USAGE = `usage:
+  vigil users create --email E [--first-name F] [--last-name L]
+  vigil keys create --email E --name N --days D (--scopes read,manage_monitors,... | --project P) [--env live|test]
+  vigil projections rebuild
+  vigil serve [--roles api,projector]`;
+
+const CLI_ACTOR: Actor = { kind: 'cli', user_id: null, api_key_id: null, request_id: null };
+
+/** The operator's tool: same data dir and env as the server; prints one JSON object on stdout. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const [noun, verb, ...rest] = argv;
+    const command = `${noun ?? ''} ${verb ?? ''}`.trim();
+    switch (command) {
+      case 'users create':
+        return await createUser(rest, io);
+      case 'keys create':
+        return await createKey(rest, io);
+      case 'projections rebuild':
+        return await rebuildProjections(io);
+      default:
+        if (noun === 'serve') return await serve([verb, ...rest].filter((a): a is string => a !== undefined), io);
+        throw new UsageError(noun ? `unknown command: ${command}` : 'no command given');
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`vigil: ${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof DomainError || error instanceof ConfigError) {
+      io.stderr.write(`vigil: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function options<T extends Record<string, { type: 'string' }>>(args: readonly string[], spec: T) {
+  try {
+    return parseArgs({ args: [...args], options: spec, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+async function withStores<T>(io: CliIo, work: (stores: Awaited<ReturnType<typeof openStores>>) => Promise<T>): Promise<T> {
+  const stores = await openStores(loadConfig(io.env));
+  try {
+    return await work(stores);
+  } finally {
+    await stores.close();
+  }
+}
+
+async function createUser(args: readonly string[], io: CliIo): Promise<number> {
+  const values = options(args, { email: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } });
+  const email = required(values.email, 'email');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`--email must be an email address, not ${email}`);
+  return withStores(io, async (stores) => {
+    const { user } = await registerUser(
+      commandContext(stores.events),
+      { email, first_name: values['first-name'] ?? '', last_name: values['last-name'] ?? '' },
+      CLI_ACTOR,
+    );
+    io.stdout(JSON.stringify(user));
+    return 0;
+  });
+}
+
+async function createKey(args: readonly string[], io: CliIo): Promise<number> {
+  const values = options(args, {
+    email: { type: 'string' },
+    name: { type: 'string' },
+    days: { type: 'string' },
+    scopes: { type: 'string' },
+    project: { type: 'string' },
+    env: { type: 'string' },
+  });
+  const email = required(values.email, 'email');
+  const name = required(values.name, 'name');
+  const days = Number(required(values.days, 'days'));
+  const env = values.env ?? 'live';
+  if (env !== 'live' && env !== 'test') throw new UsageError('--env must be live or test');
+  if (values.scopes !== undefined && values.project !== undefined) throw new UsageError('give --scopes or --project, not both');
+  const scopes = parseScopes(values.scopes ?? '');
+  const projectId = values.project ?? null;
+  const config = loadConfig(io.env);
+  return withStores(io, async (stores) => {
+    const context = commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix });
+    const userId = await findUserIdByEmail(context, email);
+    if (!userId) throw new DomainError('not_found', `no user has the email ${email}`);
+    if (projectId !== null) {
+      const role = await roleOnProject(context, projectId, userId);
+      if (role === null || !roleAtLeast(role, 'MANAGER')) {
+        throw new DomainError('invalid', 'project-scoped keys are created by the Owners and Managers of the project');
+      }
+    }
+    const issued = await issueApiKey(
+      context,
+      {
+        user_id: userId,
+        name,
+        expires_in_days: days,
+        kind: projectId === null ? 'ACCOUNT' : 'PROJECT',
+        project_id: projectId,
+        scopes,
+        env,
+        created_by_api_key_id: null,
+      },
+      CLI_ACTOR,
+    );
+    const { api_key_id, scopes: granted, project_id, expires_at } = issued.event;
+    io.stdout(JSON.stringify({ id: api_key_id, key: issued.key, name, scopes: granted, project_id, env, expires_at }));
+    return 0;
+  });
+}
+
+function parseScopes(list: string): Scope[] {
+  const scopes = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const valid: Scope[] = [];
+  for (const scope of scopes) {
+    const known = SCOPES.find((s) => s === scope);
+    if (!known) throw new UsageError(`unknown scope ${scope}; scopes are ${SCOPES.join(', ')}`);
+    if (!valid.includes(known)) valid.push(known);
+  }
+  return valid;
+}
+
+async function rebuildProjections(io: CliIo): Promise<number> {
+  return withStores(io, async (stores) => {
+    const projector = new Projector(stores.events, stores.readModels, allProjections());
+    const bar = new SingleBar({ stream: io.stderr, format: 'rebuilding read models [{bar}] {percentage}% | {value}/{total} log position' });
+    const head = await stores.events.headPosition();
+    bar.start(Math.max(head, 1), 0);
+    await projector.rebuild((position, total) => {
+      bar.setTotal(Math.max(total, 1));
+      bar.update(position);
+    });
+    bar.update(Math.max(head, 1));
+    bar.stop();
+    io.stdout(JSON.stringify({ rebuilt: allProjections().map((p) => p.name), position: head }));
+    return 0;
+  });
+}
+
+async function serve(args: readonly string[], io: CliIo): Promise<number> {
+  const values = options(args, { roles: { type: 'string' } });
+  const vigil = await startVigil(loadConfig(io.env), { roles: parseRoles(values.roles) });
+  vigil.logger.info({ url: vigil.url }, 'vigil started');
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  await vigil.stop();
+  return 0;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+if (invokedDirectly) {
+  runCli(process.argv.slice(2), { env: process.env, stdout: (text) => process.stdout.write(`${text}\n`), stderr: process.stderr }).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,63 @@
+import { resolve } from 'node:path';
+
+export const ROLE_NAMES = ['api', 'projector'] as const;
+export type RoleName = (typeof ROLE_NAMES)[number];
+
+/** Every setting Vigil reads from the environment; the README lists them with these defaults. */
+export interface VigilConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  eventStoreUrl: string | null;
+  mongoUrl: string | null;
+  mongoDatabase: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  rateLimit: { requests: number; windowSeconds: number };
+  readYourWritesTimeoutMs: number;
+  apiKeyPrefix: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: env['HOST'] || '0.0.0.0',
+    dataDir: resolve(env['VIGIL_DATA_DIR'] || './data'),
+    eventStoreUrl: env['VIGIL_EVENTSTORE_URL'] || null,
+    mongoUrl: env['VIGIL_MONGODB_URL'] || null,
+    mongoDatabase: env['VIGIL_MONGODB_DATABASE'] || 'vigil',
+    logLevel: env['VIGIL_LOG_LEVEL'] || 'info',
+    bodyLimitBytes: integer(env, 'VIGIL_BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
+    rateLimit: {
+      requests: integer(env, 'VIGIL_RATE_LIMIT_REQUESTS', 600, 1, 1_000_000),
+      windowSeconds: integer(env, 'VIGIL_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    },
+    readYourWritesTimeoutMs: integer(env, 'VIGIL_READ_YOUR_WRITES_TIMEOUT_MS', 5000, 10, 120_000),
+    apiKeyPrefix: pattern(env, 'VIGIL_API_KEY_PREFIX', 'vgl', /^[a-z][a-z0-9]{0,15}$/),
+  };
+}
+
+export function parseRoles(value: string | undefined): RoleName[] {
+  if (!value || value === 'all') return [...ROLE_NAMES];
+  const roles = value.split(',').map((role) => role.trim()).filter(Boolean);
+  const unknown = roles.filter((role) => !(ROLE_NAMES as readonly string[]).includes(role));
+  if (unknown.length > 0) throw new ConfigError(`unknown role ${unknown.join(', ')}; roles are ${ROLE_NAMES.join(', ')}`);
+  return ROLE_NAMES.filter((role) => roles.includes(role));
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not ${raw}`);
+  return value;
+}
+
+function pattern(env: NodeJS.ProcessEnv, name: string, fallback: string, shape: RegExp): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!shape.test(raw)) throw new ConfigError(`${name} must match ${shape}, not ${raw}`);
+  return raw;
+}

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import type { EventStore } from '../eventstore/event-store.js';
+import { EsdbEventStore } from '../eventstore/esdb-event-store.js';
+import { type SqliteDatabase, openSqliteDatabase } from '../eventstore/sqlite-database.js';
+import { SqliteEventStore } from '../eventstore/sqlite-event-store.js';
+import { MongoReadModelStore } from '../readstore/mongo-read-model-store.js';
+import type { ReadModelStore } from '../readstore/read-model-store.js';
+import { SqliteReadModelStore } from '../readstore/sqlite-read-model-store.js';
+import type { VigilConfig } from './config.js';
+
+export interface Stores {
+  events: EventStore;
+  readModels: ReadModelStore;
+  /** Where the embedded file lives, when one is used. */
+  sqlitePath: string | null;
+  close: () => Promise<void>;
+}
+
+/**
+ * Embedded by default: events and read models in one SQLite file under the data dir.
+ * VIGIL_EVENTSTORE_URL and VIGIL_MONGODB_URL switch either side to its production server.
+ */
+export async function openStores(config: VigilConfig): Promise<Stores> {
+  const needsSqlite = !config.eventStoreUrl || !config.mongoUrl;
+  const sqlitePath = needsSqlite ? join(config.dataDir, 'vigil.db') : null;
+  const db: SqliteDatabase | null = sqlitePath ? openSqliteDatabase(sqlitePath) : null;
+  const events: EventStore = config.eventStoreUrl ? EsdbEventStore.connect(config.eventStoreUrl) : new SqliteEventStore(db!);
+  const readModels: ReadModelStore = config.mongoUrl
+    ? await MongoReadModelStore.connect(config.mongoUrl, config.mongoDatabase)
+    : new SqliteReadModelStore(db!);
+  return {
+    events,
+    readModels,
+    sqlitePath,
+    close: async () => {
+      await events.close();
+      await readModels.close();
+      db?.close();
+    },
+  };
+}

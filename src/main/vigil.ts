@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { allProjections } from '../../projections/index.js';
+import { createApiApp } from '../api/app.js';
+import { type Logger, createLogger } from '../api/logger.js';
+import { commandContext } from '../app/context.js';
+import { Projector } from '../projector/projector.js';
+import { CheckpointPoller, type ReadModelProgress } from '../projector/read-model-progress.js';
+import type { RoleName, VigilConfig } from './config.js';
+import { type Stores, openStores } from './stores.js';
+
+export interface RunningVigil {
+  /** Base URL of the API, when the api role runs. */
+  url: string | null;
+  stores: Stores;
+  projector: Projector | null;
+  logger: Logger;
+  stop: () => Promise<void>;
+}
+
+export interface StartOptions {
+  roles: readonly RoleName[];
+  clock?: () => Date;
+  logger?: Logger;
+}
+
+/** Starts the chosen roles in this process against the stores the config names. */
+export async function startVigil(config: VigilConfig, options: StartOptions): Promise<RunningVigil> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const stores = await openStores(config);
+  const projections = allProjections();
+  let projector: Projector | null = null;
+  if (options.roles.includes('projector')) {
+    projector = new Projector(stores.events, stores.readModels, projections, {
+      onError: (error) => logger.error({ err: error }, 'projector failed; retrying'),
+    });
+    await projector.start();
+  } else {
+    await stores.readModels.ensureCollections(projections.map((p) => p.collection));
+  }
+
+  let server: Server | null = null;
+  let url: string | null = null;
+  if (options.roles.includes('api')) {
+    const progress: ReadModelProgress = projector ?? new CheckpointPoller(stores.readModels, projections.map((p) => p.name));
+    const app = createApiApp({
+      commands: commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix, ...(options.clock ? { clock: options.clock } : {}) }),
+      readModels: stores.readModels,
+      progress,
+      logger,
+      config: { bodyLimitBytes: config.bodyLimitBytes, rateLimit: config.rateLimit, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs },
+    });
+    server = app.listen(config.port, config.host);
+    await new Promise<void>((resolve, reject) => {
+      server!.once('listening', resolve);
+      server!.once('error', reject);
+    });
+    const address = server.address() as AddressInfo;
+    url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    // Slow clients must not hold sockets forever.
+    server.headersTimeout = 15_000;
+    server.requestTimeout = 30_000;
+  }
+
+  let stopped = false;
+  return {
+    url,
+    stores,
+    projector,
+    logger,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      if (server) {
+        server.closeIdleConnections();
+        await new Promise<void>((resolve) => server!.close(() => resolve()));
+      }
+      await projector?.stop();
+      await stores.close();
+    },
+  };
+}
