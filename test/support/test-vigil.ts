@@ -1,0 +1,115 @@
+import { pino } from 'pino';
+import type { Actor } from '../../src/app/command-handler.js';
+import { type CommandContext, commandContext } from '../../src/app/context.js';
+import { issueApiKey, registerUser } from '../../src/app/identity.js';
+import { addMember, createProject } from '../../src/app/projects.js';
+import type { AssignableRole } from '../../src/domain/projects/project.js';
+import type { Scope } from '../../src/domain/access/scopes.js';
+import { loadConfig } from '../../src/main/config.js';
+import { type RunningVigil, startVigil } from '../../src/main/vigil.js';
+import { makeTempDir } from './temp-dir.js';
+
+const TEST_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
+
+/** A clock the test moves by hand. */
+export class TestClock {
+  constructor(private ms = Date.parse('2026-11-21T12:00:00.000Z')) {}
+  now = (): Date => new Date(this.ms);
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface Response<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A real Vigil on 127.0.0.1 with an ephemeral port and a temp data dir, plus shortcuts to seed it. */
+export class TestVigil {
+  private constructor(
+    readonly vigil: RunningVigil,
+    readonly dataDir: string,
+    readonly env: NodeJS.ProcessEnv,
+    readonly clock: TestClock,
+    private readonly removeDir: () => void,
+  ) {}
+
+  static async start(options: { env?: NodeJS.ProcessEnv; clock?: TestClock } = {}): Promise<TestVigil> {
+    const dir = makeTempDir('vigil-api');
+    const env = { VIGIL_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent', ...options.env };
+    const clock = options.clock ?? new TestClock();
+    const vigil = await startVigil(loadConfig(env), { roles: ['api', 'projector'], clock: clock.now, logger: pino({ level: 'silent' }) });
+    return new TestVigil(vigil, dir.path, env, clock, dir.remove);
+  }
+
+  get url(): string {
+    return this.vigil.url!;
+  }
+
+  get commands(): CommandContext {
+    return commandContext(this.vigil.stores.events, { clock: this.clock.now });
+  }
+
+  async stop(): Promise<void> {
+    await this.vigil.stop();
+    this.removeDir();
+  }
+
+  async request<T = any>(method: string, path: string, options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<Response<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers['X-API-Key'] = options.key;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+  }
+
+  /** Waits until the read models include everything written so far. */
+  async settle(): Promise<void> {
+    await this.vigil.projector!.waitForPosition(await this.vigil.stores.events.headPosition(), 5000);
+  }
+
+  async user(email: string): Promise<string> {
+    const { user } = await registerUser(this.commands, { email, first_name: email.split('@')[0]!, last_name: 'Test' }, TEST_ACTOR);
+    return user.id;
+  }
+
+  async project(ownerId: string, name = 'Project'): Promise<string> {
+    const { projectId } = await createProject(this.commands, { name, description: '', owner_id: ownerId }, TEST_ACTOR);
+    return projectId;
+  }
+
+  async member(projectId: string, userId: string, role: AssignableRole): Promise<void> {
+    await addMember(this.commands, { project_id: projectId, user_id: userId, role }, TEST_ACTOR);
+  }
+
+  async accountKey(userId: string, scopes: Scope[], days = 30): Promise<string> {
+    const issued = await issueApiKey(
+      this.commands,
+      { user_id: userId, name: 'test', expires_in_days: days, kind: 'ACCOUNT', project_id: null, scopes, env: 'live', created_by_api_key_id: null },
+      TEST_ACTOR,
+    );
+    await this.settle();
+    return issued.key;
+  }
+
+  async projectKey(userId: string, projectId: string, days = 30): Promise<string> {
+    const issued = await issueApiKey(
+      this.commands,
+      { user_id: userId, name: 'test', expires_in_days: days, kind: 'PROJECT', project_id: projectId, scopes: [], env: 'live', created_by_api_key_id: null },
+      TEST_ACTOR,
+    );
+    await this.settle();
+    return issued.key;
+  }
+}
+
+export const ALL_SCOPES: Scope[] = ['read', 'manage_monitors', 'manage_projects', 'manage_notifications', 'destroy'];
