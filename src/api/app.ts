@@ -2,7 +2,7 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import { authenticate } from './authentication.js';
 import type { ApiDependencies } from './dependencies.js';
-import { HttpError, errorMiddleware } from './errors.js';
+import { errorMiddleware } from './errors.js';
 import { jsonBody } from './json-body.js';
 import { rateLimitPerKey } from './rate-limit.js';
 import { requestContext } from './request-context.js';
@@ -25,8 +25,10 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
 
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
+  // Sets rather than throws, so allowedMethods (upstream) can still turn it into a 405.
   app.use((ctx) => {
-    throw new HttpError(404, `no route for ${ctx.method} ${ctx.path}`);
+    ctx.status = 404;
+    ctx.body = { error: `no route for ${ctx.method} ${ctx.path}` };
   });
   return app;
 }

@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+
+describe('HTTP edge', () => {
+  let vigil: TestVigil;
+  let key: string;
+  before(async () => {
+    vigil = await TestVigil.start({ env: { VIGIL_BODY_LIMIT_BYTES: '2048' } });
+    key = await vigil.accountKey(await vigil.user('edge@example.com'), ALL_SCOPES);
+  });
+  after(() => vigil.stop());
+
+  it('answers malformed JSON with a 400 and an { error }', async () => {
+    const response = await vigil.request('POST', '/v1/projects', { key, rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } });
+    expect(response).to.deep.include({ status: 400, body: { error: 'request body is not valid JSON' } });
+  });
+
+  it('answers a body that is not an object with a 400', async () => {
+    const response = await vigil.request('POST', '/v1/projects', { key, body: ['Billing'] });
+    expect(response.status).to.equal(400);
+    expect(response.body.error).to.match(/^request body must be/);
+  });
+
+  it('answers a body over the limit with a 413', async () => {
+    const response = await vigil.request('POST', '/v1/projects', { key, body: { name: 'x', description: 'y'.repeat(5000) } });
+    expect(response).to.deep.include({ status: 413, body: { error: 'request body is larger than the limit of 2048 bytes' } });
+  });
+
+  it('answers a body of another media type with a 415', async () => {
+    const response = await vigil.request('POST', '/v1/projects', { key, rawBody: 'name=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(response.status).to.equal(415);
+    expect(response.body.error).to.match(/Content-Type: application\/json/);
+  });
+
+  it('answers an unknown route with a 404 and a known route with a wrong method with a 405', async () => {
+    expect(await vigil.request('GET', '/v1/nothing-here', { key })).to.deep.include({ status: 404, body: { error: 'no route for GET /v1/nothing-here' } });
+    expect(await vigil.request('GET', '/', {})).to.deep.include({ status: 404, body: { error: 'no route for GET /' } });
+    const wrongMethod = await vigil.request('PUT', '/v1/projects', { key });
+    expect(wrongMethod.status).to.equal(405);
+    expect(wrongMethod.body.error).to.be.a('string');
+  });
+
+  it('answers a path id that is not a UUID with a 404', async () => {
+    expect(await vigil.request('GET', '/v1/projects/not-a-uuid', { key })).to.deep.include({ status: 404, body: { error: 'project not found' } });
+  });
+
+  it('echoes a sane X-Request-Id and makes one up otherwise', async () => {
+    const echoed = await vigil.request('GET', '/v1/projects', { key, headers: { 'X-Request-Id': 'trace-123' } });
+    expect(echoed.headers.get('X-Request-Id')).to.equal('trace-123');
+    const invented = await vigil.request('GET', '/v1/projects', { key, headers: { 'X-Request-Id': 'bad id with spaces' } });
+    expect(invented.headers.get('X-Request-Id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+});
