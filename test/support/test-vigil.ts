@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { pino } from 'pino';
 import type { Actor } from '../../src/app/command-handler.js';
 import { type CommandContext, commandContext } from '../../src/app/context.js';
@@ -39,10 +40,23 @@ export class TestVigil {
 
   static async start(options: { env?: NodeJS.ProcessEnv; clock?: TestClock } = {}): Promise<TestVigil> {
     const dir = makeTempDir('vigil-api');
-    const env = { VIGIL_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent', ...options.env };
-    const clock = options.clock ?? new TestClock();
+    return TestVigil.open(dir.path, options.env ?? {}, options.clock ?? new TestClock(), dir.remove);
+  }
+
+  /** Starts on an existing data dir, which `stop` then removes. */
+  static async reopen(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<TestVigil> {
+    return TestVigil.open(dataDir, env, new TestClock(Date.now()), () => rmSync(dataDir, { recursive: true, force: true }));
+  }
+
+  private static async open(dataDir: string, extraEnv: NodeJS.ProcessEnv, clock: TestClock, removeDir: () => void): Promise<TestVigil> {
+    const env = { ...extraEnv, VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent' };
     const vigil = await startVigil(loadConfig(env), { roles: ['api', 'projector'], clock: clock.now, logger: pino({ level: 'silent' }) });
-    return new TestVigil(vigil, dir.path, env, clock, dir.remove);
+    return new TestVigil(vigil, dataDir, env, clock, removeDir);
+  }
+
+  /** Stops the server but keeps its data dir, to look at the file or start again on it. */
+  async stopKeepingData(): Promise<void> {
+    await this.vigil.stop();
   }
 
   get url(): string {

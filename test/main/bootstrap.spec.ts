@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { spawnServer, vigilCli } from '../support/server-process.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+describe('Bootstrap from the CLI against a running server', function () {
+  this.timeout(60_000);
+  const dir = makeTempDir('vigil-bootstrap');
+  const env = { VIGIL_DATA_DIR: dir.path };
+  let server: Awaited<ReturnType<typeof spawnServer>>;
+  before(async () => (server = await spawnServer(env)));
+  after(async () => {
+    server.child.kill('SIGTERM');
+    expect(await server.exited).to.equal(0);
+    dir.remove();
+  });
+
+  it('answers 401 to GET /v1/projects without a key', async () => {
+    const response = await fetch(`${server.url}/v1/projects`);
+    expect(response.status).to.equal(401);
+    expect(await response.json()).to.deep.equal({ error: 'missing X-API-Key header' });
+  });
+
+  it('users create → keys create → POST /v1/projects → GET /v1/projects lists it with its owner', async () => {
+    const user = await vigilCli(['users', 'create', '--email', 'Ops@Example.com', '--first-name', 'Grace', '--last-name', 'Hopper'], env);
+    expect(user).to.deep.include({ email: 'ops@example.com', first_name: 'Grace', last_name: 'Hopper' });
+    expect(Object.keys(user)).to.deep.equal(['id', 'email', 'first_name', 'last_name']);
+
+    const key = await vigilCli(['keys', 'create', '--email', 'ops@example.com', '--name', 'bootstrap', '--days', '30', '--scopes', 'read,manage_projects'], env);
+    expect(Object.keys(key)).to.deep.equal(['id', 'key', 'name', 'scopes', 'project_id', 'env', 'expires_at']);
+    expect(key.key).to.match(/^vgl_live_[0-9A-Za-z]{26}$/);
+    expect(key).to.deep.include({ name: 'bootstrap', scopes: ['read', 'manage_projects'], project_id: null, env: 'live' });
+
+    const headers = { 'X-API-Key': key.key, 'Content-Type': 'application/json' };
+    let created: Response | undefined;
+    const deadline = Date.now() + 1000;
+    do {
+      created = await fetch(`${server.url}/v1/projects`, { method: 'POST', headers, body: JSON.stringify({ name: 'Nightly' }) });
+    } while (created.status === 401 && Date.now() < deadline);
+    expect(created.status).to.equal(201);
+    const listed: any = await (await fetch(`${server.url}/v1/projects`, { headers })).json();
+    expect(listed.projects).to.have.length(1);
+    expect(listed.projects[0]._count.members).to.equal(1);
+    expect(listed.projects[0].owner).to.deep.equal({ id: user.id, email: 'ops@example.com', first_name: 'Grace', last_name: 'Hopper' });
+
+    const projectKey = await vigilCli(['keys', 'create', '--email', 'ops@example.com', '--name', 'p', '--days', '1', '--project', listed.projects[0].id, '--env', 'test'], env);
+    expect(projectKey.key).to.match(/^vgl_test_/);
+    expect(projectKey).to.deep.include({ project_id: listed.projects[0].id, scopes: ['read', 'manage_monitors'], env: 'test' });
+  });
+});
