@@ -159,7 +159,13 @@ function parseScopes(list: string): Scope[] {
 async function rebuildProjections(io: CliIo): Promise<number> {
   return withStores(io, async (stores) => {
     const projector = new Projector(stores.events, stores.readModels, allProjections());
-    const bar = new SingleBar({ stream: io.stderr, format: 'rebuilding read models [{bar}] {percentage}% | {value}/{total} log position' });
+    const bar = new SingleBar({
+      stream: io.stderr,
+      format: 'rebuilding read models [{bar}] {percentage}% | {value}/{total} log position',
+      // Piped or in CI there is no TTY: still print progress, as a line every few seconds.
+      noTTYOutput: true,
+      notTTYSchedule: 2000,
+    });
     const head = await stores.events.headPosition();
     bar.start(Math.max(head, 1), 0);
     await projector.rebuild((position, total) => {
