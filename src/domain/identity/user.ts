@@ -6,46 +6,31 @@ import type { KeyKind, Scope } from '../access/scopes.js';
 export const MAX_ACTIVE_KEYS = 3;
 export const KEY_LIFETIME_DAYS = { min: 1, max: 365 } as const;
 
+export interface ApiKeyCreatedData {
+  user_id: string;
+  api_key_id: string;
+  name: string;
+  /** SHA-256 of the key: the key itself is shown once and never stored. */
+  key_hash: string;
+  /** The key's first characters, so a person can tell their keys apart. */
+  key_preview: string;
+  env: 'live' | 'test';
+  kind: KeyKind;
+  project_id: string | null;
+  scopes: Scope[];
+  created_at: string;
+  expires_at: string;
+  created_by_api_key_id: string | null;
+}
+
 export type UserEvent =
   | DomainEvent<'UserRegistered', { user_id: string; email: string; first_name: string; last_name: string; registered_at: string }>
-  | DomainEvent<
-      'ApiKeyCreated',
-      {
-        user_id: string;
-        api_key_id: string;
-        name: string;
-        /** SHA-256 of the key: the key itself is shown once and never stored. */
-        key_hash: string;
-        /** The key's first characters, so a person can tell their keys apart. */
-        key_preview: string;
-        env: 'live' | 'test';
-        kind: KeyKind;
-        project_id: string | null;
-        scopes: Scope[];
-        created_at: string;
-        expires_at: string;
-        created_by_api_key_id: string | null;
-      }
-    >
+  | DomainEvent<'ApiKeyCreated', ApiKeyCreatedData>
   | DomainEvent<'ApiKeyRevoked', { user_id: string; api_key_id: string; revoked_at: string; revoked_by_api_key_id: string | null }>;
 
 export type UserCommand =
   | { type: 'RegisterUser'; user_id: string; email: string; first_name: string; last_name: string; now: string }
-  | {
-      type: 'CreateApiKey';
-      user_id: string;
-      api_key_id: string;
-      name: string;
-      key_hash: string;
-      key_preview: string;
-      env: 'live' | 'test';
-      kind: KeyKind;
-      project_id: string | null;
-      scopes: Scope[];
-      expires_in_days: number;
-      created_by_api_key_id: string | null;
-      now: string;
-    }
+  | ({ type: 'CreateApiKey'; expires_in_days: number; now: string } & Omit<ApiKeyCreatedData, 'created_at' | 'expires_at'>)
   | { type: 'RevokeApiKey'; user_id: string; api_key_id: string; revoked_by_api_key_id: string | null; now: string };
 
 interface KeyState {
