@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '../eventstore/event-store.js';
+import { KeyedMutex } from './keyed-mutex.js';
 
 /** What the command side needs: the log, the time and fresh ids, all injectable for tests. */
 export interface CommandContext {
@@ -7,6 +8,8 @@ export interface CommandContext {
   clock: () => Date;
   newId: () => string;
   apiKeyPrefix: string;
+  /** Serializes this process's commands per stream. */
+  streamLocks: KeyedMutex;
 }
 
 export function commandContext(events: EventStore, options: Partial<Omit<CommandContext, 'events'>> = {}): CommandContext {
@@ -15,6 +18,7 @@ export function commandContext(events: EventStore, options: Partial<Omit<Command
     clock: options.clock ?? (() => new Date()),
     newId: options.newId ?? randomUUID,
     apiKeyPrefix: options.apiKeyPrefix ?? 'vgl',
+    streamLocks: options.streamLocks ?? new KeyedMutex(),
   };
 }
 

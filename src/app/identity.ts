@@ -29,10 +29,10 @@ export async function registerUser(
     const { state } = await loadState(context.events, userStream(userId), userDecider);
     if (state.registered) throw invalid(`a user with email ${email} already exists`);
   } else {
-    await handleCommand(context.events, emailClaimStream(email), emailClaimDecider, { type: 'ClaimEmail', email, user_id: userId, now: nowIso(context) }, actor);
+    await handleCommand(context, emailClaimStream(email), emailClaimDecider, { type: 'ClaimEmail', email, user_id: userId, now: nowIso(context) }, actor);
   }
   const outcome = await handleCommand(
-    context.events,
+    context,
     userStream(userId),
     userDecider,
     { type: 'RegisterUser', user_id: userId, email, first_name: input.first_name, last_name: input.last_name, now: nowIso(context) },
@@ -69,7 +69,7 @@ export async function issueApiKey(
 ): Promise<IssuedApiKey> {
   const key = newApiKey(context.apiKeyPrefix, input.env);
   const outcome = await handleCommand(
-    context.events,
+    context,
     userStream(input.user_id),
     userDecider,
     {
@@ -94,7 +94,7 @@ export async function revokeApiKey(
   actor: Actor,
 ): Promise<{ position: number | null }> {
   const outcome = await handleCommand(
-    context.events,
+    context,
     userStream(input.user_id),
     userDecider,
     { type: 'RevokeApiKey', ...input, now: nowIso(context) },

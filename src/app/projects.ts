@@ -7,7 +7,7 @@ import { newPingKey } from './random-tokens.js';
 type WithoutContext<C> = C extends unknown ? Omit<C, 'now' | 'type'> : never;
 
 async function run(context: CommandContext, command: ProjectCommand, actor: Actor) {
-  return handleCommand(context.events, projectStream(command.project_id), projectDecider, command, actor);
+  return handleCommand(context, projectStream(command.project_id), projectDecider, command, actor);
 }
 
 export async function createProject(
