@@ -1,6 +1,7 @@
 import type { Decider, DomainEvent } from '../domain/decider.js';
 import type { EventStore, JsonObject, RecordedEvent } from '../eventstore/event-store.js';
 import { WrongExpectedRevisionError } from '../eventstore/event-store.js';
+import type { KeyedMutex } from './keyed-mutex.js';
 
 export interface CommandOutcome<S, E> {
   events: E[];
@@ -25,6 +26,16 @@ const MAX_ATTEMPTS = 8;
  * there first: fold again with its events and decide anew, so the decision always sees the latest state.
  */
 export async function handleCommand<C, S, E extends DomainEvent>(
+  context: { events: EventStore; streamLocks: KeyedMutex },
+  streamName: string,
+  decider: Decider<C, S, E>,
+  command: C,
+  actor: Actor,
+): Promise<CommandOutcome<S, E>> {
+  return context.streamLocks.run(streamName, () => decideAndAppend(context.events, streamName, decider, command, actor));
+}
+
+async function decideAndAppend<C, S, E extends DomainEvent>(
   store: EventStore,
   streamName: string,
   decider: Decider<C, S, E>,
