@@ -1,0 +1,81 @@
+import { invalid } from '../errors.js';
+import { type MonitorType, isTimeZone, scheduleProblem } from './schedule.js';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST';
+
+/** The uptime-only settings, present on UPTIME_HTTP monitors only. */
+export interface UptimeConfig {
+  uptime_url: string;
+  uptime_method: HttpMethod;
+  /** Empty means any 2xx. */
+  uptime_expected_status: number[];
+  uptime_keyword: string | null;
+  uptime_keyword_absent: boolean;
+  uptime_headers: Record<string, string>;
+  uptime_request_body: string | null;
+  uptime_timeout_ms: number;
+  uptime_follow_redirects: boolean;
+  uptime_verify_ssl: boolean;
+}
+
+export interface MonitorConfig {
+  name: string;
+  slug: string;
+  description: string;
+  tags: string[];
+  type: MonitorType;
+  schedule: string;
+  timezone: string;
+  grace_period_seconds: number;
+  schedule_tolerance: number;
+  failure_tolerance: number;
+  min_duration_seconds: number | null;
+  max_duration_seconds: number | null;
+  alert_enabled: boolean;
+  alert_surge_threshold: number;
+  retention_count: number;
+  notification_group_ids: string[];
+  notification_channel_ids: string[];
+  uptime: UptimeConfig | null;
+}
+
+export const MONITOR_DEFAULTS = {
+  description: '',
+  tags: [] as string[],
+  timezone: 'UTC',
+  grace_period_seconds: 300,
+  schedule_tolerance: 1,
+  failure_tolerance: 1,
+  min_duration_seconds: null,
+  max_duration_seconds: null,
+  alert_enabled: true,
+  alert_surge_threshold: 10,
+  retention_count: 200,
+  notification_group_ids: [] as string[],
+  notification_channel_ids: [] as string[],
+} as const;
+
+export const UPTIME_DEFAULTS: Omit<UptimeConfig, 'uptime_url'> = {
+  uptime_method: 'GET',
+  uptime_expected_status: [],
+  uptime_keyword: null,
+  uptime_keyword_absent: false,
+  uptime_headers: {},
+  uptime_request_body: null,
+  uptime_timeout_ms: 10_000,
+  uptime_follow_redirects: true,
+  uptime_verify_ssl: true,
+};
+
+/** Rules that tie fields together; each refusal names the field. */
+export function assertConsistent(config: MonitorConfig): void {
+  if (!isTimeZone(config.timezone)) throw invalid('timezone must be an IANA time zone such as Europe/Berlin');
+  const problem = scheduleProblem(config.type, config.schedule, config.timezone);
+  if (problem) throw invalid(problem);
+  const { min_duration_seconds: min, max_duration_seconds: max } = config;
+  if (min !== null && max !== null && min >= max) throw invalid('min_duration_seconds must be less than max_duration_seconds');
+  if (config.type === 'UPTIME_HTTP' && (config.uptime === null || config.uptime.uptime_url === '')) {
+    throw invalid('uptime_url is required for UPTIME_HTTP monitors');
+  }
+  if (config.type !== 'UPTIME_HTTP' && config.uptime !== null) throw invalid('uptime_* fields are only accepted on UPTIME_HTTP monitors');
+}

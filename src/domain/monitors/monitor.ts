@@ -1,0 +1,346 @@
+import type { Decider, DomainEvent } from '../decider.js';
+import { invalid, notFound } from '../errors.js';
+import { failureCause, tooFastCause, tooSlowCause } from './causes.js';
+import type { IncidentKind, IncidentStatus, UserActor } from './incidents.js';
+import { type MonitorConfig, type UptimeConfig, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
+import { type DurationAssertion, type OpenRun, type PingKind, OPEN_RUNS_KEPT, assessDuration, effectiveKind, matchingStart } from './pings.js';
+
+type Ids = { monitor_id: string; project_id: string };
+
+export interface PingReceivedData extends Ids {
+  ping_id: string;
+  event: PingKind;
+  run_id: string | null;
+  exit_code: number | null;
+  duration_ms: number | null;
+  duration_assertion: DurationAssertion | null;
+  /** Start of the run this ping completes. */
+  started_at: string | null;
+  message: string | null;
+  payload: string | null;
+  payload_truncated: boolean;
+  payload_bytes: number | null;
+  request_ip: string | null;
+  request_ua: string | null;
+  received_at: string;
+  /** False while the monitor is paused: recorded, not evaluated. */
+  evaluated: boolean;
+  /** The START this ping completed, if any. */
+  closed_start_ping_id: string | null;
+  // The monitor's ping-derived counters after this ping. Carried on every ping so that they
+  // survive the truncation of old pings (retention): the newest ping always knows them.
+  consecutive_failures: number;
+  total_pings_received: number;
+  last_success_at: string | null;
+  last_checkin_at: string | null;
+}
+
+export interface IncidentResolvedData extends Ids {
+  incident_id: string;
+  resolved_at: string;
+  by_kind: 'user' | 'system';
+  user_id: string | null;
+  email: string | null;
+  api_key_id: string | null;
+  reason: string | null;
+}
+
+export type MonitorEvent =
+  | DomainEvent<'MonitorCreated', Ids & { config: MonitorConfig; created_at: string }>
+  | DomainEvent<'MonitorUpdated', Ids & { config: MonitorConfig; updated_at: string }>
+  | DomainEvent<'MonitorPaused', Ids & { paused_at: string }>
+  | DomainEvent<'MonitorResumed', Ids & { resumed_at: string }>
+  | DomainEvent<'MonitorCountersReset', Ids & { reset_at: string }>
+  | DomainEvent<'MonitorWentDown', Ids & { reason: 'FAILURES'; at: string }>
+  | DomainEvent<'MonitorWentUp', Ids & { reason: 'SUCCESS_PING' | 'FORCED'; at: string }>
+  | DomainEvent<'PingReceived', PingReceivedData>
+  | DomainEvent<
+      'IncidentOpened',
+      Ids & { incident_id: string; event: IncidentKind; cause: string; started_at: string; monitor_name: string; monitor_slug: string; ping_id: string | null }
+    >
+  | DomainEvent<'IncidentAcknowledged', Ids & { incident_id: string; acknowledged_at: string } & UserActor>
+  | DomainEvent<'IncidentResolved', IncidentResolvedData>
+  | DomainEvent<'MonitorDeleted', Ids & { deleted_at: string }>;
+
+export type UptimePatch = Partial<UptimeConfig>;
+export type MonitorPatch = Partial<Omit<MonitorConfig, 'uptime' | 'type'>> & { uptime?: UptimePatch };
+
+export interface IncomingPing {
+  ping_id: string;
+  event: PingKind;
+  run_id: string | null;
+  exit_code: number | null;
+  duration_ms: number | null;
+  message: string | null;
+  payload: string | null;
+  payload_truncated: boolean;
+  payload_bytes: number | null;
+  request_ip: string | null;
+  request_ua: string | null;
+}
+
+export type MonitorCommand =
+  | { type: 'CreateMonitor'; monitor_id: string; project_id: string; config: MonitorConfig; now: string }
+  | { type: 'UpdateMonitor'; monitor_id: string; patch: MonitorPatch; now: string }
+  | { type: 'PauseMonitor'; monitor_id: string; now: string }
+  | { type: 'ResumeMonitor'; monitor_id: string; now: string }
+  | { type: 'ForceMonitorUp'; monitor_id: string; by: UserActor; now: string }
+  /** `incident_id` is used if the ping opens an incident. */
+  | { type: 'ReceivePing'; monitor_id: string; ping: IncomingPing; incident_id: string; now: string }
+  | { type: 'AcknowledgeIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
+  | { type: 'ResolveIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
+  | { type: 'DeleteMonitor'; monitor_id: string; now: string };
+
+export interface MonitorState {
+  lifecycle: 'absent' | 'active' | 'deleted';
+  monitorId: string;
+  projectId: string;
+  config: MonitorConfig | null;
+  health: 'UP' | 'DOWN';
+  paused: boolean;
+  consecutiveFailures: number;
+  totalPings: number;
+  lastSuccessAt: string | null;
+  lastCheckinAt: string | null;
+  openRuns: readonly OpenRun[];
+  incidents: ReadonlyMap<string, { kind: IncidentKind; status: IncidentStatus }>;
+}
+
+export const monitorStream = (monitorId: string) => `monitor-${monitorId}`;
+/** Pings live apart from the monitor so that retention can truncate them alone. */
+export const pingStream = (monitorId: string) => `pings-${monitorId}`;
+
+export function openIncidentOf(state: MonitorState, kind: IncidentKind): string | null {
+  for (const [id, incident] of state.incidents) if (incident.kind === kind && incident.status !== 'RESOLVED') return id;
+  return null;
+}
+
+function withIncident(state: MonitorState, id: string, kind: IncidentKind, status: IncidentStatus): MonitorState {
+  return { ...state, incidents: new Map(state.incidents).set(id, { kind, status }) };
+}
+
+/** Only the fields sent change. Uptime fields sent to a monitor without them start from the defaults. */
+export function mergeConfig(config: MonitorConfig, patch: MonitorPatch): MonitorConfig {
+  const { uptime: uptimePatch, ...rest } = patch;
+  const changesUptime = uptimePatch !== undefined && Object.keys(uptimePatch).length > 0;
+  const uptime = changesUptime ? { ...(config.uptime ?? { ...UPTIME_DEFAULTS, uptime_url: '' }), ...uptimePatch } : config.uptime;
+  return { ...config, ...rest, uptime };
+}
+
+export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent> = {
+  initialState: () => ({
+    lifecycle: 'absent',
+    monitorId: '',
+    projectId: '',
+    config: null,
+    health: 'UP',
+    paused: false,
+    consecutiveFailures: 0,
+    totalPings: 0,
+    lastSuccessAt: null,
+    lastCheckinAt: null,
+    openRuns: [],
+    incidents: new Map(),
+  }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'MonitorCreated':
+        return { ...state, lifecycle: 'active', monitorId: event.data.monitor_id, projectId: event.data.project_id, config: event.data.config };
+      case 'MonitorUpdated':
+        return { ...state, config: event.data.config };
+      case 'MonitorPaused':
+        return { ...state, paused: true };
+      case 'MonitorResumed':
+        return { ...state, paused: false };
+      case 'MonitorCountersReset':
+        return { ...state, consecutiveFailures: 0 };
+      case 'MonitorWentDown':
+        return { ...state, health: 'DOWN' };
+      case 'MonitorWentUp':
+        return { ...state, health: 'UP' };
+      case 'PingReceived': {
+        const d = event.data;
+        let openRuns = state.openRuns.filter((run) => run.ping_id !== d.closed_start_ping_id);
+        if (d.evaluated && d.event === 'START') openRuns = [...openRuns, { ping_id: d.ping_id, run_id: d.run_id, started_at: d.received_at }].slice(-OPEN_RUNS_KEPT);
+        return {
+          ...state,
+          consecutiveFailures: d.consecutive_failures,
+          totalPings: d.total_pings_received,
+          lastSuccessAt: d.last_success_at,
+          lastCheckinAt: d.last_checkin_at,
+          openRuns,
+        };
+      }
+      case 'IncidentOpened':
+        return withIncident(state, event.data.incident_id, event.data.event, 'OPEN');
+      case 'IncidentAcknowledged': {
+        const incident = state.incidents.get(event.data.incident_id);
+        return incident ? withIncident(state, event.data.incident_id, incident.kind, 'ACKNOWLEDGED') : state;
+      }
+      case 'IncidentResolved': {
+        const incident = state.incidents.get(event.data.incident_id);
+        return incident ? withIncident(state, event.data.incident_id, incident.kind, 'RESOLVED') : state;
+      }
+      case 'MonitorDeleted':
+        return { ...state, lifecycle: 'deleted' };
+      default: {
+        const exhaustive: never = event;
+        return exhaustive;
+      }
+    }
+  },
+
+  decide(command, state) {
+    if (command.type === 'CreateMonitor') {
+      if (state.lifecycle !== 'absent') return [];
+      assertConsistent(command.config);
+      return [{ type: 'MonitorCreated', data: { monitor_id: command.monitor_id, project_id: command.project_id, config: command.config, created_at: command.now } }];
+    }
+    if (state.lifecycle !== 'active' || state.config === null) throw notFound('monitor not found');
+    const ids = { monitor_id: state.monitorId, project_id: state.projectId };
+    const config = state.config;
+    switch (command.type) {
+      case 'UpdateMonitor': {
+        const next = mergeConfig(config, command.patch);
+        assertConsistent(next);
+        if (JSON.stringify(next) === JSON.stringify(config)) return [];
+        return [{ type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now } }];
+      }
+      case 'PauseMonitor':
+        return state.paused ? [] : [{ type: 'MonitorPaused', data: { ...ids, paused_at: command.now } }];
+      case 'ResumeMonitor':
+        return state.paused ? [{ type: 'MonitorResumed', data: { ...ids, resumed_at: command.now } }] : [];
+      case 'ForceMonitorUp':
+        return [
+          { type: 'MonitorCountersReset', data: { ...ids, reset_at: command.now } },
+          ...(state.health === 'DOWN' ? [{ type: 'MonitorWentUp' as const, data: { ...ids, reason: 'FORCED' as const, at: command.now } }] : []),
+          ...resolveOpen(state, ['MISSED', 'FAILED'], command.now, { by_kind: 'user', ...command.by, reason: 'FORCED_UP' }),
+        ];
+      case 'ReceivePing':
+        return receivePing(state, config, command);
+      case 'AcknowledgeIncident': {
+        const incident = state.incidents.get(command.incident_id);
+        if (!incident) throw notFound('incident not found');
+        if (incident.status !== 'OPEN') throw invalid(`only an OPEN incident can be acknowledged; this one is ${incident.status}`);
+        return [{ type: 'IncidentAcknowledged', data: { ...ids, incident_id: command.incident_id, acknowledged_at: command.now, ...command.by } }];
+      }
+      case 'ResolveIncident': {
+        const incident = state.incidents.get(command.incident_id);
+        if (!incident) throw notFound('incident not found');
+        if (incident.status === 'RESOLVED') throw invalid('the incident is already RESOLVED');
+        return [
+          {
+            type: 'IncidentResolved',
+            data: { ...ids, incident_id: command.incident_id, resolved_at: command.now, by_kind: 'user', ...command.by, reason: null },
+          },
+        ];
+      }
+      case 'DeleteMonitor':
+        return [{ type: 'MonitorDeleted', data: { ...ids, deleted_at: command.now } }];
+      default: {
+        const exhaustive: never = command;
+        return exhaustive;
+      }
+    }
+  },
+};
+
+function resolveOpen(
+  state: MonitorState,
+  kinds: readonly IncidentKind[],
+  now: string,
+  by: Pick<IncidentResolvedData, 'by_kind' | 'reason'> & Partial<UserActor>,
+): MonitorEvent[] {
+  return kinds.flatMap((kind) => {
+    const incidentId = openIncidentOf(state, kind);
+    if (!incidentId) return [];
+    return [
+      {
+        type: 'IncidentResolved' as const,
+        data: {
+          monitor_id: state.monitorId,
+          project_id: state.projectId,
+          incident_id: incidentId,
+          resolved_at: now,
+          by_kind: by.by_kind,
+          user_id: by.user_id ?? null,
+          email: by.email ?? null,
+          api_key_id: by.api_key_id ?? null,
+          reason: by.reason,
+        },
+      },
+    ];
+  });
+}
+
+/**
+ * Records the ping and, unless the monitor is paused, evaluates it. Decisions are level-triggered
+ * (failures at or past tolerance with no FAILED incident open → open one), so a transition lost
+ * to a crash between the two appends is made on the next ping.
+ */
+function receivePing(state: MonitorState, config: MonitorConfig, command: Extract<MonitorCommand, { type: 'ReceivePing' }>): MonitorEvent[] {
+  const { ping, now } = command;
+  const ids = { monitor_id: state.monitorId, project_id: state.projectId };
+  const kind = effectiveKind(ping.event, ping.exit_code);
+  const base = {
+    ...ids,
+    ...ping,
+    event: kind,
+    received_at: now,
+    total_pings_received: state.totalPings + 1,
+  };
+  if (state.paused) {
+    const recorded: PingReceivedData = {
+      ...base,
+      duration_assertion: null,
+      started_at: null,
+      evaluated: false,
+      closed_start_ping_id: null,
+      consecutive_failures: state.consecutiveFailures,
+      last_success_at: state.lastSuccessAt,
+      last_checkin_at: state.lastCheckinAt,
+    };
+    return [{ type: 'PingReceived', data: recorded }];
+  }
+
+  const completes = kind === 'SUCCESS' || kind === 'FAILURE';
+  const start = completes ? matchingStart(state.openRuns, ping.run_id) : null;
+  const durationMs = ping.duration_ms ?? (start ? Math.max(0, Date.parse(now) - Date.parse(start.started_at)) : null);
+  const assertion = completes ? assessDuration(durationMs, config.min_duration_seconds, config.max_duration_seconds) : null;
+  const failures = kind === 'FAILURE' ? state.consecutiveFailures + 1 : kind === 'SUCCESS' ? 0 : state.consecutiveFailures;
+  const recorded: PingReceivedData = {
+    ...base,
+    duration_ms: completes ? durationMs : ping.duration_ms,
+    duration_assertion: assertion,
+    started_at: start?.started_at ?? null,
+    evaluated: true,
+    closed_start_ping_id: start?.ping_id ?? null,
+    consecutive_failures: failures,
+    last_success_at: kind === 'SUCCESS' ? now : state.lastSuccessAt,
+    last_checkin_at: kind === 'LOG' ? state.lastCheckinAt : now,
+  };
+  const events: MonitorEvent[] = [{ type: 'PingReceived', data: recorded }];
+  const open = (event: IncidentKind, cause: string): MonitorEvent => ({
+    type: 'IncidentOpened',
+    data: { ...ids, incident_id: command.incident_id, event, cause, started_at: now, monitor_name: config.name, monitor_slug: config.slug, ping_id: ping.ping_id },
+  });
+
+  if (kind === 'FAILURE' && failures >= config.failure_tolerance) {
+    if (state.health === 'UP') events.push({ type: 'MonitorWentDown', data: { ...ids, reason: 'FAILURES', at: now } });
+    if (!openIncidentOf(state, 'FAILED')) events.push(open('FAILED', failureCause(failures, ping.exit_code, ping.message)));
+  }
+  if (kind === 'SUCCESS') {
+    if (state.health === 'DOWN') events.push({ type: 'MonitorWentUp', data: { ...ids, reason: 'SUCCESS_PING', at: now } });
+    events.push(...resolveOpen(state, ['MISSED', 'FAILED'], now, { by_kind: 'system', reason: 'SUCCESS_PING' }));
+    // Duration incidents are informational: they open on an out-of-range run and resolve on the next in-range one.
+    if (assertion === 'PASS') events.push(...resolveOpen(state, ['DURATION_HIGH', 'DURATION_LOW'], now, { by_kind: 'system', reason: 'DURATION_IN_RANGE' }));
+    if (assertion === 'TOO_SLOW' && durationMs !== null && config.max_duration_seconds !== null && !openIncidentOf(state, 'DURATION_HIGH')) {
+      events.push(open('DURATION_HIGH', tooSlowCause(durationMs, config.max_duration_seconds)));
+    }
+    if (assertion === 'TOO_FAST' && durationMs !== null && config.min_duration_seconds !== null && !openIncidentOf(state, 'DURATION_LOW')) {
+      events.push(open('DURATION_LOW', tooFastCause(durationMs, config.min_duration_seconds)));
+    }
+  }
+  return events;
+}

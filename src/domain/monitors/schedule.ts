@@ -1,0 +1,80 @@
+import { Cron } from 'croner';
+
+export type MonitorType = 'JOB_CRON' | 'JOB_HEARTBEAT' | 'JOB_BASIC' | 'UPTIME_HTTP';
+export const MONITOR_TYPES: readonly MonitorType[] = ['JOB_CRON', 'JOB_HEARTBEAT', 'JOB_BASIC', 'UPTIME_HTTP'];
+
+const CRON_MACROS = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@hourly'] as const;
+const INTERVAL = /^(\d{1,7})(s|m|h|d|w)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+const MAX_INTERVAL_MS = 365 * UNIT_MS.d;
+
+/** `90s`, `5m`, `1h`, `2d`, `1w` → milliseconds; null when it is not such an interval. */
+export function parseInterval(schedule: string): number | null {
+  const match = INTERVAL.exec(schedule.trim());
+  if (!match) return null;
+  const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  return ms >= 1000 && ms <= MAX_INTERVAL_MS ? ms : null;
+}
+
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A standard five-field expression or a macro; croner evaluates it in the monitor's zone. */
+function cronFor(schedule: string, timezone: string): Cron | null {
+  const trimmed = schedule.trim();
+  const isMacro = (CRON_MACROS as readonly string[]).includes(trimmed.toLowerCase());
+  if (!isMacro && trimmed.split(/\s+/).length !== 5) return null;
+  try {
+    return new Cron(isMacro ? trimmed.toLowerCase() : trimmed, { timezone, paused: true });
+  } catch {
+    return null;
+  }
+}
+
+/** Why a schedule does not suit its monitor type, or null when it does. */
+export function scheduleProblem(type: MonitorType, schedule: string, timezone: string): string | null {
+  switch (type) {
+    case 'JOB_CRON':
+      return cronFor(schedule, isTimeZone(timezone) ? timezone : 'UTC')
+        ? null
+        : 'schedule must be a five-field cron expression (such as "0 3 * * *") or a macro such as @hourly for JOB_CRON monitors';
+    case 'JOB_HEARTBEAT':
+    case 'UPTIME_HTTP':
+      return parseInterval(schedule) !== null
+        ? null
+        : `schedule must be an interval such as 30s, 5m, 1h, 2d or 1w (from 1s to 365d) for ${type} monitors`;
+    case 'JOB_BASIC':
+      return schedule.trim().length > 0 ? null : 'schedule must not be empty';
+    default: {
+      const exhaustive: never = type;
+      return exhaustive;
+    }
+  }
+}
+
+/** When the next check-in is due after `from`; null for JOB_BASIC, which has no schedule to keep. */
+export function nextExpectedAfter(type: MonitorType, schedule: string, timezone: string, from: string): string | null {
+  switch (type) {
+    case 'JOB_CRON': {
+      const next = cronFor(schedule, timezone)?.nextRun(new Date(from));
+      return next ? next.toISOString() : null;
+    }
+    case 'JOB_HEARTBEAT':
+    case 'UPTIME_HTTP': {
+      const interval = parseInterval(schedule);
+      return interval === null ? null : new Date(Date.parse(from) + interval).toISOString();
+    }
+    case 'JOB_BASIC':
+      return null;
+    default: {
+      const exhaustive: never = type;
+      return exhaustive;
+    }
+  }
+}

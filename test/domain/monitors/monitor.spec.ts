@@ -1,0 +1,227 @@
+import { type MonitorConfig, MONITOR_DEFAULTS } from '../../../src/domain/monitors/monitor-config.js';
+import { type IncomingPing, type MonitorCommand, type MonitorEvent, type PingReceivedData, monitorDecider } from '../../../src/domain/monitors/monitor.js';
+import { deciderSpec } from '../../support/decider.js';
+
+const { given } = deciderSpec(monitorDecider);
+const monitor_id = 'm-1';
+const project_id = 'p-1';
+const ids = { monitor_id, project_id };
+const T0 = '2026-11-21T10:00:00.000Z';
+const T1 = '2026-11-21T10:05:00.000Z';
+const by = { user_id: 'u-1', email: 'ops@example.com', api_key_id: 'k-1' };
+
+function config(overrides: Partial<MonitorConfig> = {}): MonitorConfig {
+  return { ...MONITOR_DEFAULTS, name: 'Backup', slug: 'backup', type: 'JOB_HEARTBEAT', schedule: '1h', uptime: null, ...overrides };
+}
+const created = (overrides: Partial<MonitorConfig> = {}): MonitorEvent => ({ type: 'MonitorCreated', data: { ...ids, config: config(overrides), created_at: T0 } });
+
+function ping(overrides: Partial<IncomingPing> = {}): IncomingPing {
+  return {
+    ping_id: 'ping-1', event: 'SUCCESS', run_id: null, exit_code: null, duration_ms: null, message: null,
+    payload: null, payload_truncated: false, payload_bytes: null, request_ip: '127.0.0.1', request_ua: 'curl', ...overrides,
+  };
+}
+const receive = (p: Partial<IncomingPing> = {}, now = T1): MonitorCommand => ({ type: 'ReceivePing', monitor_id, ping: ping(p), incident_id: 'inc-1', now });
+
+function received(overrides: Partial<PingReceivedData> = {}): MonitorEvent {
+  return {
+    type: 'PingReceived',
+    data: {
+      ...ids, ...ping(), duration_assertion: null, started_at: null, received_at: T1, evaluated: true, closed_start_ping_id: null,
+      consecutive_failures: 0, total_pings_received: 1, last_success_at: T1, last_checkin_at: T1, ...overrides,
+    },
+  };
+}
+
+/** The PingReceived events of a run of failures, as the decider would have recorded them. */
+function failures(n: number): MonitorEvent[] {
+  return Array.from({ length: n }, (_, i) =>
+    received({ ping_id: `f${i}`, event: 'FAILURE', exit_code: 1, consecutive_failures: i + 1, total_pings_received: i + 1, last_success_at: null }),
+  );
+}
+const incidentOpened = (event: 'FAILED' | 'DURATION_HIGH' | 'DURATION_LOW' | 'MISSED', cause: string, incident_id = 'inc-1', ping_id = 'ping-1'): MonitorEvent => ({
+  type: 'IncidentOpened',
+  data: { ...ids, incident_id, event, cause, started_at: T1, monitor_name: 'Backup', monitor_slug: 'backup', ping_id },
+});
+const resolvedBySuccess = (incident_id: string): MonitorEvent => ({
+  type: 'IncidentResolved',
+  data: { ...ids, incident_id, resolved_at: T1, by_kind: 'system', user_id: null, email: null, api_key_id: null, reason: 'SUCCESS_PING' },
+});
+
+describe('Monitor', () => {
+  describe('creation', () => {
+    it('records the monitor with its configuration', () =>
+      given([]).when({ type: 'CreateMonitor', monitor_id, project_id, config: config(), now: T0 }).then([created()]));
+
+    it('refuses min_duration_seconds not below max_duration_seconds', () =>
+      given([])
+        .when({ type: 'CreateMonitor', monitor_id, project_id, config: config({ min_duration_seconds: 60, max_duration_seconds: 60 }), now: T0 })
+        .thenRefuses('invalid', /min_duration_seconds must be less than max_duration_seconds/));
+
+    it('refuses a schedule that does not suit the type, and an unknown time zone', () => {
+      given([]).when({ type: 'CreateMonitor', monitor_id, project_id, config: config({ type: 'JOB_CRON', schedule: '5m' }), now: T0 }).thenRefuses('invalid', /five-field cron/);
+      given([]).when({ type: 'CreateMonitor', monitor_id, project_id, config: config({ schedule: '0 * * * *' }), now: T0 }).thenRefuses('invalid', /interval such as 30s/);
+      given([]).when({ type: 'CreateMonitor', monitor_id, project_id, config: config({ timezone: 'Mars/Olympus' }), now: T0 }).thenRefuses('invalid', /IANA time zone/);
+    });
+  });
+
+  describe('when UP', () => {
+    it('records a SUCCESS ping, resetting failures and stamping last_success_at', () =>
+      given([created()]).when(receive()).then([received()]));
+
+    it('treats SUCCESS with a non-zero exit code as a FAILURE', () =>
+      given([created({ failure_tolerance: 2 })])
+        .when(receive({ exit_code: 3 }))
+        .then([received({ event: 'FAILURE', exit_code: 3, consecutive_failures: 1, last_success_at: null })]));
+
+    it('goes DOWN and opens a FAILED incident when failures reach failure_tolerance', () =>
+      given([created({ failure_tolerance: 3 }), ...failures(2)])
+        .when(receive({ event: 'FAILURE', exit_code: 2 }))
+        .then([
+          received({ event: 'FAILURE', exit_code: 2, consecutive_failures: 3, total_pings_received: 3, last_success_at: null }),
+          { type: 'MonitorWentDown', data: { ...ids, reason: 'FAILURES', at: T1 } },
+          incidentOpened('FAILED', '3 consecutive failures; last exit code 2'),
+        ]));
+
+    it('stays UP below failure_tolerance', () =>
+      given([created({ failure_tolerance: 3 }), ...failures(1)])
+        .when(receive({ event: 'FAILURE' }))
+        .thenEmits(['PingReceived']));
+
+    it('does not change status or open anything for LOG and START pings', () => {
+      given([created()]).when(receive({ event: 'LOG' })).thenEmits(['PingReceived']);
+      given([created()]).when(receive({ event: 'START' })).thenEmits(['PingReceived']);
+    });
+  });
+
+  describe('when DOWN with a FAILED incident open', () => {
+    const down: MonitorEvent[] = [
+      created(),
+      ...failures(1),
+      { type: 'MonitorWentDown', data: { ...ids, reason: 'FAILURES', at: T0 } },
+      incidentOpened('FAILED', '1 failure; last exit code 1', 'inc-0', 'f0'),
+    ];
+
+    it('opens no second FAILED incident on another failure', () => given(down).when(receive({ event: 'FAILURE' })).thenEmits(['PingReceived']));
+
+    it('goes UP on a SUCCESS ping and resolves the incident as the system', () =>
+      given(down)
+        .when(receive())
+        .then([received({ total_pings_received: 2 }), { type: 'MonitorWentUp', data: { ...ids, reason: 'SUCCESS_PING', at: T1 } }, resolvedBySuccess('inc-0')]));
+
+    it('is forced UP by a user: counters reset, incident resolved by that user', () =>
+      given(down)
+        .when({ type: 'ForceMonitorUp', monitor_id, by, now: T1 })
+        .then([
+          { type: 'MonitorCountersReset', data: { ...ids, reset_at: T1 } },
+          { type: 'MonitorWentUp', data: { ...ids, reason: 'FORCED', at: T1 } },
+          { type: 'IncidentResolved', data: { ...ids, incident_id: 'inc-0', resolved_at: T1, by_kind: 'user', ...by, reason: 'FORCED_UP' } },
+        ]));
+
+    it('re-opens a lost FAILED incident on the next failure (decisions are level-triggered)', () =>
+      given([created(), ...failures(1), { type: 'MonitorWentDown', data: { ...ids, reason: 'FAILURES', at: T0 } }])
+        .when(receive({ event: 'FAILURE', exit_code: 9 }))
+        .thenEmits(['PingReceived', 'IncidentOpened']));
+  });
+
+  describe('runs and durations', () => {
+    const started = (ping_id: string, run_id: string | null, at = T0): MonitorEvent =>
+      received({ ping_id, run_id, event: 'START', received_at: at, last_success_at: null, last_checkin_at: at });
+
+    it('pairs a completion with its START by run_id and measures the run', () =>
+      given([created(), started('s-a', 'a'), started('s-b', 'b', '2026-11-21T10:04:00.000Z')])
+        .when(receive({ run_id: 'a' }))
+        .then([received({ run_id: 'a', duration_ms: 300_000, started_at: T0, closed_start_ping_id: 's-a', total_pings_received: 2 })]));
+
+    it('pairs a completion without run_id with the latest open START', () =>
+      given([created(), started('s-a', 'a'), started('s-b', null, '2026-11-21T10:04:00.000Z')])
+        .when(receive())
+        .then([received({ duration_ms: 60_000, started_at: '2026-11-21T10:04:00.000Z', closed_start_ping_id: 's-b', total_pings_received: 2 })]));
+
+    it('prefers the duration the client sent', () =>
+      given([created(), started('s-a', 'a')])
+        .when(receive({ run_id: 'a', duration_ms: 1234 }))
+        .then([received({ run_id: 'a', duration_ms: 1234, started_at: T0, closed_start_ping_id: 's-a', total_pings_received: 2 })]));
+
+    it('opens DURATION_HIGH on a run over max_duration_seconds, without going DOWN', () =>
+      given([created({ max_duration_seconds: 120 }), started('s-a', null)])
+        .when(receive())
+        .then([
+          received({ duration_ms: 300_000, duration_assertion: 'TOO_SLOW', started_at: T0, closed_start_ping_id: 's-a', total_pings_received: 2 }),
+          incidentOpened('DURATION_HIGH', 'Run took 5 min, longer than the 2 min maximum'),
+        ]));
+
+    it('opens DURATION_LOW on a run under min_duration_seconds', () =>
+      given([created({ min_duration_seconds: 600 })])
+        .when(receive({ duration_ms: 3000 }))
+        .then([received({ duration_ms: 3000, duration_assertion: 'TOO_FAST' }), incidentOpened('DURATION_LOW', 'Run took 3 s, shorter than the 10 min minimum')]));
+
+    it('resolves an open duration incident on the next in-range run', () =>
+      given([created({ max_duration_seconds: 120 }), incidentOpened('DURATION_HIGH', 'slow', 'inc-0')])
+        .when(receive({ duration_ms: 1000 }))
+        .then([
+          received({ duration_ms: 1000, duration_assertion: 'PASS' }),
+          { type: 'IncidentResolved', data: { ...ids, incident_id: 'inc-0', resolved_at: T1, by_kind: 'system', user_id: null, email: null, api_key_id: null, reason: 'DURATION_IN_RANGE' } },
+        ]));
+  });
+
+  describe('when paused', () => {
+    const paused: MonitorEvent[] = [created(), { type: 'MonitorPaused', data: { ...ids, paused_at: T0 } }];
+
+    it('records a ping without evaluating it: no counters move, nothing opens', () =>
+      given(paused)
+        .when(receive({ event: 'FAILURE', exit_code: 1 }))
+        .then([received({ event: 'FAILURE', exit_code: 1, evaluated: false, consecutive_failures: 0, last_success_at: null, last_checkin_at: null })]));
+
+    it('pauses once and resumes once', () => {
+      given(paused).when({ type: 'PauseMonitor', monitor_id, now: T1 }).then([]);
+      given(paused).when({ type: 'ResumeMonitor', monitor_id, now: T1 }).then([{ type: 'MonitorResumed', data: { ...ids, resumed_at: T1 } }]);
+      given([created()]).when({ type: 'ResumeMonitor', monitor_id, now: T1 }).then([]);
+    });
+  });
+
+  describe('incidents', () => {
+    const open = [created(), incidentOpened('FAILED', 'x', 'inc-0')];
+    const acknowledged: MonitorEvent[] = [...open, { type: 'IncidentAcknowledged', data: { ...ids, incident_id: 'inc-0', acknowledged_at: T1, ...by } }];
+
+    it('acknowledges an OPEN incident, recording who', () =>
+      given(open)
+        .when({ type: 'AcknowledgeIncident', monitor_id, incident_id: 'inc-0', by, now: T1 })
+        .then([{ type: 'IncidentAcknowledged', data: { ...ids, incident_id: 'inc-0', acknowledged_at: T1, ...by } }]));
+
+    it('refuses to acknowledge an incident that is not OPEN', () =>
+      given(acknowledged).when({ type: 'AcknowledgeIncident', monitor_id, incident_id: 'inc-0', by, now: T1 }).thenRefuses('invalid', /only an OPEN incident/));
+
+    it('resolves an acknowledged incident and refuses to resolve it twice', () => {
+      given(acknowledged)
+        .when({ type: 'ResolveIncident', monitor_id, incident_id: 'inc-0', by, now: T1 })
+        .then([{ type: 'IncidentResolved', data: { ...ids, incident_id: 'inc-0', resolved_at: T1, by_kind: 'user', ...by, reason: null } }]);
+      given([...acknowledged, resolvedBySuccess('inc-0')])
+        .when({ type: 'ResolveIncident', monitor_id, incident_id: 'inc-0', by, now: T1 })
+        .thenRefuses('invalid', /already RESOLVED/);
+    });
+
+    it('does not know incidents of other monitors', () =>
+      given(open).when({ type: 'ResolveIncident', monitor_id, incident_id: 'other', by, now: T1 }).thenRefuses('not_found', /incident not found/));
+  });
+
+  describe('updates and deletion', () => {
+    it('records the whole new configuration, checked as a whole', () => {
+      given([created({ max_duration_seconds: 100 })])
+        .when({ type: 'UpdateMonitor', monitor_id, patch: { min_duration_seconds: 100 }, now: T1 })
+        .thenRefuses('invalid', /min_duration_seconds must be less/);
+      given([created()])
+        .when({ type: 'UpdateMonitor', monitor_id, patch: { name: 'Nightly backup' }, now: T1 })
+        .then([{ type: 'MonitorUpdated', data: { ...ids, config: config({ name: 'Nightly backup' }), updated_at: T1 } }]);
+      given([created()]).when({ type: 'UpdateMonitor', monitor_id, patch: { name: 'Backup' }, now: T1 }).then([]);
+    });
+
+    it('refuses uptime fields on a job monitor', () =>
+      given([created()])
+        .when({ type: 'UpdateMonitor', monitor_id, patch: { uptime: { uptime_timeout_ms: 5000 } }, now: T1 })
+        .thenRefuses('invalid', /only accepted on UPTIME_HTTP/));
+
+    it('refuses pings once deleted', () =>
+      given([created(), { type: 'MonitorDeleted', data: { ...ids, deleted_at: T1 } }]).when(receive()).thenRefuses('not_found', /monitor not found/));
+  });
+});
