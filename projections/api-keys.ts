@@ -27,8 +27,15 @@ export const apiKeysProjection: Projection<ApiKeyDocument> = {
   handles: ['ApiKeyCreated', 'ApiKeyRevoked', 'ProjectDeleted'],
   targets(event) {
     // Deleting a project takes the keys bound to it along.
-    if (event.type === 'ProjectDeleted') return { where: { project_id: event.data.project_id } };
-    return { ids: 'api_key_id' in event.data ? [event.data.api_key_id] : [] };
+    switch (event.type) {
+      case 'ProjectDeleted':
+        return { where: { project_id: event.data.project_id } };
+      case 'ApiKeyCreated':
+      case 'ApiKeyRevoked':
+        return { ids: [event.data.api_key_id] };
+      default:
+        return { ids: [] };
+    }
   },
   apply(doc, event) {
     switch (event.type) {

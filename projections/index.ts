@@ -1,10 +1,13 @@
 import type { Projection } from '../src/projector/projection.js';
 import { apiKeysProjection } from './api-keys.js';
+import { incidentsProjection } from './incidents.js';
+import { monitorsProjection } from './monitors.js';
+import { pingsProjection } from './pings.js';
 import { projectMembersProjection } from './project-members.js';
 import { projectsProjection } from './projects.js';
 import { usersProjection } from './users.js';
 
 /** Every read model Vigil serves queries from. */
 export function allProjections(): Projection[] {
-  return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection] as Projection[];
+  return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, pingsProjection, incidentsProjection] as Projection[];
 }

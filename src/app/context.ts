@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '../eventstore/event-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
+import { MonitorStates } from './monitor-states.js';
 
 /** What the command side needs: the log, the time and fresh ids, all injectable for tests. */
 export interface CommandContext {
@@ -10,6 +11,8 @@ export interface CommandContext {
   apiKeyPrefix: string;
   /** Serializes this process's commands per stream. */
   streamLocks: KeyedMutex;
+  /** Folded monitor states, kept current incrementally. */
+  monitorStates: MonitorStates;
 }
 
 export function commandContext(events: EventStore, options: Partial<Omit<CommandContext, 'events'>> = {}): CommandContext {
@@ -19,6 +22,7 @@ export function commandContext(events: EventStore, options: Partial<Omit<Command
     newId: options.newId ?? randomUUID,
     apiKeyPrefix: options.apiKeyPrefix ?? 'vgl',
     streamLocks: options.streamLocks ?? new KeyedMutex(),
+    monitorStates: options.monitorStates ?? new MonitorStates(),
   };
 }
 

@@ -17,12 +17,12 @@ export type Target = { ids: readonly string[] } | { where: Filter };
  * the log rebuilds byte-identical documents. Bump `version` to rebuild it from the start.
  * The name never changes: it keys the checkpoint.
  */
-export interface Projection<D extends Document = Document> {
+export interface Projection<D extends object = Document> {
   name: string;
   version: number;
   collection: CollectionSpec;
   handles: readonly VigilEvent['type'][];
   targets(event: ProjectedEvent): Target;
-  /** The document after the event; null deletes it. */
-  apply(doc: D | null, event: ProjectedEvent): D | null;
+  /** The document `id` after the event; null deletes it. */
+  apply(doc: D | null, event: ProjectedEvent, id: string): D | null;
 }

@@ -194,7 +194,8 @@ export class Projector implements ReadModelProgress {
 
   private applyToDocument(projection: Projection, id: string, current: PendingWrite | null, event: ProjectedEvent): void {
     if (current && current.position >= event.position) return;
-    const doc = projection.apply(current?.doc ?? null, event);
+    // Projections build plain JSON documents; their declared shapes are for their own code.
+    const doc = projection.apply(current?.doc ?? null, event, id) as Document | null;
     if (doc === null && (current === null || current.doc === null)) return;
     let writes = this.overlay.get(projection.collection.name);
     if (!writes) this.overlay.set(projection.collection.name, (writes = new Map()));

@@ -57,9 +57,9 @@ describe('Projector', () => {
     const failing = renameCounter();
     const crashing: Projection = {
       ...failing,
-      apply: (doc, event) => {
+      apply: (doc, event, id) => {
         if (event.type === 'ProjectUpdated' && event.data.name === 'name 8') throw new Error('simulated crash');
-        return failing.apply(doc, event);
+        return failing.apply(doc, event, id);
       },
     };
     const error = await new Projector(stores.events, stores.readModels, [crashing], { batchSize: 5 }).catchUp().catch((e) => e);

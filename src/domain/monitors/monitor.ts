@@ -33,6 +33,8 @@ export interface PingReceivedData extends Ids {
   total_pings_received: number;
   last_success_at: string | null;
   last_checkin_at: string | null;
+  /** Pings the monitor kept when this one arrived: older ones leave the history. */
+  retention_count: number;
 }
 
 export interface IncidentResolvedData extends Ids {
@@ -47,7 +49,8 @@ export interface IncidentResolvedData extends Ids {
 
 export type MonitorEvent =
   | DomainEvent<'MonitorCreated', Ids & { config: MonitorConfig; created_at: string }>
-  | DomainEvent<'MonitorUpdated', Ids & { config: MonitorConfig; updated_at: string }>
+  /** `last_ping_seq`: the newest ping's sequence when the update was made, so a smaller retention can be applied to the history. */
+  | DomainEvent<'MonitorUpdated', Ids & { config: MonitorConfig; updated_at: string; last_ping_seq: number | null }>
   | DomainEvent<'MonitorPaused', Ids & { paused_at: string }>
   | DomainEvent<'MonitorResumed', Ids & { resumed_at: string }>
   | DomainEvent<'MonitorCountersReset', Ids & { reset_at: string }>
@@ -81,7 +84,7 @@ export interface IncomingPing {
 
 export type MonitorCommand =
   | { type: 'CreateMonitor'; monitor_id: string; project_id: string; config: MonitorConfig; now: string }
-  | { type: 'UpdateMonitor'; monitor_id: string; patch: MonitorPatch; now: string }
+  | { type: 'UpdateMonitor'; monitor_id: string; patch: MonitorPatch; last_ping_seq: number | null; now: string }
   | { type: 'PauseMonitor'; monitor_id: string; now: string }
   | { type: 'ResumeMonitor'; monitor_id: string; now: string }
   | { type: 'ForceMonitorUp'; monitor_id: string; by: UserActor; now: string }
@@ -205,7 +208,7 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
         const next = mergeConfig(config, command.patch);
         assertConsistent(next);
         if (JSON.stringify(next) === JSON.stringify(config)) return [];
-        return [{ type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now } }];
+        return [{ type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now, last_ping_seq: command.last_ping_seq } }];
       }
       case 'PauseMonitor':
         return state.paused ? [] : [{ type: 'MonitorPaused', data: { ...ids, paused_at: command.now } }];
@@ -289,6 +292,7 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
     event: kind,
     received_at: now,
     total_pings_received: state.totalPings + 1,
+    retention_count: config.retention_count,
   };
   if (state.paused) {
     const recorded: PingReceivedData = {

@@ -28,7 +28,7 @@ function received(overrides: Partial<PingReceivedData> = {}): MonitorEvent {
     type: 'PingReceived',
     data: {
       ...ids, ...ping(), duration_assertion: null, started_at: null, received_at: T1, evaluated: true, closed_start_ping_id: null,
-      consecutive_failures: 0, total_pings_received: 1, last_success_at: T1, last_checkin_at: T1, ...overrides,
+      consecutive_failures: 0, total_pings_received: 1, last_success_at: T1, last_checkin_at: T1, retention_count: 200, ...overrides,
     },
   };
 }
@@ -208,17 +208,17 @@ describe('Monitor', () => {
   describe('updates and deletion', () => {
     it('records the whole new configuration, checked as a whole', () => {
       given([created({ max_duration_seconds: 100 })])
-        .when({ type: 'UpdateMonitor', monitor_id, patch: { min_duration_seconds: 100 }, now: T1 })
+        .when({ type: 'UpdateMonitor', monitor_id, patch: { min_duration_seconds: 100 }, last_ping_seq: null, now: T1 })
         .thenRefuses('invalid', /min_duration_seconds must be less/);
       given([created()])
-        .when({ type: 'UpdateMonitor', monitor_id, patch: { name: 'Nightly backup' }, now: T1 })
-        .then([{ type: 'MonitorUpdated', data: { ...ids, config: config({ name: 'Nightly backup' }), updated_at: T1 } }]);
-      given([created()]).when({ type: 'UpdateMonitor', monitor_id, patch: { name: 'Backup' }, now: T1 }).then([]);
+        .when({ type: 'UpdateMonitor', monitor_id, patch: { name: 'Nightly backup' }, last_ping_seq: 4, now: T1 })
+        .then([{ type: 'MonitorUpdated', data: { ...ids, config: config({ name: 'Nightly backup' }), updated_at: T1, last_ping_seq: 4 } }]);
+      given([created()]).when({ type: 'UpdateMonitor', monitor_id, patch: { name: 'Backup' }, last_ping_seq: null, now: T1 }).then([]);
     });
 
     it('refuses uptime fields on a job monitor', () =>
       given([created()])
-        .when({ type: 'UpdateMonitor', monitor_id, patch: { uptime: { uptime_timeout_ms: 5000 } }, now: T1 })
+        .when({ type: 'UpdateMonitor', monitor_id, patch: { uptime: { uptime_timeout_ms: 5000 } }, last_ping_seq: null, now: T1 })
         .thenRefuses('invalid', /only accepted on UPTIME_HTTP/));
 
     it('refuses pings once deleted', () =>

@@ -1,0 +1,220 @@
+import type { MonitorConfig } from '../domain/monitors/monitor-config.js';
+import {
+  type IncomingPing,
+  type MonitorCommand,
+  type MonitorEvent,
+  type MonitorPatch,
+  type MonitorState,
+  monitorDecider,
+  monitorStream,
+  pingStream,
+} from '../domain/monitors/monitor.js';
+import type { UserActor } from '../domain/monitors/incidents.js';
+import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/slug-claim.js';
+import { DomainError, invalid } from '../domain/errors.js';
+import { WrongExpectedRevisionError } from '../eventstore/event-store.js';
+import { type Actor, handleCommand } from './command-handler.js';
+import type { LoadedMonitor } from './monitor-states.js';
+import { type CommandContext, nowIso } from './context.js';
+
+export interface MonitorOutcome {
+  events: MonitorEvent[];
+  state: MonitorState;
+  /** Log position of the last event written, for read-your-writes. */
+  position: number | null;
+}
+
+const MAX_ATTEMPTS = 8;
+
+/**
+ * Runs a command against a monitor: fold both streams, decide, then append the ping (if any) to
+ * the pings stream and everything else to the monitor stream, each with its expected revision.
+ * The ping goes first: it is what a ping request acknowledges. Should the second append lose a
+ * race to another process, the ping stays recorded and the level-triggered rules make the
+ * missed transition on the next ping.
+ */
+export async function runMonitorCommand(
+  context: CommandContext,
+  command: MonitorCommand | ((loaded: LoadedMonitor) => MonitorCommand),
+  actor: Actor,
+  monitorId: string = typeof command === 'function' ? '' : command.monitor_id,
+): Promise<MonitorOutcome> {
+  return context.streamLocks.run(monitorStream(monitorId), async () => {
+    for (let attempt = 1; ; attempt += 1) {
+      const loaded = await context.monitorStates.load(context.events, monitorId);
+      const events = monitorDecider.decide(typeof command === 'function' ? command(loaded) : command, loaded.state);
+      if (events.length === 0) return { events, state: loaded.state, position: null };
+      const metadata = { ...actor };
+      const pings = events.filter((e) => e.type === 'PingReceived');
+      const others = events.filter((e) => e.type !== 'PingReceived');
+      let position: number | null = null;
+      try {
+        if (pings.length > 0) {
+          const appended = await context.events.appendToStream(
+            pingStream(monitorId),
+            pings.map((e) => ({ type: e.type, data: asJson(e.data), metadata })),
+            { expectedRevision: loaded.pingRevision },
+          );
+          position = appended.position;
+        }
+      } catch (error) {
+        context.monitorStates.forget(monitorId);
+        if (error instanceof WrongExpectedRevisionError && attempt < MAX_ATTEMPTS) continue;
+        throw error;
+      }
+      try {
+        if (others.length > 0) {
+          const appended = await context.events.appendToStream(
+            monitorStream(monitorId),
+            others.map((e) => ({ type: e.type, data: asJson(e.data), metadata })),
+            { expectedRevision: loaded.monitorRevision },
+          );
+          position = appended.position;
+        }
+      } catch (error) {
+        context.monitorStates.forget(monitorId);
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        if (pings.length === 0 && attempt < MAX_ATTEMPTS) continue;
+        if (pings.length === 0) throw error;
+      }
+      // The cache is refreshed on the next load, which reads just the events appended here.
+      return { events, state: events.reduce(monitorDecider.evolve, loaded.state), position };
+    }
+  });
+}
+
+function asJson(data: object) {
+  return data as Record<string, never>;
+}
+
+export async function loadMonitorState(context: CommandContext, monitorId: string): Promise<MonitorState> {
+  return (await context.monitorStates.load(context.events, monitorId)).state;
+}
+
+async function claimSlug(context: CommandContext, projectId: string, slug: string, monitorId: string, actor: Actor): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      await handleCommand(context, slugClaimStream(projectId, slug), slugClaimDecider, { type: 'ClaimSlug', project_id: projectId, slug, monitor_id: monitorId, holderGone: attempt > 0, now: nowIso(context) }, actor);
+      return;
+    } catch (error) {
+      if (!(error instanceof DomainError) || attempt > 0) throw error;
+      // Taken: only a holder that no longer exists (a creation that failed half-way) gives way.
+      const holder = await currentHolder(context, projectId, slug);
+      if (holder === null || (await loadMonitorState(context, holder)).lifecycle === 'active') throw error;
+    }
+  }
+}
+
+async function currentHolder(context: CommandContext, projectId: string, slug: string): Promise<string | null> {
+  const events = await context.events.readStream(slugClaimStream(projectId, slug), { direction: 'backwards', maxCount: 1 });
+  const last = events[0];
+  return last?.type === 'SlugClaimed' ? String(last.data['monitor_id']) : null;
+}
+
+async function releaseSlug(context: CommandContext, projectId: string, slug: string, monitorId: string, actor: Actor): Promise<void> {
+  await handleCommand(context, slugClaimStream(projectId, slug), slugClaimDecider, { type: 'ReleaseSlug', project_id: projectId, slug, monitor_id: monitorId, now: nowIso(context) }, actor);
+}
+
+/** A slug derived from the name takes the first free `name`, `name-2`, `name-3`…; an explicit one must be free. */
+async function claimFreeSlug(context: CommandContext, projectId: string, config: MonitorConfig, explicit: boolean, monitorId: string, actor: Actor): Promise<string> {
+  if (explicit) {
+    await claimSlug(context, projectId, config.slug, monitorId, actor);
+    return config.slug;
+  }
+  const base = slugify(config.name);
+  for (let n = 1; n <= 20; n += 1) {
+    const candidate = n === 1 ? base : `${base.slice(0, 50 - String(n).length - 1)}-${n}`;
+    try {
+      await claimSlug(context, projectId, candidate, monitorId, actor);
+      return candidate;
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
+  throw invalid('could not find a free slug for this name; send a slug');
+}
+
+export async function createMonitor(
+  context: CommandContext,
+  input: { project_id: string; config: MonitorConfig; slugGiven: boolean },
+  actor: Actor,
+): Promise<{ monitorId: string; position: number | null }> {
+  const monitorId = context.newId();
+  const slug = await claimFreeSlug(context, input.project_id, input.config, input.slugGiven, monitorId, actor);
+  const outcome = await runMonitorCommand(
+    context,
+    { type: 'CreateMonitor', monitor_id: monitorId, project_id: input.project_id, config: { ...input.config, slug }, now: nowIso(context) },
+    actor,
+  );
+  await context.events.setStreamMaxCount(pingStream(monitorId), input.config.retention_count);
+  return { monitorId, position: outcome.position };
+}
+
+export async function updateMonitor(context: CommandContext, monitorId: string, patch: MonitorPatch, actor: Actor): Promise<MonitorOutcome> {
+  const before = await loadMonitorState(context, monitorId);
+  if (before.lifecycle !== 'active' || !before.config) throw new DomainError('not_found', 'monitor not found');
+  const newSlug = patch.slug !== undefined && patch.slug !== before.config.slug ? patch.slug : null;
+  if (newSlug) await claimSlug(context, before.projectId, newSlug, monitorId, actor);
+  let outcome: MonitorOutcome;
+  try {
+    outcome = await runMonitorCommand(
+      context,
+      (loaded) => ({ type: 'UpdateMonitor', monitor_id: monitorId, patch, last_ping_seq: loaded.pingRevision === 'no_stream' ? null : loaded.pingRevision, now: nowIso(context) }),
+      actor,
+      monitorId,
+    );
+  } catch (error) {
+    if (newSlug) await releaseSlug(context, before.projectId, newSlug, monitorId, actor);
+    throw error;
+  }
+  if (newSlug) await releaseSlug(context, before.projectId, before.config.slug, monitorId, actor);
+  if (outcome.state.config && outcome.state.config.retention_count !== before.config.retention_count) {
+    await context.events.setStreamMaxCount(pingStream(monitorId), outcome.state.config.retention_count);
+  }
+  return outcome;
+}
+
+export const pauseMonitor = (context: CommandContext, monitorId: string, actor: Actor) =>
+  runMonitorCommand(context, { type: 'PauseMonitor', monitor_id: monitorId, now: nowIso(context) }, actor);
+
+export const resumeMonitor = (context: CommandContext, monitorId: string, actor: Actor) =>
+  runMonitorCommand(context, { type: 'ResumeMonitor', monitor_id: monitorId, now: nowIso(context) }, actor);
+
+export const forceMonitorUp = (context: CommandContext, monitorId: string, by: UserActor, actor: Actor) =>
+  runMonitorCommand(context, { type: 'ForceMonitorUp', monitor_id: monitorId, by, now: nowIso(context) }, actor);
+
+export const acknowledgeIncident = (context: CommandContext, monitorId: string, incidentId: string, by: UserActor, actor: Actor) =>
+  runMonitorCommand(context, { type: 'AcknowledgeIncident', monitor_id: monitorId, incident_id: incidentId, by, now: nowIso(context) }, actor);
+
+export const resolveIncident = (context: CommandContext, monitorId: string, incidentId: string, by: UserActor, actor: Actor) =>
+  runMonitorCommand(context, { type: 'ResolveIncident', monitor_id: monitorId, incident_id: incidentId, by, now: nowIso(context) }, actor);
+
+export async function receivePing(context: CommandContext, monitorId: string, ping: Omit<IncomingPing, 'ping_id'>, actor: Actor) {
+  const pingId = context.newId();
+  const outcome = await runMonitorCommand(
+    context,
+    { type: 'ReceivePing', monitor_id: monitorId, ping: { ...ping, ping_id: pingId }, incident_id: context.newId(), now: nowIso(context) },
+    actor,
+  );
+  const recorded = outcome.events.find((e) => e.type === 'PingReceived');
+  if (!recorded || recorded.type !== 'PingReceived') throw new Error('ping was not recorded');
+  return { pingId, event: recorded.data.event, evaluated: recorded.data.evaluated, position: outcome.position };
+}
+
+/**
+ * Records the deletion, lets the caller wait for the read models to take it in, then hard-deletes
+ * the monitor's streams (its ping history with them) and frees its slug.
+ */
+export async function deleteMonitor(
+  context: CommandContext,
+  monitorId: string,
+  actor: Actor,
+  afterRecorded: (position: number | null) => Promise<void>,
+): Promise<void> {
+  const outcome = await runMonitorCommand(context, { type: 'DeleteMonitor', monitor_id: monitorId, now: nowIso(context) }, actor);
+  await afterRecorded(outcome.position);
+  await context.events.deleteStream(pingStream(monitorId));
+  await context.events.deleteStream(monitorStream(monitorId));
+  context.monitorStates.forget(monitorId);
+  if (outcome.state.config) await releaseSlug(context, outcome.state.projectId, outcome.state.config.slug, monitorId, actor);
+}
