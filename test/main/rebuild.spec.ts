@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
+import { allProjections } from '../../projections/index.js';
 import { runCli } from '../../src/main/cli.js';
 import { dumpReadModels } from '../support/embedded-stores.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
@@ -43,7 +44,7 @@ describe('vigil projections rebuild', function () {
     const code = await runCli(['projections', 'rebuild'], { env: vigil.env, stdout: (text) => output.push(text), stderr: progress });
     expect(Buffer.concat(shown).toString()).to.match(/rebuilding read models .*100%/);
     expect(code).to.equal(0);
-    expect(JSON.parse(output[0]!).rebuilt).to.deep.equal(['users', 'projects', 'project_members', 'api_keys']);
+    expect(JSON.parse(output[0]!).rebuilt).to.deep.equal(allProjections().map((p) => p.name));
     expect(dumpReadModels(db)).to.deep.equal(live);
     expect(db.prepare('SELECT * FROM rm_checkpoints ORDER BY name').all()).to.deep.equal(liveCheckpoints);
     db.close();
