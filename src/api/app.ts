@@ -7,6 +7,9 @@ import { jsonBody } from './json-body.js';
 import { rateLimitPerKey } from './rate-limit.js';
 import { requestContext } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { incidentRoutes } from './routes/incidents.js';
+import { monitorRoutes } from './routes/monitors.js';
+import { pingRoutes } from './routes/ping-api.js';
 import { projectRoutes } from './routes/projects.js';
 import type { VigilState } from './state.js';
 
@@ -16,12 +19,22 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   app.use(requestContext(deps.logger));
   app.use(errorMiddleware(deps.logger));
 
+  app.proxy = deps.config.trustProxy;
+
+  // The Ping API comes first and apart: no API key, no JSON parsing (the body is the payload).
+  const pings = new Router({ prefix: '/v1' });
+  pingRoutes(pings, deps, { payloadLimitBytes: deps.config.pingPayloadLimitBytes });
+  app.use(pings.routes());
+  app.use(pings.allowedMethods({ throw: true }));
+
   const rest = new Router<VigilState>({ prefix: '/v1' });
   rest.use(authenticate(deps.readModels, deps.commands.clock));
   rest.use(rateLimitPerKey(deps.config.rateLimit));
   rest.use(jsonBody(deps.config.bodyLimitBytes));
   projectRoutes(rest, deps);
   apiKeyRoutes(rest, deps);
+  monitorRoutes(rest, deps);
+  incidentRoutes(rest, deps);
 
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));

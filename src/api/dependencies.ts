@@ -9,6 +9,9 @@ export interface ApiConfig {
   rateLimit: RateLimitConfig;
   /** How long a write waits for the read models to include it before answering 503. */
   readYourWritesTimeoutMs: number;
+  pingPayloadLimitBytes: number;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
+  trustProxy: boolean;
 }
 
 export interface ApiDependencies {

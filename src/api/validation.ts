@@ -14,6 +14,8 @@ export function decode<A, O>(codec: t.Type<A, O, unknown>, input: unknown, what 
 }
 
 function describe(error: t.ValidationError, what: string): string {
+  // Codecs that know better say the whole sentence themselves.
+  if (error.message) return error.message;
   const path = fieldPath(error.context);
   const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value';
   if (path === '') return `${what} must be ${withArticle(expected)}`;
@@ -46,6 +48,19 @@ export const BoundedString = (min: number, max: number) =>
     (u, c) => (typeof u === 'string' && u.trim().length >= min && u.length <= max ? t.success(u) : t.failure(u, c)),
     t.identity,
   );
+
+/** A codec whose failures carry a sentence naming `field`, for rules a type name cannot say. */
+export function Checked<A>(name: string, check: (u: unknown) => { ok: true; value: A } | { ok: false; message: string }) {
+  return new t.Type<A, A, unknown>(
+    name,
+    (u): u is A => check(u).ok,
+    (u, c) => {
+      const result = check(u);
+      return result.ok ? t.success(result.value) : t.failure(u, c, result.message);
+    },
+    t.identity,
+  );
+}
 
 export const Integer = (min: number, max: number) =>
   new t.Type<number, number, unknown>(

@@ -16,6 +16,8 @@ export interface VigilConfig {
   rateLimit: { requests: number; windowSeconds: number };
   readYourWritesTimeoutMs: number;
   apiKeyPrefix: string;
+  pingPayloadLimitBytes: number;
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -36,6 +38,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     },
     readYourWritesTimeoutMs: integer(env, 'VIGIL_READ_YOUR_WRITES_TIMEOUT_MS', 5000, 10, 120_000),
     apiKeyPrefix: pattern(env, 'VIGIL_API_KEY_PREFIX', 'vgl', /^[a-z][a-z0-9]{0,15}$/),
+    pingPayloadLimitBytes: integer(env, 'VIGIL_PING_PAYLOAD_LIMIT', 100_000, 0, 10 * 1024 * 1024),
+    trustProxy: pattern(env, 'VIGIL_TRUST_PROXY', 'false', /^(true|false)$/) === 'true',
   };
 }
 

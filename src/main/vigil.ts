@@ -48,7 +48,13 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       readModels: stores.readModels,
       progress,
       logger,
-      config: { bodyLimitBytes: config.bodyLimitBytes, rateLimit: config.rateLimit, readYourWritesTimeoutMs: config.readYourWritesTimeoutMs },
+      config: {
+        bodyLimitBytes: config.bodyLimitBytes,
+        rateLimit: config.rateLimit,
+        readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+        pingPayloadLimitBytes: config.pingPayloadLimitBytes,
+        trustProxy: config.trustProxy,
+      },
     });
     server = app.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,9 @@
 import type { Router } from '@koa/router';
 import { findUserIdByEmail } from '../../app/identity.js';
 import { addMember, changeMemberRole, createProject, deleteProject, removeMember, rotatePingKey, updateProject } from '../../app/projects.js';
+import { deleteMonitor } from '../../app/monitors.js';
 import { getUser, roleOf } from '../../queries/identity.js';
+import { listMonitors } from '../../queries/monitors.js';
 import { getMember, projectDetails, projectIdsOfUser } from '../../queries/projects.js';
 import { actorOf } from '../actor.js';
 import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody } from '../codecs/projects.js';
@@ -64,6 +66,10 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
   router.delete('/projects/:projectId', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, { scope: 'destroy', accountKeyOnly: true, minimumRole: 'OWNER' }, projectId);
+    // Everything in the project goes with it: its monitors, and with them their pings and incidents.
+    for (const monitor of await listMonitors(readModels, projectId)) {
+      await deleteMonitor(commands, monitor.id, actorOf(ctx.state), (position) => settled(deps, position));
+    }
     const outcome = await deleteProject(commands, { project_id: projectId }, actorOf(ctx.state));
     await settled(deps, outcome.position);
     ctx.status = 204;

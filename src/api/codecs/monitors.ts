@@ -1,0 +1,93 @@
+import * as t from 'io-ts';
+import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
+import { BodyOf, BoundedString, Checked, Integer, OneOf, Uuid } from '../validation.js';
+
+const SLUG = /^[a-z0-9-]{1,50}$/;
+export const Slug = Checked<string>('a slug', (u) =>
+  typeof u === 'string' && SLUG.test(u)
+    ? { ok: true, value: u }
+    : { ok: false, message: 'slug must be lowercase letters, digits and hyphens, at most 50 characters' },
+);
+
+/** Items are checked one by one (a bad one is named by its index), then the count. */
+const listOf = <A>(item: t.Type<A, A, unknown>, max: number) => t.refinement(t.array(item), (items) => items.length <= max, `an array of at most ${max} items`);
+
+const Tags = listOf(BoundedString(1, 50), 10);
+const Ids = listOf(Uuid, 50);
+const Seconds = Integer(0, 30 * 24 * 3600);
+const NullableSeconds = t.union([Seconds, t.null], 'an integer from 0 to 2592000, or null');
+
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length'];
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+
+export const UptimeUrl = Checked<string>('an http or https URL', (u) => {
+  if (typeof u !== 'string' || u.length > 2048) return { ok: false, message: 'uptime_url must be an http or https URL of at most 2048 characters' };
+  let url: URL;
+  try {
+    url = new URL(u);
+  } catch {
+    return { ok: false, message: 'uptime_url must be an http or https URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: 'uptime_url must be an http or https URL' };
+  if (url.username || url.password) return { ok: false, message: 'uptime_url must not contain credentials; send them in uptime_headers instead' };
+  return { ok: true, value: u };
+});
+
+export const UptimeHeaders = Checked<Record<string, string>>('an object of header names to string values', (u) => {
+  if (typeof u !== 'object' || u === null || Array.isArray(u)) return { ok: false, message: 'uptime_headers must be an object of header names to string values' };
+  const entries = Object.entries(u);
+  if (entries.length > 50) return { ok: false, message: 'uptime_headers must hold at most 50 headers' };
+  const headers: Record<string, string> = {};
+  for (const [name, value] of entries) {
+    if (!HEADER_NAME.test(name)) return { ok: false, message: `uptime_headers has an invalid header name: ${JSON.stringify(name)}` };
+    if (HOP_BY_HOP.includes(name.toLowerCase())) return { ok: false, message: `uptime_headers must not set the hop-by-hop header ${name}` };
+    if (typeof value !== 'string' || value.length > 8192 || /[\r\n]/.test(value)) {
+      return { ok: false, message: `uptime_headers.${name} must be a single-line string of at most 8192 characters` };
+    }
+    headers[name] = value;
+  }
+  return { ok: true, value: headers };
+});
+
+/** The uptime-only fields; accepted only on UPTIME_HTTP monitors (the handler checks the type). */
+export const uptimeFields = {
+  uptime_url: UptimeUrl,
+  uptime_method: OneOf(['GET', 'HEAD', 'POST'] as const),
+  uptime_expected_status: listOf(Integer(100, 599), 50),
+  uptime_keyword: BoundedString(1, 1024),
+  uptime_keyword_absent: t.boolean,
+  uptime_headers: UptimeHeaders,
+  uptime_request_body: BoundedString(0, 10_000),
+  uptime_timeout_ms: Integer(1000, 30_000),
+  uptime_follow_redirects: t.boolean,
+  uptime_verify_ssl: t.boolean,
+};
+export const UPTIME_FIELD_NAMES = Object.keys(uptimeFields) as (keyof typeof uptimeFields)[];
+
+const settableFields = {
+  slug: Slug,
+  description: BoundedString(0, 500),
+  tags: Tags,
+  timezone: BoundedString(1, 64),
+  grace_period_seconds: Seconds,
+  schedule_tolerance: Integer(1, 1000),
+  failure_tolerance: Integer(1, 1000),
+  min_duration_seconds: NullableSeconds,
+  max_duration_seconds: NullableSeconds,
+  alert_enabled: t.boolean,
+  alert_surge_threshold: Integer(1, 1000),
+  retention_count: Integer(10, 1000),
+  notification_group_ids: Ids,
+  notification_channel_ids: Ids,
+  ...uptimeFields,
+};
+
+export const CreateMonitorBody = BodyOf(
+  { name: BoundedString(1, 100), type: OneOf(MONITOR_TYPES), schedule: BoundedString(1, 200) },
+  { project_id: Uuid, ...settableFields },
+);
+
+export const UpdateMonitorBody = BodyOf(
+  {},
+  { name: BoundedString(1, 100), schedule: BoundedString(1, 200), type: OneOf(MONITOR_TYPES), status: OneOf(['UP', 'PAUSED'] as const), ...settableFields },
+);

@@ -1,0 +1,35 @@
+import type { Requirement } from '../domain/access/authorize.js';
+import type { UserActor } from '../domain/monitors/incidents.js';
+import { getUser } from '../queries/identity.js';
+import { getMonitor } from '../queries/monitors.js';
+import type { ReadModelStore } from '../readstore/read-model-store.js';
+import type { MonitorDocument } from '../../projections/monitors.js';
+import { HttpError } from './errors.js';
+import { gate } from './gate.js';
+import type { VigilState } from './state.js';
+import { pathId } from './validation.js';
+
+/** The monitor named in the path, after the gates for its project; 404 when it does not exist or is out of reach. */
+export async function gatedMonitor(readModels: ReadModelStore, state: VigilState, rawId: string | undefined, requirement: Requirement): Promise<MonitorDocument> {
+  const monitorId = pathId(rawId, 'monitor');
+  const monitor = await getMonitor(readModels, monitorId);
+  if (!monitor) {
+    // The scope gate still answers first, so a missing scope reads the same for every id.
+    await gate(readModels, state.caller, requirement, null);
+    throw new HttpError(404, 'monitor not found');
+  }
+  await gate(readModels, state.caller, requirement, monitor.project_id);
+  return monitor;
+}
+
+/** The project a list is about: `project_id` from the query, or the one a project-scoped key is bound to. */
+export function targetProject(state: VigilState, given: string | undefined): string {
+  if (given !== undefined) return given;
+  if (state.caller.projectId) return state.caller.projectId;
+  throw new HttpError(400, 'project_id is required with an account-scoped API key');
+}
+
+export async function userActor(readModels: ReadModelStore, state: VigilState): Promise<UserActor> {
+  const user = await getUser(readModels, state.caller.userId);
+  return { user_id: state.caller.userId, email: user?.email ?? '', api_key_id: state.caller.apiKeyId };
+}

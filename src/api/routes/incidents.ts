@@ -1,0 +1,67 @@
+import type { Router } from '@koa/router';
+import * as t from 'io-ts';
+import { acknowledgeIncident, resolveIncident } from '../../app/monitors.js';
+import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
+import { getIncident, getMonitor, pagedFind } from '../../queries/monitors.js';
+import type { Filter } from '../../readstore/read-model-store.js';
+import type { IncidentDocument } from '../../../projections/incidents.js';
+import { actorOf } from '../actor.js';
+import { type ApiDependencies, settled } from '../dependencies.js';
+import { HttpError, badRequest } from '../errors.js';
+import { gate } from '../gate.js';
+import { listFilter } from '../list-filters.js';
+import { targetProject, userActor } from '../monitor-access.js';
+import { envelope, pageOf } from '../pagination.js';
+import { incidentBody } from '../representations/incidents.js';
+import type { VigilState } from '../state.js';
+import { Uuid, decode, pathId } from '../validation.js';
+
+const ACT = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
+
+export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
+  const { readModels, commands } = deps;
+
+  async function gatedIncident(state: VigilState, rawId: string | undefined, requirement: Parameters<typeof gate>[2]) {
+    const incident = await getIncident(readModels, pathId(rawId, 'incident'));
+    if (!incident) {
+      await gate(readModels, state.caller, requirement, null);
+      throw new HttpError(404, 'incident not found');
+    }
+    await gate(readModels, state.caller, requirement, incident.project_id);
+    return incident;
+  }
+
+  router.get('/incidents', async (ctx) => {
+    const query = decode(t.partial({ project_id: Uuid, monitor_id: Uuid }), { project_id: ctx.query['project_id'], monitor_id: ctx.query['monitor_id'] }, 'query');
+    const projectId = targetProject(ctx.state, query.project_id);
+    await gate(readModels, ctx.state.caller, { scope: 'read' }, projectId);
+    const page = pageOf(ctx.query, 200);
+    const filter: Filter = {
+      project_id: projectId,
+      ...listFilter(ctx.query['status'], 'status', INCIDENT_STATUSES),
+      ...listFilter(ctx.query['event'], 'event', INCIDENT_KINDS),
+    };
+    if (query.monitor_id !== undefined) {
+      const monitor = await getMonitor(readModels, query.monitor_id);
+      if (!monitor || monitor.project_id !== projectId) throw badRequest('monitor_id must name a monitor of this project');
+      Object.assign(filter, { monitor_id: query.monitor_id });
+    }
+    const { docs, total } = await pagedFind<IncidentDocument>(readModels, 'incidents', filter, [['started_at', -1]], page);
+    ctx.body = envelope(docs.map(incidentBody), page, total);
+  });
+
+  router.get('/incidents/:incidentId', async (ctx) => {
+    ctx.body = { incident: incidentBody(await gatedIncident(ctx.state, ctx.params['incidentId'], { scope: 'read' })) };
+  });
+
+  for (const [action, run] of [['acknowledge', acknowledgeIncident], ['resolve', resolveIncident]] as const) {
+    router.post(`/incidents/:incidentId/${action}`, async (ctx) => {
+      const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], ACT);
+      const outcome = await run(commands, incident.monitor_id, incident.id, await userActor(readModels, ctx.state), actorOf(ctx.state));
+      await settled(deps, outcome.position);
+      const updated = await getIncident(readModels, incident.id);
+      if (!updated) throw new HttpError(404, 'incident not found');
+      ctx.body = { incident: incidentBody(updated) };
+    });
+  }
+}

@@ -1,0 +1,175 @@
+import type { Router } from '@koa/router';
+import * as t from 'io-ts';
+import { createMonitor, deleteMonitor, forceMonitorUp, pauseMonitor, resumeMonitor, updateMonitor } from '../../app/monitors.js';
+import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
+import { PING_KINDS } from '../../domain/monitors/pings.js';
+import { getMonitor, getPing, listMonitors, pagedFind, recentPings } from '../../queries/monitors.js';
+import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../../queries/warnings.js';
+import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js';
+import type { IncidentDocument } from '../../../projections/incidents.js';
+import type { PingDocument } from '../../../projections/pings.js';
+import { actorOf } from '../actor.js';
+import { CreateMonitorBody, UpdateMonitorBody } from '../codecs/monitors.js';
+import { type ApiDependencies, settled } from '../dependencies.js';
+import { HttpError, badRequest } from '../errors.js';
+import { gate } from '../gate.js';
+import { gatedMonitor, targetProject, userActor } from '../monitor-access.js';
+import { configFromCreate, patchFromUpdate } from '../monitor-input.js';
+import { envelope, pageOf } from '../pagination.js';
+import { incidentBody } from '../representations/incidents.js';
+import { monitorBody } from '../representations/monitors.js';
+import { pingBody } from '../representations/pings.js';
+import type { VigilState } from '../state.js';
+import { Checked, OneOf, Uuid, decode, pathId } from '../validation.js';
+import { listFilter } from '../list-filters.js';
+
+const READ = { scope: 'read' } as const;
+const CREATE = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
+const MANAGE = { scope: 'manage_monitors', minimumRole: 'MANAGER' } as const;
+
+const IsoDate = (field: string) =>
+  Checked<string>('an ISO 8601 date-time', (u) =>
+    typeof u === 'string' && !Number.isNaN(Date.parse(u)) && /^\d{4}-\d\d-\d\d/.test(u)
+      ? { ok: true, value: new Date(u).toISOString() }
+      : { ok: false, message: `${field} must be an ISO 8601 date-time such as 2026-11-21T14:00:00Z` },
+  );
+const ExitCodeQuery = Checked<number>('an integer', (u) =>
+  typeof u === 'string' && /^-?\d{1,10}$/.test(u) ? { ok: true, value: Number(u) } : { ok: false, message: 'exit_code must be an integer' },
+);
+const PingHistoryQuery = t.partial({
+  run_id: t.string,
+  exit_code: ExitCodeQuery,
+  duration_assertion: OneOf(['PASS', 'TOO_FAST', 'TOO_SLOW'] as const),
+  from_date: IsoDate('from_date'),
+  to_date: IsoDate('to_date'),
+});
+
+async function assertNotificationTargets(readModels: ReadModelStore, projectId: string, groups: readonly string[], channels: readonly string[]) {
+  for (const [collection, ids, field, what] of [
+    ['notification_groups', groups, 'notification_group_ids', 'notification group'],
+    ['notification_channels', channels, 'notification_channel_ids', 'notification channel'],
+  ] as const) {
+    for (const id of ids) {
+      const found = await readModels.get<{ project_id: string }>(collection, id);
+      if (!found || found.doc.project_id !== projectId) throw badRequest(`${field}: ${what} ${id} does not exist in this project`);
+    }
+  }
+}
+
+export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
+  const { readModels, commands } = deps;
+  const fresh = async (monitorId: string) => {
+    const monitor = await getMonitor(readModels, monitorId);
+    if (!monitor) throw new HttpError(404, 'monitor not found');
+    return monitorBody(monitor);
+  };
+
+  router.get('/monitors', async (ctx) => {
+    const query = decode(t.partial({ project_id: Uuid }), { project_id: ctx.query['project_id'] }, 'query');
+    const projectId = targetProject(ctx.state, query.project_id);
+    await gate(readModels, ctx.state.caller, READ, projectId);
+    ctx.body = { monitors: (await listMonitors(readModels, projectId)).map(monitorBody) };
+  });
+
+  router.post('/monitors', async (ctx) => {
+    await gate(readModels, ctx.state.caller, { scope: 'manage_monitors' }, null);
+    const body = decode(CreateMonitorBody, ctx.request.body);
+    const projectId = targetProject(ctx.state, body.project_id);
+    await gate(readModels, ctx.state.caller, CREATE, projectId);
+    const config = configFromCreate(body);
+    await assertNotificationTargets(readModels, projectId, config.notification_group_ids, config.notification_channel_ids);
+    const { monitorId, position } = await createMonitor(commands, { project_id: projectId, config, slugGiven: body.slug !== undefined }, actorOf(ctx.state));
+    await settled(deps, position);
+    ctx.status = 201;
+    ctx.body = { message: 'Monitor created', monitor: await fresh(monitorId) };
+  });
+
+  router.get('/monitors/:monitorId', async (ctx) => {
+    const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
+    ctx.body = { monitor: monitorBody(monitor) };
+  });
+
+  router.patch('/monitors/:monitorId', async (ctx) => {
+    const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
+    const body = decode(UpdateMonitorBody, ctx.request.body);
+    const patch = patchFromUpdate(body, monitor.type);
+    await assertNotificationTargets(readModels, monitor.project_id, patch.notification_group_ids ?? [], patch.notification_channel_ids ?? []);
+    const actor = actorOf(ctx.state);
+    const positions: (number | null)[] = [];
+    if (Object.keys(patch).length > 0) positions.push((await updateMonitor(commands, monitor.id, patch, actor)).position);
+    if (body.status === 'PAUSED') positions.push((await pauseMonitor(commands, monitor.id, actor)).position);
+    if (body.status === 'UP') {
+      positions.push((await resumeMonitor(commands, monitor.id, actor)).position);
+      positions.push((await forceMonitorUp(commands, monitor.id, await userActor(readModels, ctx.state), actor)).position);
+    }
+    const recorded = positions.filter((p): p is number => p !== null);
+    await settled(deps, recorded.length > 0 ? Math.max(...recorded) : null);
+    ctx.body = { monitor: await fresh(monitor.id) };
+  });
+
+  router.delete('/monitors/:monitorId', async (ctx) => {
+    const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
+    await deleteMonitor(commands, monitor.id, actorOf(ctx.state), (position) => settled(deps, position));
+    ctx.status = 204;
+  });
+
+  for (const [action, run] of [['pause', pauseMonitor], ['resume', resumeMonitor]] as const) {
+    router.post(`/monitors/:monitorId/${action}`, async (ctx) => {
+      const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
+      const outcome = await run(commands, monitor.id, actorOf(ctx.state));
+      await settled(deps, outcome.position);
+      ctx.body = { monitor: await fresh(monitor.id) };
+    });
+  }
+
+  router.get('/monitors/:monitorId/incidents', async (ctx) => {
+    const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
+    const page = pageOf(ctx.query, 200);
+    const filter: Filter = {
+      monitor_id: monitor.id,
+      ...listFilter(ctx.query['status'], 'status', INCIDENT_STATUSES),
+      ...listFilter(ctx.query['event'], 'event', INCIDENT_KINDS),
+    };
+    const { docs, total } = await pagedFind<IncidentDocument>(readModels, 'incidents', filter, [['started_at', -1]], page);
+    ctx.body = envelope(docs.map(incidentBody), page, total);
+  });
+
+  router.get('/monitors/:monitorId/pings', async (ctx) => {
+    const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
+    const page = pageOf(ctx.query, 100);
+    const query = decode(
+      PingHistoryQuery,
+      Object.fromEntries(['run_id', 'exit_code', 'duration_assertion', 'from_date', 'to_date'].map((k) => [k, ctx.query[k]])),
+      'query',
+    );
+    const created = { ...(query.from_date ? { $gte: query.from_date } : {}), ...(query.to_date ? { $lte: query.to_date } : {}) };
+    const filter: Filter = {
+      monitor_id: monitor.id,
+      ...listFilter(ctx.query['event'], 'event', PING_KINDS),
+      ...(query.run_id !== undefined ? { run_id: query.run_id } : {}),
+      ...(query.exit_code !== undefined ? { exit_code: query.exit_code } : {}),
+      ...(query.duration_assertion !== undefined ? { duration_assertion: query.duration_assertion } : {}),
+      ...(Object.keys(created).length > 0 ? { created_at: created } : {}),
+    };
+    const { docs, total } = await pagedFind<PingDocument>(readModels, 'pings', filter, [['seq', -1]], page);
+    ctx.body = envelope(docs.map((doc) => pingBody(doc)), page, total);
+  });
+
+  router.get('/monitors/:monitorId/pings/:pingId', async (ctx) => {
+    const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
+    const ping = await getPing(readModels, monitor.id, pathId(ctx.params['pingId'], 'ping'));
+    if (!ping) throw new HttpError(404, 'ping not found');
+    ctx.body = { ping: { ...pingBody(ping, { fullPayload: true }), truncated: ping.payload_truncated } };
+  });
+
+  router.get('/monitors/:monitorId/warnings', async (ctx) => {
+    const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
+    const now = commands.clock();
+    const from = new Date(now.getTime() - WARNING_WINDOW_DAYS * 86_400_000).toISOString();
+    const pings = await recentPings(readModels, monitor.id, from, WARNING_MAX_PINGS);
+    ctx.body = {
+      warnings: monitorWarnings(monitor, pings, now.toISOString()),
+      analyzed_period: { from, to: now.toISOString(), total_pings: pings.length },
+    };
+  });
+}

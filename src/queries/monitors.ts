@@ -1,0 +1,43 @@
+import type { Filter, ReadModelStore } from '../readstore/read-model-store.js';
+import type { IncidentDocument } from '../../projections/incidents.js';
+import type { MonitorDocument } from '../../projections/monitors.js';
+import type { PingDocument } from '../../projections/pings.js';
+import type { ProjectDocument } from '../../projections/projects.js';
+
+export async function getMonitor(readModels: ReadModelStore, monitorId: string): Promise<MonitorDocument | null> {
+  return (await readModels.get<MonitorDocument>('monitors', monitorId))?.doc ?? null;
+}
+
+export async function listMonitors(readModels: ReadModelStore, projectId: string): Promise<MonitorDocument[]> {
+  return (await readModels.find<MonitorDocument>('monitors', { project_id: projectId }, { sort: [['created_at', 1]] })).map((s) => s.doc);
+}
+
+/** The monitor a slug ping names: the project by its ping key, then the slug within it. */
+export async function findMonitorBySlug(readModels: ReadModelStore, pingKey: string, slug: string): Promise<MonitorDocument | null> {
+  const [project] = await readModels.find<ProjectDocument>('projects', { ping_key: pingKey }, { limit: 1 });
+  if (!project) return null;
+  const [monitor] = await readModels.find<MonitorDocument>('monitors', { project_id: project.doc.id, slug }, { limit: 1 });
+  return monitor?.doc ?? null;
+}
+
+export async function pagedFind<D>(readModels: ReadModelStore, collection: string, filter: Filter, sort: [string, 1 | -1][], page: { page: number; limit: number }) {
+  const [found, total] = await Promise.all([
+    readModels.find<D>(collection, filter, { sort, skip: (page.page - 1) * page.limit, limit: page.limit }),
+    readModels.count(collection, filter),
+  ]);
+  return { docs: found.map((s) => s.doc), total };
+}
+
+export async function getIncident(readModels: ReadModelStore, incidentId: string): Promise<IncidentDocument | null> {
+  return (await readModels.get<IncidentDocument>('incidents', incidentId))?.doc ?? null;
+}
+
+export async function getPing(readModels: ReadModelStore, monitorId: string, pingId: string): Promise<PingDocument | null> {
+  const [found] = await readModels.find<PingDocument>('pings', { ping_id: pingId, monitor_id: monitorId }, { limit: 1 });
+  return found?.doc ?? null;
+}
+
+/** The newest pings since a time, newest first. */
+export async function recentPings(readModels: ReadModelStore, monitorId: string, since: string, limit: number): Promise<PingDocument[]> {
+  return (await readModels.find<PingDocument>('pings', { monitor_id: monitorId, created_at: { $gte: since } }, { sort: [['seq', -1]], limit })).map((s) => s.doc);
+}
