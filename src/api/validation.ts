@@ -27,7 +27,8 @@ function describe(error: t.ValidationError, what: string): string {
 function fieldPath(context: t.Context): string {
   const parts: string[] = [];
   for (let i = 1; i < context.length; i += 1) {
-    const parent = context[i - 1]!.type;
+    let parent: t.Decoder<unknown, unknown> = context[i - 1]!.type;
+    while (parent instanceof t.RefinementType) parent = parent.type;
     const key = context[i]!.key;
     if (parent instanceof t.ArrayType) parts.push(`[${key}]`);
     else if (parent instanceof t.InterfaceType || parent instanceof t.PartialType || parent instanceof t.DictionaryType) {
