@@ -1,0 +1,168 @@
+import { expect } from 'chai';
+import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+
+describe('Ping API', () => {
+  let vigil: TestVigil;
+  let key: string;
+  let project: { id: string; ping_key: string };
+  before(async () => {
+    vigil = await TestVigil.start({ env: { VIGIL_PING_PAYLOAD_LIMIT: '1000' } });
+    key = await vigil.accountKey(await vigil.user('pings@example.com'), ALL_SCOPES);
+    project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Pings' } })).body.project;
+  });
+  after(() => vigil.stop());
+
+  async function monitor(body: Record<string, unknown> = {}) {
+    const created = await vigil.request('POST', '/v1/monitors', {
+      key,
+      body: { project_id: project.id, name: 'Job', type: 'JOB_HEARTBEAT', schedule: '1h', failure_tolerance: 5, ...body },
+    });
+    expect(created.status).to.equal(201);
+    return created.body.monitor as { id: string; slug: string };
+  }
+  async function history(monitorId: string) {
+    return (await vigil.request('GET', `/v1/monitors/${monitorId}/pings?limit=100`, { key })).body.data as Record<string, unknown>[];
+  }
+
+  it('answers { ok, ping_id, monitor_id, event } only once the ping is in the log, with no API key', async () => {
+    const m = await monitor();
+    const response = await vigil.request('GET', `/v1/ping/${m.id}`);
+    expect(response.status).to.equal(200);
+    expect(Object.keys(response.body)).to.deep.equal(['ok', 'ping_id', 'monitor_id', 'event']);
+    expect(response.body).to.include({ ok: true, monitor_id: m.id, event: 'SUCCESS' });
+    const logged = await vigil.vigil.stores.events.readStream(`pings-${m.id}`);
+    expect(logged.map((e) => e.data['ping_id'])).to.deep.equal([response.body.ping_id]);
+  });
+
+  it('takes GET, POST and HEAD, and every suffix', async () => {
+    const m = await monitor();
+    const forms: [string, string, string, number | null][] = [
+      ['GET', '', 'SUCCESS', null],
+      ['POST', '', 'SUCCESS', null],
+      ['GET', '/start', 'START', null],
+      ['GET', '/success', 'SUCCESS', null],
+      ['GET', '/fail', 'FAILURE', null],
+      ['POST', '/failure', 'FAILURE', null],
+      ['GET', '/log', 'LOG', null],
+      ['GET', '/0', 'SUCCESS', 0],
+      ['GET', '/2', 'FAILURE', 2],
+      ['GET', '/255', 'FAILURE', 255],
+    ];
+    for (const [method, suffix, event, exitCode] of forms) {
+      const response = await vigil.request(method, `/v1/ping/${m.id}${suffix}`);
+      expect(response.status, `${method} ${suffix}`).to.equal(200);
+      expect(response.body.event, `${method} ${suffix}`).to.equal(event);
+      const [newest] = await history(m.id);
+      expect(newest, `${method} ${suffix}`).to.include({ event, exit_code: exitCode });
+    }
+    const head = await fetch(`${vigil.url}/v1/ping/${m.id}/start`, { method: 'HEAD' });
+    expect(head.status).to.equal(200);
+    expect(await head.text()).to.equal('');
+    expect((await history(m.id))[0]).to.include({ event: 'START' });
+  });
+
+  it('refuses an unknown suffix or exit code with a 400', async () => {
+    const m = await monitor();
+    for (const suffix of ['256', 'bogus', '-1']) {
+      const response = await vigil.request('GET', `/v1/ping/${m.id}/${suffix}`);
+      expect(response.status, suffix).to.equal(400);
+      expect(response.body.error).to.match(/unknown ping suffix/);
+    }
+  });
+
+  it('reads run_id, exit_code, duration_ms and message from the query', async () => {
+    const m = await monitor();
+    const response = await vigil.request('GET', `/v1/ping/${m.id}?run_id=r-42&exit_code=3&duration_ms=1500&message=${encodeURIComponent('disk full')}`);
+    expect(response.body.event).to.equal('FAILURE');
+    expect((await history(m.id))[0]).to.include({ run_id: 'r-42', exit_code: 3, duration_ms: 1500, message: 'disk full', event: 'FAILURE' });
+    const zero = await vigil.request('GET', `/v1/ping/${m.id}?exit_code=0`);
+    expect(zero.body.event).to.equal('SUCCESS');
+  });
+
+  it('refuses bad query parameters with a 400 naming them, and records nothing', async () => {
+    const m = await monitor();
+    const cases: [string, RegExp][] = [
+      [`run_id=${'r'.repeat(129)}`, /^run_id must be a string of 1 to 128 characters$/],
+      [`message=${'m'.repeat(2001)}`, /^message must be a string of at most 2000 characters$/],
+      ['duration_ms=-1', /^duration_ms must be an integer/],
+      ['exit_code=abc', /^exit_code must be an integer/],
+    ];
+    for (const [query, message] of cases) {
+      const response = await vigil.request('GET', `/v1/ping/${m.id}?${query}`);
+      expect(response.status, query).to.equal(400);
+      expect(response.body.error, query).to.match(message);
+    }
+    expect((await vigil.request('GET', `/v1/ping/${m.id}?run_id=${'r'.repeat(128)}&message=${'m'.repeat(2000)}`)).status).to.equal(200);
+    expect(await history(m.id)).to.have.length(1);
+  });
+
+  it('stores a POST body as the payload, keeping the first VIGIL_PING_PAYLOAD_LIMIT bytes and flagging the rest', async () => {
+    const m = await monitor();
+    const whole = await vigil.request('POST', `/v1/ping/${m.id}`, { rawBody: 'x'.repeat(1000), headers: { 'Content-Type': 'text/plain' } });
+    expect(whole.status).to.equal(200);
+    const [kept] = await history(m.id);
+    expect(kept).to.include({ payload_truncated: false, payload_bytes: 1000 });
+    expect(kept!['payload']).to.have.length(256);
+
+    const over = await vigil.request('POST', `/v1/ping/${m.id}/log`, { rawBody: 'y'.repeat(1500), headers: { 'Content-Type': 'application/octet-stream' } });
+    expect(over.status).to.equal(200);
+    const [cut] = await history(m.id);
+    expect(cut).to.include({ payload_truncated: true, payload_bytes: 1500 });
+    const full = await vigil.request('GET', `/v1/monitors/${m.id}/pings/${cut!['id']}`, { key });
+    expect(full.status).to.equal(200);
+    expect(full.body.ping.payload).to.equal('y'.repeat(1000));
+    expect(full.body.ping.truncated).to.equal(true);
+  });
+
+  it('answers 404 for an unknown monitor, by id or by slug', async () => {
+    expect(await vigil.request('GET', '/v1/ping/6f0b0a57-1d7c-4b36-9f1a-2a6a1b0f9a00')).to.deep.include({ status: 404, body: { error: 'monitor not found' } });
+    expect((await vigil.request('GET', '/v1/ping/not-a-uuid')).status).to.equal(404);
+    expect((await vigil.request('GET', `/v1/s-ping/${project.ping_key}/no-such-slug`)).status).to.equal(404);
+    expect((await vigil.request('GET', '/v1/s-ping/wrongkey/anything')).status).to.equal(404);
+  });
+
+  it('takes slug pings with the project ping key, and stops taking the old key once rotated', async () => {
+    const m = await monitor({ name: 'Slugged', slug: 'slugged-job' });
+    const ok = await vigil.request('GET', `/v1/s-ping/${project.ping_key}/slugged-job/start?run_id=a`);
+    expect(ok.status).to.equal(200);
+    expect(ok.body).to.include({ monitor_id: m.id, event: 'START' });
+    expect((await vigil.request('POST', `/v1/s-ping/${project.ping_key}/slugged-job/1`)).body.event).to.equal('FAILURE');
+    const rotated = (await vigil.request('POST', `/v1/projects/${project.id}/ping-key/rotate`, { key })).body.project.ping_key;
+    expect((await vigil.request('GET', `/v1/s-ping/${project.ping_key}/slugged-job`)).status).to.equal(404);
+    expect((await vigil.request('GET', `/v1/s-ping/${rotated}/slugged-job`)).status).to.equal(200);
+    project.ping_key = rotated;
+  });
+
+  describe('a paused monitor', () => {
+    it('records pings, answers code MONITOR_PAUSED, evaluates nothing and opens nothing', async () => {
+      const m = await monitor({ failure_tolerance: 1 });
+      const paused = await vigil.request('POST', `/v1/monitors/${m.id}/pause`, { key });
+      expect(paused.status).to.equal(200);
+      expect(paused.body.monitor.status).to.equal('PAUSED');
+      expect(paused.body.monitor.next_expected_at).to.equal(null);
+      const response = await vigil.request('GET', `/v1/ping/${m.id}/fail`);
+      expect(response.status).to.equal(200);
+      expect(response.body).to.include({ ok: true, code: 'MONITOR_PAUSED', event: 'FAILURE' });
+      const after = (await vigil.request('GET', `/v1/monitors/${m.id}`, { key })).body.monitor;
+      expect(after).to.include({ status: 'PAUSED', consecutive_failures: 0, total_pings_received: 1 });
+      expect((await history(m.id)).map((p) => p['event'])).to.deep.equal(['FAILURE']);
+      const incidents = await vigil.request('GET', `/v1/monitors/${m.id}/incidents`, { key });
+      expect(incidents.body.data).to.deep.equal([]);
+
+      const resumed = await vigil.request('POST', `/v1/monitors/${m.id}/resume`, { key });
+      expect(resumed.body.monitor.status).to.equal('UP');
+      expect(resumed.body.monitor.next_expected_at).to.not.equal(null);
+      const evaluated = await vigil.request('GET', `/v1/ping/${m.id}/fail`);
+      expect(evaluated.body).to.not.have.property('code');
+      expect((await vigil.request('GET', `/v1/monitors/${m.id}`, { key })).body.monitor.status).to.equal('DOWN');
+    });
+
+    it('is paused and resumed through PATCH status too', async () => {
+      const m = await monitor();
+      expect((await vigil.request('PATCH', `/v1/monitors/${m.id}`, { key, body: { status: 'PAUSED' } })).body.monitor.status).to.equal('PAUSED');
+      expect((await vigil.request('GET', `/v1/ping/${m.id}`)).body.code).to.equal('MONITOR_PAUSED');
+      expect((await vigil.request('PATCH', `/v1/monitors/${m.id}`, { key, body: { status: 'UP' } })).body.monitor.status).to.equal('UP');
+      expect((await vigil.request('PATCH', `/v1/monitors/${m.id}`, { key, body: { status: 'DOWN' } })).body.error).to.equal('status must be one of UP, PAUSED');
+    });
+  });
+});
