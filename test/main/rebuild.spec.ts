@@ -28,7 +28,23 @@ describe('vigil projections rebuild', function () {
     await vigil.request('DELETE', `/v1/api-keys/${child.body.api_key.id}`, { key });
     await vigil.request('POST', `/v1/projects/${ids[3]}/ping-key/rotate`, { key });
     await vigil.request('DELETE', `/v1/projects/${ids[4]}`, { key });
+
+    const monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: ids[0], name: 'Job', type: 'JOB_CRON', schedule: '*/5 * * * *', retention_count: 10, max_duration_seconds: 60 } })).body.monitor;
+    for (let i = 0; i < 14; i++) {
+      await vigil.request('GET', `/v1/ping/${monitor.id}/start?run_id=${i}`);
+      vigil.clock.advance(i % 3 === 0 ? 90_000 : 5_000);
+      await vigil.request('GET', `/v1/ping/${monitor.id}/${i % 4 === 0 ? 1 : 0}?run_id=${i}`);
+    }
+    const [incident] = (await vigil.request('GET', `/v1/monitors/${monitor.id}/incidents`, { key })).body.data;
+    await vigil.request('POST', `/v1/incidents/${incident.id}/acknowledge`, { key });
+    await vigil.request('PATCH', `/v1/monitors/${monitor.id}`, { key, body: { name: 'Renamed job', retention_count: 12 } });
+    await vigil.request('POST', `/v1/monitors/${monitor.id}/pause`, { key });
+    await vigil.request('GET', `/v1/ping/${monitor.id}/fail`);
+    const doomed = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: ids[0], name: 'Doomed', type: 'JOB_BASIC', schedule: 'x' } })).body.monitor;
+    await vigil.request('GET', `/v1/ping/${doomed.id}/fail`);
+    await vigil.request('DELETE', `/v1/monitors/${doomed.id}`, { key });
     await vigil.settle();
+    expect(await vigil.vigil.stores.events.readStream(`pings-${monitor.id}`)).to.have.length(11);
     await vigil.stopKeepingData();
 
     const db = openSqliteDatabase(`${vigil.dataDir}/vigil.db`);
@@ -36,6 +52,10 @@ describe('vigil projections rebuild', function () {
     const liveCheckpoints = db.prepare('SELECT * FROM rm_checkpoints ORDER BY name').all();
     expect(live['rm_projects']).to.have.length(4);
     expect(live['rm_project_members']!.length).to.be.greaterThan(4);
+    expect(live['rm_monitors']).to.have.length(1);
+    // Retention 10 kept 10 of 28 pings; raised to 12, it keeps those and the one that came after.
+    expect(live['rm_pings']).to.have.length(11);
+    expect(live['rm_incidents']!.length).to.be.greaterThan(1);
 
     const output: string[] = [];
     const progress = new PassThrough();
