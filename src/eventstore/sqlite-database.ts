@@ -9,11 +9,13 @@ export type SqliteDatabase = Database.Database;
  * WAL lets readers run beside the single writer; `synchronous = FULL` makes every acknowledged
  * commit survive a crash of the process and of the machine.
  */
-export function openSqliteDatabase(path: string): SqliteDatabase {
+export function openSqliteDatabase(path: string, options: { durability?: 'full' | 'normal' } = {}): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  // Read models are rebuilt from the log, so their connection may skip the fsync on each commit:
+  // after a power loss their rows and checkpoint roll back together and the projector replays.
+  db.pragma(options.durability === 'normal' ? 'synchronous = NORMAL' : 'synchronous = FULL');
   // Other processes (the CLI, extra roles) write to the same file: wait for their locks.
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');

@@ -23,11 +23,16 @@ export interface Stores {
 export async function openStores(config: VigilConfig): Promise<Stores> {
   const needsSqlite = !config.eventStoreUrl || !config.mongoUrl;
   const sqlitePath = needsSqlite ? join(config.dataDir, 'vigil.db') : null;
-  const db: SqliteDatabase | null = sqlitePath ? openSqliteDatabase(sqlitePath) : null;
-  const events: EventStore = config.eventStoreUrl ? EsdbEventStore.connect(config.eventStoreUrl) : new SqliteEventStore(db!);
+  const opened: SqliteDatabase[] = [];
+  const open = (durability: 'full' | 'normal') => {
+    const db = openSqliteDatabase(sqlitePath!, { durability });
+    opened.push(db);
+    return db;
+  };
+  const events: EventStore = config.eventStoreUrl ? EsdbEventStore.connect(config.eventStoreUrl) : new SqliteEventStore(open('full'));
   const readModels: ReadModelStore = config.mongoUrl
     ? await MongoReadModelStore.connect(config.mongoUrl, config.mongoDatabase)
-    : new SqliteReadModelStore(db!);
+    : new SqliteReadModelStore(open('normal'));
   return {
     events,
     readModels,
@@ -35,7 +40,7 @@ export async function openStores(config: VigilConfig): Promise<Stores> {
     close: async () => {
       await events.close();
       await readModels.close();
-      db?.close();
+      for (const db of opened) db.close();
     },
   };
 }

@@ -55,7 +55,7 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   async get<D = Document>(collection: string, id: string): Promise<StoredDocument<D> | null> {
     if (!this.exists(collection)) return null;
-    const row = this.db.prepare<[string], DocumentRow>(`SELECT id, position, doc FROM ${tableName(collection)} WHERE id = ?`).get(id);
+    const row = this.prepare(`SELECT id, position, doc FROM ${tableName(collection)} WHERE id = ?`).get(id) as DocumentRow | undefined;
     return row ? toStored<D>(row) : null;
   }
 
@@ -66,13 +66,13 @@ export class SqliteReadModelStore implements ReadModelStore {
     const sql =
       `SELECT id, position, doc FROM ${tableName(collection)} ${where.sql} ORDER BY ${order.join(', ')}` +
       ` LIMIT ${options.limit ?? -1} OFFSET ${options.skip ?? 0}`;
-    return this.db.prepare<unknown[], DocumentRow>(sql).all(...where.params).map((row) => toStored<D>(row));
+    return (this.prepare(sql).all(...where.params) as DocumentRow[]).map((row) => toStored<D>(row));
   }
 
   async count(collection: string, filter: Filter = {}): Promise<number> {
     if (!this.exists(collection)) return 0;
     const where = whereClause(filter);
-    const row = this.db.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM ${tableName(collection)} ${where.sql}`).get(...where.params);
+    const row = this.prepare(`SELECT COUNT(*) AS n FROM ${tableName(collection)} ${where.sql}`).get(...where.params) as { n: number } | undefined;
     return row?.n ?? 0;
   }
 
