@@ -75,6 +75,7 @@ export function toDomainEvent<E extends DomainEvent>(recorded: RecordedEvent): E
   return { type: recorded.type, data: recorded.data } as E;
 }
 
-function toJsonObject(data: object): JsonObject {
+/** Domain event data is built from JSON values only; this is where its type says so. */
+export function toJsonObject(data: object): JsonObject {
   return data as JsonObject;
 }

@@ -13,7 +13,7 @@ import type { UserActor } from '../domain/monitors/incidents.js';
 import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/slug-claim.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { WrongExpectedRevisionError } from '../eventstore/event-store.js';
-import { type Actor, handleCommand } from './command-handler.js';
+import { type Actor, handleCommand, toJsonObject } from './command-handler.js';
 import type { LoadedMonitor } from './monitor-states.js';
 import { type CommandContext, nowIso } from './context.js';
 
@@ -44,47 +44,33 @@ export async function runMonitorCommand(
       const loaded = await context.monitorStates.load(context.events, monitorId);
       const events = monitorDecider.decide(typeof command === 'function' ? command(loaded) : command, loaded.state);
       if (events.length === 0) return { events, state: loaded.state, position: null };
-      const metadata = { ...actor };
+      const append = (stream: string, toAppend: MonitorEvent[], expectedRevision: number | 'no_stream') =>
+        context.events.appendToStream(stream, toAppend.map((e) => ({ type: e.type, data: toJsonObject(e.data), metadata: { ...actor } })), { expectedRevision });
       const pings = events.filter((e) => e.type === 'PingReceived');
       const others = events.filter((e) => e.type !== 'PingReceived');
       let position: number | null = null;
       try {
-        if (pings.length > 0) {
-          const appended = await context.events.appendToStream(
-            pingStream(monitorId),
-            pings.map((e) => ({ type: e.type, data: asJson(e.data), metadata })),
-            { expectedRevision: loaded.pingRevision },
-          );
-          position = appended.position;
-        }
+        if (pings.length > 0) position = (await append(pingStream(monitorId), pings, loaded.pingRevision)).position;
       } catch (error) {
         context.monitorStates.forget(monitorId);
         if (error instanceof WrongExpectedRevisionError && attempt < MAX_ATTEMPTS) continue;
         throw error;
       }
       try {
-        if (others.length > 0) {
-          const appended = await context.events.appendToStream(
-            monitorStream(monitorId),
-            others.map((e) => ({ type: e.type, data: asJson(e.data), metadata })),
-            { expectedRevision: loaded.monitorRevision },
-          );
-          position = appended.position;
-        }
+        if (others.length > 0) position = (await append(monitorStream(monitorId), others, loaded.monitorRevision)).position;
       } catch (error) {
         context.monitorStates.forget(monitorId);
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        if (pings.length === 0 && attempt < MAX_ATTEMPTS) continue;
-        if (pings.length === 0) throw error;
+        const lostRace = error instanceof WrongExpectedRevisionError;
+        // With its ping recorded the answer stands; the next ping makes the missed transition.
+        if (lostRace && pings.length > 0) return { events: pings, state: loaded.state, position };
+        // Without one, deciding again on the newer state is safe.
+        if (lostRace && attempt < MAX_ATTEMPTS) continue;
+        throw error;
       }
       // The cache is refreshed on the next load, which reads just the events appended here.
       return { events, state: events.reduce(monitorDecider.evolve, loaded.state), position };
     }
   });
-}
-
-function asJson(data: object) {
-  return data as Record<string, never>;
 }
 
 export async function loadMonitorState(context: CommandContext, monitorId: string): Promise<MonitorState> {

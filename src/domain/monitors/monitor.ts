@@ -7,12 +7,22 @@ import { type DurationAssertion, type OpenRun, type PingKind, OPEN_RUNS_KEPT, as
 
 type Ids = { monitor_id: string; project_id: string };
 
-export interface PingReceivedData extends Ids {
+export interface IncomingPing {
   ping_id: string;
   event: PingKind;
   run_id: string | null;
   exit_code: number | null;
   duration_ms: number | null;
+  message: string | null;
+  payload: string | null;
+  payload_truncated: boolean;
+  payload_bytes: number | null;
+  request_ip: string | null;
+  request_ua: string | null;
+}
+
+/** The ping as received, plus what evaluating it found and the counters after it. */
+export interface PingReceivedData extends Ids, IncomingPing {
   duration_assertion: DurationAssertion | null;
   /** Start of the run this ping completes. */
   started_at: string | null;
@@ -68,19 +78,6 @@ export type MonitorEvent =
 export type UptimePatch = Partial<UptimeConfig>;
 export type MonitorPatch = Partial<Omit<MonitorConfig, 'uptime' | 'type'>> & { uptime?: UptimePatch };
 
-export interface IncomingPing {
-  ping_id: string;
-  event: PingKind;
-  run_id: string | null;
-  exit_code: number | null;
-  duration_ms: number | null;
-  message: string | null;
-  payload: string | null;
-  payload_truncated: boolean;
-  payload_bytes: number | null;
-  request_ip: string | null;
-  request_ua: string | null;
-}
 
 export type MonitorCommand =
   | { type: 'CreateMonitor'; monitor_id: string; project_id: string; config: MonitorConfig; now: string }
