@@ -1,5 +1,6 @@
 import type { Projection } from '../src/projector/projection.js';
 import { apiKeysProjection } from './api-keys.js';
+import { deadlinesProjection } from './deadlines.js';
 import { incidentsProjection } from './incidents.js';
 import { monitorsProjection } from './monitors.js';
 import { pingsProjection } from './pings.js';
@@ -9,5 +10,5 @@ import { usersProjection } from './users.js';
 
 /** Every read model Vigil serves queries from. */
 export function allProjections(): Projection[] {
-  return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, pingsProjection, incidentsProjection] as Projection[];
+  return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, pingsProjection, incidentsProjection, deadlinesProjection] as Projection[];
 }

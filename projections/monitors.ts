@@ -1,5 +1,4 @@
 import type { MonitorConfig, UptimeConfig } from '../src/domain/monitors/monitor-config.js';
-import { nextExpectedAfter } from '../src/domain/monitors/schedule.js';
 import type { Projection } from '../src/projector/projection.js';
 
 export interface MonitorDocument extends Omit<MonitorConfig, 'uptime'> {
@@ -15,50 +14,45 @@ export interface MonitorDocument extends Omit<MonitorConfig, 'uptime'> {
   consecutive_alerts: number;
   alerts_paused_until: string | null;
   last_success_at: string | null;
-  /** When the schedule was last satisfied (or resumed, or created): what next_expected_at counts from. */
-  schedule_anchor: string;
+  /** As the domain decided it; shown as null while paused. */
   next_expected_at: string | null;
   total_pings_received: number;
   created_at: string;
   updated_at: string;
 }
 
-/** Status and the next deadline follow from the stored fields; kept here so every write agrees. */
+/** Status follows from health and pause; kept here so every write agrees. */
 function derive(doc: MonitorDocument): MonitorDocument {
-  return {
-    ...doc,
-    status: doc.paused ? 'PAUSED' : doc.health,
-    next_expected_at: doc.paused ? null : nextExpectedAfter(doc.type, doc.schedule, doc.timezone, doc.schedule_anchor),
-  };
+  return { ...doc, status: doc.paused ? 'PAUSED' : doc.health };
 }
 
 export const monitorsProjection: Projection<MonitorDocument> = {
   name: 'monitors',
-  version: 1,
+  version: 2,
   collection: { name: 'monitors', indexes: [{ fields: ['project_id', 'created_at'] }, { fields: ['project_id', 'slug'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'MonitorCountersReset',
-    'MonitorWentDown', 'MonitorWentUp', 'PingReceived', 'MonitorDeleted',
+    'MonitorWentDown', 'MonitorWentUp', 'PingReceived', 'CheckInMissed', 'MonitorDeleted',
   ],
   targets: (event) => ({ ids: 'monitor_id' in event.data ? [event.data.monitor_id] : [] }),
   apply(doc, event) {
     if (event.type === 'MonitorCreated') {
-      const { monitor_id, project_id, config, created_at } = event.data;
+      const { monitor_id, project_id, config, created_at, next_expected_at } = event.data;
       return derive({
         ...config, id: monitor_id, project_id, status: 'UP', health: 'UP', paused: false,
         consecutive_failures: 0, consecutive_misses: 0, consecutive_alerts: 0, alerts_paused_until: null,
-        last_success_at: null, schedule_anchor: created_at, next_expected_at: null, total_pings_received: 0,
+        last_success_at: null, next_expected_at, total_pings_received: 0,
         created_at, updated_at: created_at,
       });
     }
     if (!doc) return null;
     switch (event.type) {
       case 'MonitorUpdated':
-        return derive({ ...doc, ...event.data.config, updated_at: event.data.updated_at });
+        return derive({ ...doc, ...event.data.config, updated_at: event.data.updated_at, next_expected_at: event.data.next_expected_at });
       case 'MonitorPaused':
         return derive({ ...doc, paused: true });
       case 'MonitorResumed':
-        return derive({ ...doc, paused: false, schedule_anchor: event.data.resumed_at });
+        return derive({ ...doc, paused: false, next_expected_at: event.data.next_expected_at });
       case 'MonitorCountersReset':
         return derive({ ...doc, consecutive_failures: 0, consecutive_misses: 0, consecutive_alerts: 0 });
       case 'MonitorWentDown':
@@ -70,11 +64,14 @@ export const monitorsProjection: Projection<MonitorDocument> = {
         return derive({
           ...doc,
           consecutive_failures: d.consecutive_failures,
+          consecutive_misses: d.consecutive_misses,
           total_pings_received: d.total_pings_received,
           last_success_at: d.last_success_at,
-          schedule_anchor: d.evaluated && d.last_checkin_at ? d.last_checkin_at : doc.schedule_anchor,
+          next_expected_at: d.next_expected_at,
         });
       }
+      case 'CheckInMissed':
+        return derive({ ...doc, consecutive_misses: event.data.consecutive_misses, next_expected_at: event.data.next_expected_at });
       case 'MonitorDeleted':
         return null;
       default:

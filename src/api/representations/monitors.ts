@@ -30,7 +30,7 @@ export function monitorBody(doc: MonitorDocument) {
     consecutive_misses: doc.consecutive_misses,
     consecutive_alerts: doc.consecutive_alerts,
     last_success_at: doc.last_success_at,
-    next_expected_at: doc.type === 'JOB_BASIC' ? null : doc.next_expected_at,
+    next_expected_at: doc.paused ? null : doc.next_expected_at,
     total_pings_received: doc.total_pings_received,
     created_at: doc.created_at,
     updated_at: doc.updated_at,

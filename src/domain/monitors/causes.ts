@@ -14,3 +14,9 @@ export function tooSlowCause(durationMs: number, maxSeconds: number): string {
 export function tooFastCause(durationMs: number, minSeconds: number): string {
   return `Run took ${formatDuration(durationMs)}, shorter than the ${formatDuration(minSeconds * 1000)} minimum`;
 }
+
+export function missedCause(expectedAt: string, timezone: string, graceSeconds: number, consecutiveMisses: number): string {
+  const local = new Date(expectedAt).toLocaleString('sv-SE', { timeZone: timezone, hour12: false }).slice(0, 16);
+  const count = consecutiveMisses === 1 ? '1 missed check-in' : `${consecutiveMisses} consecutive missed check-ins`;
+  return `No check-in for the run expected at ${local} (${timezone}) within the ${formatDuration(graceSeconds * 1000)} grace period; ${count}`;
+}

@@ -1,6 +1,7 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
-import { failureCause, tooFastCause, tooSlowCause } from './causes.js';
+import { failureCause, missedCause, tooFastCause, tooSlowCause } from './causes.js';
+import { addSeconds, nextExpectedAfter, nextExpectedAfterCheckIn } from './schedule.js';
 import type { IncidentKind, IncidentStatus, UserActor } from './incidents.js';
 import { type MonitorConfig, type UptimeConfig, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
 import { type DurationAssertion, type OpenRun, type PingKind, OPEN_RUNS_KEPT, assessDuration, effectiveKind, matchingStart } from './pings.js';
@@ -40,9 +41,11 @@ export interface PingReceivedData extends Ids, IncomingPing {
   // The monitor's ping-derived counters after this ping. Carried on every ping so that they
   // survive the truncation of old pings (retention): the newest ping always knows them.
   consecutive_failures: number;
+  consecutive_misses: number;
   total_pings_received: number;
   last_success_at: string | null;
   last_checkin_at: string | null;
+  next_expected_at: string | null;
   /** Pings the monitor kept when this one arrived: older ones leave the history. */
   retention_count: number;
 }
@@ -58,13 +61,15 @@ export interface IncidentResolvedData extends Ids {
 }
 
 export type MonitorEvent =
-  | DomainEvent<'MonitorCreated', Ids & { config: MonitorConfig; created_at: string }>
+  | DomainEvent<'MonitorCreated', Ids & { config: MonitorConfig; created_at: string; next_expected_at: string | null }>
   /** `last_ping_seq`: the newest ping's sequence when the update was made, so a smaller retention can be applied to the history. */
-  | DomainEvent<'MonitorUpdated', Ids & { config: MonitorConfig; updated_at: string; last_ping_seq: number | null }>
+  | DomainEvent<'MonitorUpdated', Ids & { config: MonitorConfig; updated_at: string; last_ping_seq: number | null; next_expected_at: string | null }>
   | DomainEvent<'MonitorPaused', Ids & { paused_at: string }>
-  | DomainEvent<'MonitorResumed', Ids & { resumed_at: string }>
+  | DomainEvent<'MonitorResumed', Ids & { resumed_at: string; next_expected_at: string | null }>
   | DomainEvent<'MonitorCountersReset', Ids & { reset_at: string }>
-  | DomainEvent<'MonitorWentDown', Ids & { reason: 'FAILURES'; at: string }>
+  | DomainEvent<'MonitorWentDown', Ids & { reason: 'FAILURES' | 'MISSES'; at: string }>
+  /** A slot passed its deadline (expected time + grace) without a check-in; stamped at the deadline. */
+  | DomainEvent<'CheckInMissed', Ids & { expected_at: string; deadline_at: string; consecutive_misses: number; next_expected_at: string | null }>
   | DomainEvent<'MonitorWentUp', Ids & { reason: 'SUCCESS_PING' | 'FORCED'; at: string }>
   | DomainEvent<'PingReceived', PingReceivedData>
   | DomainEvent<
@@ -89,7 +94,9 @@ export type MonitorCommand =
   | { type: 'ReceivePing'; monitor_id: string; ping: IncomingPing; incident_id: string; now: string }
   | { type: 'AcknowledgeIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'ResolveIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
-  | { type: 'DeleteMonitor'; monitor_id: string; now: string };
+  | { type: 'DeleteMonitor'; monitor_id: string; now: string }
+  /** From the timer: account for every slot whose deadline has passed by `now`. */
+  | { type: 'ExpireDeadlines'; monitor_id: string; incident_id: string; now: string };
 
 export interface MonitorState {
   lifecycle: 'absent' | 'active' | 'deleted';
@@ -99,6 +106,9 @@ export interface MonitorState {
   health: 'UP' | 'DOWN';
   paused: boolean;
   consecutiveFailures: number;
+  consecutiveMisses: number;
+  /** The next slot a check-in is expected for; null for JOB_BASIC. Kept while paused, recomputed on resume. */
+  nextExpectedAt: string | null;
   totalPings: number;
   lastSuccessAt: string | null;
   lastCheckinAt: string | null;
@@ -136,6 +146,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
     health: 'UP',
     paused: false,
     consecutiveFailures: 0,
+    consecutiveMisses: 0,
+    nextExpectedAt: null,
     totalPings: 0,
     lastSuccessAt: null,
     lastCheckinAt: null,
@@ -146,15 +158,24 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
   evolve(state, event) {
     switch (event.type) {
       case 'MonitorCreated':
-        return { ...state, lifecycle: 'active', monitorId: event.data.monitor_id, projectId: event.data.project_id, config: event.data.config };
+        return {
+          ...state,
+          lifecycle: 'active',
+          monitorId: event.data.monitor_id,
+          projectId: event.data.project_id,
+          config: event.data.config,
+          nextExpectedAt: event.data.next_expected_at,
+        };
       case 'MonitorUpdated':
-        return { ...state, config: event.data.config };
+        return { ...state, config: event.data.config, nextExpectedAt: event.data.next_expected_at };
       case 'MonitorPaused':
         return { ...state, paused: true };
       case 'MonitorResumed':
-        return { ...state, paused: false };
+        return { ...state, paused: false, nextExpectedAt: event.data.next_expected_at };
       case 'MonitorCountersReset':
-        return { ...state, consecutiveFailures: 0 };
+        return { ...state, consecutiveFailures: 0, consecutiveMisses: 0 };
+      case 'CheckInMissed':
+        return { ...state, consecutiveMisses: event.data.consecutive_misses, nextExpectedAt: event.data.next_expected_at };
       case 'MonitorWentDown':
         return { ...state, health: 'DOWN' };
       case 'MonitorWentUp':
@@ -166,6 +187,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
         return {
           ...state,
           consecutiveFailures: d.consecutive_failures,
+          consecutiveMisses: d.consecutive_misses,
+          nextExpectedAt: d.next_expected_at,
           totalPings: d.total_pings_received,
           lastSuccessAt: d.last_success_at,
           lastCheckinAt: d.last_checkin_at,
@@ -195,7 +218,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
     if (command.type === 'CreateMonitor') {
       if (state.lifecycle !== 'absent') return [];
       assertConsistent(command.config);
-      return [{ type: 'MonitorCreated', data: { monitor_id: command.monitor_id, project_id: command.project_id, config: command.config, created_at: command.now } }];
+      const { monitor_id, project_id, config, now } = command;
+      return [{ type: 'MonitorCreated', data: { monitor_id, project_id, config, created_at: now, next_expected_at: firstExpected(config, now) } }];
     }
     if (state.lifecycle !== 'active' || state.config === null) throw notFound('monitor not found');
     const ids = { monitor_id: state.monitorId, project_id: state.projectId };
@@ -205,12 +229,15 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
         const next = mergeConfig(config, command.patch);
         assertConsistent(next);
         if (JSON.stringify(next) === JSON.stringify(config)) return [];
-        return [{ type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now, last_ping_seq: command.last_ping_seq } }];
+        // A new schedule counts from now, as a new monitor would.
+        const rescheduled = next.schedule !== config.schedule || next.timezone !== config.timezone;
+        const nextExpected = rescheduled ? firstExpected(next, command.now) : state.nextExpectedAt;
+        return [{ type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now, last_ping_seq: command.last_ping_seq, next_expected_at: nextExpected } }];
       }
       case 'PauseMonitor':
         return state.paused ? [] : [{ type: 'MonitorPaused', data: { ...ids, paused_at: command.now } }];
       case 'ResumeMonitor':
-        return state.paused ? [{ type: 'MonitorResumed', data: { ...ids, resumed_at: command.now } }] : [];
+        return state.paused ? [{ type: 'MonitorResumed', data: { ...ids, resumed_at: command.now, next_expected_at: firstExpected(config, command.now) } }] : [];
       case 'ForceMonitorUp':
         return [
           { type: 'MonitorCountersReset', data: { ...ids, reset_at: command.now } },
@@ -238,6 +265,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
       }
       case 'DeleteMonitor':
         return [{ type: 'MonitorDeleted', data: { ...ids, deleted_at: command.now } }];
+      case 'ExpireDeadlines':
+        return expireDeadlines(state, config, command);
       default: {
         const exhaustive: never = command;
         return exhaustive;
@@ -291,6 +320,13 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
     total_pings_received: state.totalPings + 1,
     retention_count: config.retention_count,
   };
+  const unchanged = {
+    consecutive_failures: state.consecutiveFailures,
+    consecutive_misses: state.consecutiveMisses,
+    last_success_at: state.lastSuccessAt,
+    last_checkin_at: state.lastCheckinAt,
+    next_expected_at: state.nextExpectedAt,
+  };
   if (state.paused) {
     const recorded: PingReceivedData = {
       ...base,
@@ -298,9 +334,7 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
       started_at: null,
       evaluated: false,
       closed_start_ping_id: null,
-      consecutive_failures: state.consecutiveFailures,
-      last_success_at: state.lastSuccessAt,
-      last_checkin_at: state.lastCheckinAt,
+      ...unchanged,
     };
     return [{ type: 'PingReceived', data: recorded }];
   }
@@ -310,6 +344,8 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
   const durationMs = ping.duration_ms ?? (start ? Math.max(0, Date.parse(now) - Date.parse(start.started_at)) : null);
   const assertion = completes ? assessDuration(durationMs, config.min_duration_seconds, config.max_duration_seconds) : null;
   const failures = kind === 'FAILURE' ? state.consecutiveFailures + 1 : kind === 'SUCCESS' ? 0 : state.consecutiveFailures;
+  // START, SUCCESS and FAILURE are check-ins: they satisfy the schedule. LOG only records output.
+  const checkIn = kind !== 'LOG';
   const recorded: PingReceivedData = {
     ...base,
     duration_ms: completes ? durationMs : ping.duration_ms,
@@ -317,9 +353,12 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
     started_at: start?.started_at ?? null,
     evaluated: true,
     closed_start_ping_id: start?.ping_id ?? null,
+    ...unchanged,
     consecutive_failures: failures,
     last_success_at: kind === 'SUCCESS' ? now : state.lastSuccessAt,
-    last_checkin_at: kind === 'LOG' ? state.lastCheckinAt : now,
+    ...(checkIn
+      ? { last_checkin_at: now, consecutive_misses: 0, next_expected_at: nextExpectedAfterCheckIn(config.type, config.schedule, config.timezone, now) }
+      : {}),
   };
   const events: MonitorEvent[] = [{ type: 'PingReceived', data: recorded }];
   const open = (event: IncidentKind, cause: string): MonitorEvent => ({
@@ -342,6 +381,52 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
     if (assertion === 'TOO_FAST' && durationMs !== null && config.min_duration_seconds !== null && !openIncidentOf(state, 'DURATION_LOW')) {
       events.push(open('DURATION_LOW', tooFastCause(durationMs, config.min_duration_seconds)));
     }
+  }
+  return events;
+}
+
+function firstExpected(config: MonitorConfig, from: string): string | null {
+  return nextExpectedAfter(config.type, config.schedule, config.timezone, from);
+}
+
+/** Slots accounted for in one command; a longer backlog is worked off by the timer's next fires. */
+export const MAX_SLOTS_PER_EXPIRY = 1000;
+
+/**
+ * Every slot whose deadline (expected time + grace) has passed counts as one miss, stamped at its
+ * own deadline: after downtime each missed slot is accounted for once, in order. Reaching
+ * schedule_tolerance makes the monitor DOWN and opens one MISSED incident; later misses only
+ * count. A repeated or stale fire finds nothing due and records nothing.
+ */
+function expireDeadlines(state: MonitorState, config: MonitorConfig, command: Extract<MonitorCommand, { type: 'ExpireDeadlines' }>): MonitorEvent[] {
+  if (state.paused) return [];
+  const ids = { monitor_id: state.monitorId, project_id: state.projectId };
+  const events: MonitorEvent[] = [];
+  let expected = state.nextExpectedAt;
+  let misses = state.consecutiveMisses;
+  let health = state.health;
+  let missedOpen = openIncidentOf(state, 'MISSED') !== null;
+  for (let slot = 0; slot < MAX_SLOTS_PER_EXPIRY && expected !== null; slot += 1) {
+    const deadline = addSeconds(expected, config.grace_period_seconds);
+    if (Date.parse(deadline) > Date.parse(command.now)) break;
+    misses += 1;
+    const following = nextExpectedAfter(config.type, config.schedule, config.timezone, expected);
+    events.push({ type: 'CheckInMissed', data: { ...ids, expected_at: expected, deadline_at: deadline, consecutive_misses: misses, next_expected_at: following } });
+    if (misses >= config.schedule_tolerance) {
+      if (health === 'UP') events.push({ type: 'MonitorWentDown', data: { ...ids, reason: 'MISSES', at: deadline } });
+      health = 'DOWN';
+      if (!missedOpen) {
+        events.push({
+          type: 'IncidentOpened',
+          data: {
+            ...ids, incident_id: command.incident_id, event: 'MISSED', cause: missedCause(expected, config.timezone, config.grace_period_seconds, misses),
+            started_at: deadline, monitor_name: config.name, monitor_slug: config.slug, ping_id: null,
+          },
+        });
+        missedOpen = true;
+      }
+    }
+    expected = following;
   }
   return events;
 }

@@ -78,3 +78,23 @@ export function nextExpectedAfter(type: MonitorType, schedule: string, timezone:
     }
   }
 }
+
+/**
+ * A check-in this close before a cron slot is early for that slot (clock skew between the job's
+ * host and Vigil), not a stray ping: the next expected time is then the slot after it. The window
+ * never exceeds half the gap between slots, so a job running every minute is not skipped ahead.
+ */
+export const EARLY_CHECKIN_MS = 60_000;
+
+export function nextExpectedAfterCheckIn(type: MonitorType, schedule: string, timezone: string, checkinAt: string): string | null {
+  const next = nextExpectedAfter(type, schedule, timezone, checkinAt);
+  if (type !== 'JOB_CRON' || next === null) return next;
+  const following = nextExpectedAfter(type, schedule, timezone, next);
+  const early = Date.parse(next) - Date.parse(checkinAt);
+  if (following !== null && early <= EARLY_CHECKIN_MS && Date.parse(following) - Date.parse(next) > 2 * EARLY_CHECKIN_MS) return following;
+  return next;
+}
+
+export function addSeconds(iso: string, seconds: number): string {
+  return new Date(Date.parse(iso) + seconds * 1000).toISOString();
+}

@@ -13,7 +13,12 @@ const by = { user_id: 'u-1', email: 'ops@example.com', api_key_id: 'k-1' };
 function config(overrides: Partial<MonitorConfig> = {}): MonitorConfig {
   return { ...MONITOR_DEFAULTS, name: 'Backup', slug: 'backup', type: 'JOB_HEARTBEAT', schedule: '1h', uptime: null, ...overrides };
 }
-const created = (overrides: Partial<MonitorConfig> = {}): MonitorEvent => ({ type: 'MonitorCreated', data: { ...ids, config: config(overrides), created_at: T0 } });
+const HOUR_AFTER_T0 = '2026-11-21T11:00:00.000Z';
+const HOUR_AFTER_T1 = '2026-11-21T11:05:00.000Z';
+const created = (overrides: Partial<MonitorConfig> = {}): MonitorEvent => ({
+  type: 'MonitorCreated',
+  data: { ...ids, config: config(overrides), created_at: T0, next_expected_at: overrides.type === 'JOB_BASIC' ? null : HOUR_AFTER_T0 },
+});
 
 function ping(overrides: Partial<IncomingPing> = {}): IncomingPing {
   return {
@@ -28,7 +33,8 @@ function received(overrides: Partial<PingReceivedData> = {}): MonitorEvent {
     type: 'PingReceived',
     data: {
       ...ids, ...ping(), duration_assertion: null, started_at: null, received_at: T1, evaluated: true, closed_start_ping_id: null,
-      consecutive_failures: 0, total_pings_received: 1, last_success_at: T1, last_checkin_at: T1, retention_count: 200, ...overrides,
+      consecutive_failures: 0, consecutive_misses: 0, total_pings_received: 1, last_success_at: T1, last_checkin_at: T1,
+      next_expected_at: HOUR_AFTER_T1, retention_count: 200, ...overrides,
     },
   };
 }
@@ -171,11 +177,13 @@ describe('Monitor', () => {
     it('records a ping without evaluating it: no counters move, nothing opens', () =>
       given(paused)
         .when(receive({ event: 'FAILURE', exit_code: 1 }))
-        .then([received({ event: 'FAILURE', exit_code: 1, evaluated: false, consecutive_failures: 0, last_success_at: null, last_checkin_at: null })]));
+        .then([
+          received({ event: 'FAILURE', exit_code: 1, evaluated: false, consecutive_failures: 0, last_success_at: null, last_checkin_at: null, next_expected_at: HOUR_AFTER_T0 }),
+        ]));
 
     it('pauses once and resumes once', () => {
       given(paused).when({ type: 'PauseMonitor', monitor_id, now: T1 }).then([]);
-      given(paused).when({ type: 'ResumeMonitor', monitor_id, now: T1 }).then([{ type: 'MonitorResumed', data: { ...ids, resumed_at: T1 } }]);
+      given(paused).when({ type: 'ResumeMonitor', monitor_id, now: T1 }).then([{ type: 'MonitorResumed', data: { ...ids, resumed_at: T1, next_expected_at: HOUR_AFTER_T1 } }]);
       given([created()]).when({ type: 'ResumeMonitor', monitor_id, now: T1 }).then([]);
     });
   });
@@ -212,7 +220,7 @@ describe('Monitor', () => {
         .thenRefuses('invalid', /min_duration_seconds must be less/);
       given([created()])
         .when({ type: 'UpdateMonitor', monitor_id, patch: { name: 'Nightly backup' }, last_ping_seq: 4, now: T1 })
-        .then([{ type: 'MonitorUpdated', data: { ...ids, config: config({ name: 'Nightly backup' }), updated_at: T1, last_ping_seq: 4 } }]);
+        .then([{ type: 'MonitorUpdated', data: { ...ids, config: config({ name: 'Nightly backup' }), updated_at: T1, last_ping_seq: 4, next_expected_at: HOUR_AFTER_T0 } }]);
       given([created()]).when({ type: 'UpdateMonitor', monitor_id, patch: { name: 'Backup' }, last_ping_seq: null, now: T1 }).then([]);
     });
 
