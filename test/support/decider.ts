@@ -11,6 +11,7 @@ export function deciderSpec<C, S, E>(decider: Decider<C, S, E>) {
         return {
           then: (expected: E[]) => expect(decide()).to.deep.equal(expected),
           /** For events whose data is generated (ids, hashes): only their types are compared. */
+          thenMatches: (predicate: (events: E[]) => boolean) => expect(predicate(decide()), JSON.stringify(decide())).to.equal(true),
           thenEmits: (types: string[]) => expect(decide().map((event) => (event as { type: string }).type)).to.deep.equal(types),
           thenRefuses: (reason: DomainErrorReason, message: RegExp) => {
             let error: unknown;

@@ -233,3 +233,71 @@ describe('Monitor', () => {
       given([created(), { type: 'MonitorDeleted', data: { ...ids, deleted_at: T1 } }]).when(receive()).thenRefuses('not_found', /monitor not found/));
   });
 });
+
+describe('Monitor deadlines (the timer)', () => {
+  const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_id: 'inc-m', now });
+  const missed = (expected_at: string, deadline_at: string, consecutive_misses: number, next_expected_at: string): MonitorEvent => ({
+    type: 'CheckInMissed',
+    data: { ...ids, expected_at, deadline_at, consecutive_misses, next_expected_at },
+  });
+  // Heartbeat every hour, grace 300 s: created at 10:00, first check-in expected at 11:00, deadline 11:05.
+  const deadline1 = '2026-11-21T11:05:00.000Z';
+
+  it('does nothing before the deadline', () => given([created()]).when(expire('2026-11-21T11:04:59.999Z')).then([]));
+
+  it('at the deadline counts a miss and, at schedule_tolerance 1, goes DOWN with a MISSED incident stamped at the deadline', () =>
+    given([created()])
+      .when(expire('2026-11-21T11:05:03.000Z'))
+      .then([
+        missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z'),
+        { type: 'MonitorWentDown', data: { ...ids, reason: 'MISSES', at: deadline1 } },
+        {
+          type: 'IncidentOpened',
+          data: {
+            ...ids, incident_id: 'inc-m', event: 'MISSED', started_at: deadline1, monitor_name: 'Backup', monitor_slug: 'backup', ping_id: null,
+            cause: 'No check-in for the run expected at 2026-11-21 11:00 (UTC) within the 5 min grace period; 1 missed check-in',
+          },
+        },
+      ]));
+
+  it('only counts misses below schedule_tolerance', () =>
+    given([created({ schedule_tolerance: 3 })]).when(expire('2026-11-21T11:05:00.000Z')).then([missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]));
+
+  it('after downtime, accounts for every missed slot once, each stamped at its own deadline, with one incident', () =>
+    given([created({ schedule_tolerance: 2 })])
+      .when(expire('2026-11-21T14:30:00.000Z'))
+      .then([
+        missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z'),
+        missed('2026-11-21T12:00:00.000Z', '2026-11-21T12:05:00.000Z', 2, '2026-11-21T13:00:00.000Z'),
+        { type: 'MonitorWentDown', data: { ...ids, reason: 'MISSES', at: '2026-11-21T12:05:00.000Z' } },
+        {
+          type: 'IncidentOpened',
+          data: {
+            ...ids, incident_id: 'inc-m', event: 'MISSED', started_at: '2026-11-21T12:05:00.000Z', monitor_name: 'Backup', monitor_slug: 'backup', ping_id: null,
+            cause: 'No check-in for the run expected at 2026-11-21 12:00 (UTC) within the 5 min grace period; 2 consecutive missed check-ins',
+          },
+        },
+        missed('2026-11-21T13:00:00.000Z', '2026-11-21T13:05:00.000Z', 3, '2026-11-21T14:00:00.000Z'),
+        missed('2026-11-21T14:00:00.000Z', '2026-11-21T14:05:00.000Z', 4, '2026-11-21T15:00:00.000Z'),
+      ]));
+
+  it('is harmless when fired twice: the second fire finds nothing due', () =>
+    given([created({ schedule_tolerance: 5 }), missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]).when(expire('2026-11-21T11:05:01.000Z')).then([]));
+
+  it('skips paused and JOB_BASIC monitors', () => {
+    given([created(), { type: 'MonitorPaused', data: { ...ids, paused_at: T0 } }]).when(expire('2026-11-22T00:00:00.000Z')).then([]);
+    given([created({ type: 'JOB_BASIC', schedule: 'x' })]).when(expire('2026-11-22T00:00:00.000Z')).then([]);
+  });
+
+  it('a check-in resets the misses and moves the deadline', () =>
+    given([created({ schedule_tolerance: 5 }), missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')])
+      .when(receive({}, '2026-11-21T11:30:00.000Z'))
+      .then([
+        received({ received_at: '2026-11-21T11:30:00.000Z', last_success_at: '2026-11-21T11:30:00.000Z', last_checkin_at: '2026-11-21T11:30:00.000Z', next_expected_at: '2026-11-21T12:30:00.000Z' }),
+      ]));
+
+  it('counts a cron check-in that arrives just before its slot for that slot (clock skew)', () =>
+    given([created({ type: 'JOB_CRON', schedule: '0 3 * * *' })])
+      .when(receive({}, '2026-11-22T02:59:30.000Z'))
+      .thenMatches((events) => events[0]?.type === 'PingReceived' && events[0].data.next_expected_at === '2026-11-23T03:00:00.000Z'));
+});
