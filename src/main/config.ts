@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 
-export const ROLE_NAMES = ['api', 'projector'] as const;
+export const ROLE_NAMES = ['api', 'projector', 'timer'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
 /** Every setting Vigil reads from the environment; the README lists them with these defaults. */

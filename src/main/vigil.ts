@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { allProjections } from '../../projections/index.js';
 import { createApiApp } from '../api/app.js';
 import { type Logger, createLogger } from '../api/logger.js';
-import { commandContext } from '../app/context.js';
+import { type CommandContext, commandContext } from '../app/context.js';
+import { Timer } from '../timer/timer.js';
 import { Projector } from '../projector/projector.js';
 import { CheckpointPoller, type ReadModelProgress } from '../projector/read-model-progress.js';
 import type { RoleName, VigilConfig } from './config.js';
@@ -14,6 +15,9 @@ export interface RunningVigil {
   url: string | null;
   stores: Stores;
   projector: Projector | null;
+  timer: Timer | null;
+  /** The command side shared by the roles of this process (one lock table, one state cache). */
+  commands: CommandContext;
   logger: Logger;
   stop: () => Promise<void>;
 }
@@ -22,6 +26,8 @@ export interface StartOptions {
   roles: readonly RoleName[];
   clock?: () => Date;
   logger?: Logger;
+  /** Build the timer but leave it to the caller to tick (tests drive time by hand). */
+  manualTimer?: boolean;
 }
 
 /** Starts the chosen roles in this process against the stores the config names. */
@@ -39,12 +45,19 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     await stores.readModels.ensureCollections(projections.map((p) => p.collection));
   }
 
+  const commands = commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix, ...(options.clock ? { clock: options.clock } : {}) });
+  let timer: Timer | null = null;
+  if (options.roles.includes('timer')) {
+    timer = new Timer(commands, stores.readModels, { onError: (error) => logger.error({ err: error }, 'timer failed; retrying') });
+    if (!options.manualTimer) timer.start();
+  }
+
   let server: Server | null = null;
   let url: string | null = null;
   if (options.roles.includes('api')) {
     const progress: ReadModelProgress = projector ?? new CheckpointPoller(stores.readModels, projections.map((p) => p.name));
     const app = createApiApp({
-      commands: commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix, ...(options.clock ? { clock: options.clock } : {}) }),
+      commands,
       readModels: stores.readModels,
       progress,
       logger,
@@ -73,6 +86,8 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     url,
     stores,
     projector,
+    timer,
+    commands,
     logger,
     stop: async () => {
       if (stopped) return;
@@ -81,6 +96,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
+      await timer?.stop();
       await projector?.stop();
       await stores.close();
     },

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { pino } from 'pino';
 import type { Actor } from '../../src/app/command-handler.js';
-import { type CommandContext, commandContext } from '../../src/app/context.js';
+import type { CommandContext } from '../../src/app/context.js';
 import { issueApiKey, registerUser } from '../../src/app/identity.js';
 import { addMember, createProject } from '../../src/app/projects.js';
 import type { AssignableRole } from '../../src/domain/projects/project.js';
@@ -50,7 +50,7 @@ export class TestVigil {
 
   private static async open(dataDir: string, extraEnv: NodeJS.ProcessEnv, clock: TestClock, removeDir: () => void): Promise<TestVigil> {
     const env = { ...extraEnv, VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent' };
-    const vigil = await startVigil(loadConfig(env), { roles: ['api', 'projector'], clock: clock.now, logger: pino({ level: 'silent' }) });
+    const vigil = await startVigil(loadConfig(env), { roles: ['api', 'projector', 'timer'], manualTimer: true, clock: clock.now, logger: pino({ level: 'silent' }) });
     return new TestVigil(vigil, dataDir, env, clock, removeDir);
   }
 
@@ -63,8 +63,9 @@ export class TestVigil {
     return this.vigil.url!;
   }
 
+  /** The server's own command side (same locks and state cache), on the test clock. */
   get commands(): CommandContext {
-    return commandContext(this.vigil.stores.events, { clock: this.clock.now });
+    return this.vigil.commands;
   }
 
   async stop(): Promise<void> {
@@ -84,6 +85,14 @@ export class TestVigil {
     const response = await fetch(`${this.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+  }
+
+  /** Lets the timer fire what is due at the test clock's now, then waits for the read models. */
+  async tick(): Promise<number> {
+    await this.settle();
+    const fired = await this.vigil.timer!.tick();
+    await this.settle();
+    return fired;
   }
 
   /** Waits until the read models include everything written so far. */

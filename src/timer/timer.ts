@@ -1,0 +1,107 @@
+import type { Actor } from '../app/command-handler.js';
+import type { CommandContext } from '../app/context.js';
+import { runMonitorCommand } from '../app/monitors.js';
+import { DomainError } from '../domain/errors.js';
+import type { ReadModelStore } from '../readstore/read-model-store.js';
+import type { DeadlineDocument } from '../../projections/deadlines.js';
+
+export interface TimerOptions {
+  /** Deadlines read per query. */
+  batchSize?: number;
+  /** Longest sleep between ticks; also how soon a deadline written by another process is seen. */
+  maxSleepMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+const TIMER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
+
+/**
+ * Turns deadlines into commands. It reads what is due from the deadlines read model (an index on
+ * `due_at`, never a scan) and sends ExpireDeadlines; the monitor decides what, if anything, was
+ * missed, stamped at the deadline. A fire the read model has not caught up with yet, a second
+ * timer, or a ping racing the deadline all cost a no-op.
+ */
+export class Timer {
+  private readonly batchSize: number;
+  private readonly maxSleepMs: number;
+  private readonly onError: (error: unknown) => void;
+  /** The due time last fired per monitor, so a lagging read model is not fired again and again. */
+  private readonly fired = new Map<string, string>();
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly commands: CommandContext,
+    private readonly readModels: ReadModelStore,
+    options: TimerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.maxSleepMs = options.maxSleepMs ?? 1000;
+    this.onError = options.onError ?? ((error) => console.error('timer error', error));
+  }
+
+  /** Fires every deadline due by now; returns how many monitors it looked at. */
+  async tick(): Promise<number> {
+    const now = this.commands.clock().toISOString();
+    let sent = 0;
+    for (;;) {
+      const due = await this.readModels.find<DeadlineDocument>('deadlines', { due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: this.batchSize });
+      const fresh = due.filter((d) => d.doc.due_at !== null && this.fired.get(d.id) !== d.doc.due_at);
+      for (const { id, doc } of fresh) {
+        this.fired.set(id, doc.due_at!);
+        await this.expire(doc.monitor_id, now);
+        sent += 1;
+      }
+      if (due.length < this.batchSize || fresh.length === 0) return sent;
+    }
+  }
+
+  private async expire(monitorId: string, now: string): Promise<void> {
+    try {
+      await runMonitorCommand(this.commands, { type: 'ExpireDeadlines', monitor_id: monitorId, incident_id: this.commands.newId(), now }, TIMER_ACTOR);
+    } catch (error) {
+      // Deleted since the read model was written: nothing to expire.
+      if (!(error instanceof DomainError && error.reason === 'not_found')) throw error;
+    }
+  }
+
+  /** Ticks until stopped, sleeping until the next deadline (at most maxSleepMs). */
+  start(): void {
+    this.running = (async () => {
+      while (!this.stopping) {
+        try {
+          await this.tick();
+        } catch (error) {
+          this.onError(error);
+        }
+        await this.sleep(await this.msUntilNextDeadline());
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.running;
+  }
+
+  private async msUntilNextDeadline(): Promise<number> {
+    const [next] = await this.readModels.find<DeadlineDocument>('deadlines', { due_at: { $gt: this.commands.clock().toISOString() } }, { sort: [['due_at', 1]], limit: 1 });
+    const ms = next?.doc.due_at ? Date.parse(next.doc.due_at) - this.commands.clock().getTime() : this.maxSleepMs;
+    return Math.max(10, Math.min(ms, this.maxSleepMs));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = null;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+describe('Timer', () => {
+  let vigil: TestVigil;
+  let key: string;
+  let projectId: string;
+  beforeEach(async () => {
+    vigil = await TestVigil.start();
+    key = await vigil.accountKey(await vigil.user('timer@example.com'), ALL_SCOPES);
+    projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Timed' } })).body.project.id;
+  });
+  afterEach(() => vigil.stop());
+
+  async function monitor(body: Record<string, unknown> = {}) {
+    const created = await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Heartbeat', type: 'JOB_HEARTBEAT', schedule: '1h', ...body } });
+    expect(created.status).to.equal(201);
+    return created.body.monitor as { id: string; next_expected_at: string; created_at: string };
+  }
+  const read = async (id: string) => (await vigil.request('GET', `/v1/monitors/${id}`, { key })).body.monitor;
+  const incidents = async (id: string) => (await vigil.request('GET', `/v1/monitors/${id}/incidents`, { key })).body.data;
+
+  it('opens a MISSED incident at the deadline plus grace, stamped at the deadline even when noticed late', async () => {
+    const m = await monitor();
+    const deadline = new Date(Date.parse(m.next_expected_at) + 300_000).toISOString();
+    vigil.clock.advance(HOUR + 5 * MINUTE - 1);
+    await vigil.tick();
+    expect(await read(m.id)).to.include({ status: 'UP', consecutive_misses: 0 });
+    vigil.clock.advance(40_000);
+    expect(await vigil.tick()).to.equal(1);
+    expect(await read(m.id)).to.include({ status: 'DOWN', consecutive_misses: 1 });
+    const [missed] = await incidents(m.id);
+    expect(missed).to.include({ event: 'MISSED', status: 'OPEN', started_at: deadline });
+    expect(missed.cause).to.match(/^No check-in for the run expected at .* within the 5 min grace period; 1 missed check-in$/);
+  });
+
+  it('fires twice harmlessly and moves on to the next slot', async () => {
+    const m = await monitor({ schedule_tolerance: 3 });
+    vigil.clock.advance(HOUR + 6 * MINUTE);
+    await vigil.tick();
+    await vigil.tick();
+    const after = await read(m.id);
+    expect(after).to.include({ consecutive_misses: 1, status: 'UP' });
+    expect(after.next_expected_at).to.equal(new Date(Date.parse(m.next_expected_at) + HOUR).toISOString());
+    const stream = await vigil.vigil.stores.events.readStream(`monitor-${m.id}`);
+    expect(stream.filter((e) => e.type === 'CheckInMissed')).to.have.length(1);
+  });
+
+  it('catches up after downtime: each missed slot counted once, one incident, then recovery on a ping', async () => {
+    const m = await monitor({ schedule_tolerance: 2 });
+    vigil.clock.advance(5 * HOUR + 10 * MINUTE);
+    await vigil.tick();
+    expect(await read(m.id)).to.include({ consecutive_misses: 5, status: 'DOWN' });
+    const stream = await vigil.vigil.stores.events.readStream(`monitor-${m.id}`);
+    const deadlines = stream.filter((e) => e.type === 'CheckInMissed').map((e) => e.data['deadline_at']);
+    expect(deadlines).to.deep.equal([1, 2, 3, 4, 5].map((n) => new Date(Date.parse(m.created_at) + n * HOUR + 5 * MINUTE).toISOString()));
+    expect(await incidents(m.id)).to.have.length(1);
+
+    await vigil.request('GET', `/v1/ping/${m.id}`);
+    const recovered = await read(m.id);
+    expect(recovered).to.include({ status: 'UP', consecutive_misses: 0 });
+    expect(recovered.next_expected_at).to.equal(new Date(vigil.clock.now().getTime() + HOUR).toISOString());
+    expect((await incidents(m.id))[0]).to.deep.include({ status: 'RESOLVED', resolved_by: { kind: 'system', reason: 'SUCCESS_PING' } });
+  });
+
+  it('skips paused monitors, and a resumed one counts its schedule from the resumption', async () => {
+    const m = await monitor();
+    await vigil.request('POST', `/v1/monitors/${m.id}/pause`, { key });
+    vigil.clock.advance(3 * HOUR);
+    expect(await vigil.tick()).to.equal(0);
+    expect(await read(m.id)).to.include({ status: 'PAUSED', consecutive_misses: 0 });
+    const resumed = (await vigil.request('POST', `/v1/monitors/${m.id}/resume`, { key })).body.monitor;
+    expect(resumed.next_expected_at).to.equal(new Date(vigil.clock.now().getTime() + HOUR).toISOString());
+    await vigil.tick();
+    expect(await incidents(m.id)).to.deep.equal([]);
+  });
+
+  it('never expires JOB_BASIC monitors, and forgets deleted ones', async () => {
+    const basic = await monitor({ type: 'JOB_BASIC', schedule: 'manual' });
+    const doomed = await monitor();
+    await vigil.request('DELETE', `/v1/monitors/${doomed.id}`, { key });
+    vigil.clock.advance(48 * HOUR);
+    expect(await vigil.tick()).to.equal(0);
+    expect(await read(basic.id)).to.include({ status: 'UP', next_expected_at: null });
+  });
+
+  it('keeps JOB_CRON deadlines in the monitor time zone', async () => {
+    const m = await monitor({ type: 'JOB_CRON', schedule: '30 2 * * *', timezone: 'America/New_York', grace_period_seconds: 60 });
+    const local = new Date(m.next_expected_at).toLocaleString('en-US', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit', hour12: false });
+    expect(local).to.equal('02:30');
+    vigil.clock.advance(Date.parse(m.next_expected_at) + 61_000 - vigil.clock.now().getTime());
+    await vigil.tick();
+    expect(await read(m.id)).to.include({ status: 'DOWN', consecutive_misses: 1 });
+  });
+});
