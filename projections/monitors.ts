@@ -28,11 +28,11 @@ function derive(doc: MonitorDocument): MonitorDocument {
 
 export const monitorsProjection: Projection<MonitorDocument> = {
   name: 'monitors',
-  version: 2,
+  version: 3,
   collection: { name: 'monitors', indexes: [{ fields: ['project_id', 'created_at'] }, { fields: ['project_id', 'slug'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'MonitorCountersReset',
-    'MonitorWentDown', 'MonitorWentUp', 'PingReceived', 'CheckInMissed', 'MonitorDeleted',
+    'MonitorWentDown', 'MonitorWentUp', 'PingReceived', 'CheckInMissed', 'RunOverdue', 'MonitorDeleted',
   ],
   targets: (event) => ({ ids: 'monitor_id' in event.data ? [event.data.monitor_id] : [] }),
   apply(doc, event) {
@@ -72,6 +72,8 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       }
       case 'CheckInMissed':
         return derive({ ...doc, consecutive_misses: event.data.consecutive_misses, next_expected_at: event.data.next_expected_at });
+      case 'RunOverdue':
+        return derive({ ...doc, consecutive_failures: event.data.consecutive_failures });
       case 'MonitorDeleted':
         return null;
       default:

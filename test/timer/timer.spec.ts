@@ -96,3 +96,58 @@ describe('Timer', () => {
     expect(await read(m.id)).to.include({ status: 'DOWN', consecutive_misses: 1 });
   });
 });
+
+describe('Timer: hung runs', () => {
+  let vigil: TestVigil;
+  let key: string;
+  let projectId: string;
+  beforeEach(async () => {
+    vigil = await TestVigil.start();
+    key = await vigil.accountKey(await vigil.user('hung@example.com'), ALL_SCOPES);
+    projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Hung' } })).body.project.id;
+  });
+  afterEach(() => vigil.stop());
+
+  const create = async (body: Record<string, unknown>) =>
+    (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Job', max_duration_seconds: 600, ...body } })).body.monitor as { id: string };
+  const read = async (id: string) => (await vigil.request('GET', `/v1/monitors/${id}`, { key })).body.monitor;
+  const incidents = async (id: string) => (await vigil.request('GET', `/v1/monitors/${id}/incidents`, { key })).body.data;
+
+  it('opens DURATION_HIGH when a START is not completed within max_duration_seconds, stamped at that deadline', async () => {
+    const m = await create({ type: 'JOB_HEARTBEAT', schedule: '1d' });
+    await vigil.request('GET', `/v1/ping/${m.id}/start?run_id=long`);
+    const started = vigil.clock.now().getTime();
+    vigil.clock.advance(10 * MINUTE - 1);
+    await vigil.tick();
+    expect(await incidents(m.id)).to.deep.equal([]);
+    vigil.clock.advance(30_000);
+    await vigil.tick();
+    const [slow] = await incidents(m.id);
+    expect(slow).to.include({ event: 'DURATION_HIGH', status: 'OPEN', started_at: new Date(started + 10 * MINUTE).toISOString() });
+    expect(slow.cause).to.match(/has not finished within the 10 min maximum$/);
+    expect(await read(m.id)).to.include({ status: 'UP' });
+    await vigil.tick();
+    expect(await incidents(m.id)).to.have.length(1);
+  });
+
+  it('on JOB_BASIC also closes the hung run as a failure (the watchdog): DOWN with a FAILED incident', async () => {
+    const m = await create({ type: 'JOB_BASIC', schedule: 'on demand' });
+    await vigil.request('GET', `/v1/ping/${m.id}/start`);
+    vigil.clock.advance(11 * MINUTE);
+    await vigil.tick();
+    expect(await read(m.id)).to.include({ status: 'DOWN', consecutive_failures: 1 });
+    expect((await incidents(m.id)).map((i: { event: string }) => i.event).sort()).to.deep.equal(['DURATION_HIGH', 'FAILED']);
+    await vigil.request('GET', `/v1/ping/${m.id}`);
+    expect(await read(m.id)).to.include({ status: 'UP', consecutive_failures: 0 });
+  });
+
+  it('leaves a run that completes in time alone', async () => {
+    const m = await create({ type: 'JOB_BASIC', schedule: 'x' });
+    await vigil.request('GET', `/v1/ping/${m.id}/start?run_id=a`);
+    vigil.clock.advance(5 * MINUTE);
+    await vigil.request('GET', `/v1/ping/${m.id}/success?run_id=a`);
+    vigil.clock.advance(HOUR);
+    expect(await vigil.tick()).to.equal(0);
+    expect(await incidents(m.id)).to.deep.equal([]);
+  });
+});

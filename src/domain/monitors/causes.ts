@@ -20,3 +20,8 @@ export function missedCause(expectedAt: string, timezone: string, graceSeconds: 
   const count = consecutiveMisses === 1 ? '1 missed check-in' : `${consecutiveMisses} consecutive missed check-ins`;
   return `No check-in for the run expected at ${local} (${timezone}) within the ${formatDuration(graceSeconds * 1000)} grace period; ${count}`;
 }
+
+export function hungRunCause(startedAt: string, maxSeconds: number, watchdog: boolean): string {
+  const base = `A run started at ${startedAt} has not finished within the ${formatDuration(maxSeconds * 1000)} maximum`;
+  return watchdog ? `${base}; the watchdog counted it as a failure` : base;
+}

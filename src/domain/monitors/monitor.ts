@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
-import { failureCause, missedCause, tooFastCause, tooSlowCause } from './causes.js';
+import { failureCause, hungRunCause, missedCause, tooFastCause, tooSlowCause } from './causes.js';
 import { addSeconds, nextExpectedAfter, nextExpectedAfterCheckIn } from './schedule.js';
 import type { IncidentKind, IncidentStatus, UserActor } from './incidents.js';
 import { type MonitorConfig, type UptimeConfig, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
@@ -68,6 +68,14 @@ export type MonitorEvent =
   | DomainEvent<'MonitorResumed', Ids & { resumed_at: string; next_expected_at: string | null }>
   | DomainEvent<'MonitorCountersReset', Ids & { reset_at: string }>
   | DomainEvent<'MonitorWentDown', Ids & { reason: 'FAILURES' | 'MISSES'; at: string }>
+  /**
+   * A START ran past max_duration_seconds without a completion. On JOB_BASIC monitors the watchdog
+   * also closes it as a failure (`closed_as_failure`), counted in `consecutive_failures`.
+   */
+  | DomainEvent<
+      'RunOverdue',
+      Ids & { start_ping_id: string; run_id: string | null; started_at: string; deadline_at: string; closed_as_failure: boolean; consecutive_failures: number }
+    >
   /** A slot passed its deadline (expected time + grace) without a check-in; stamped at the deadline. */
   | DomainEvent<'CheckInMissed', Ids & { expected_at: string; deadline_at: string; consecutive_misses: number; next_expected_at: string | null }>
   | DomainEvent<'MonitorWentUp', Ids & { reason: 'SUCCESS_PING' | 'FORCED'; at: string }>
@@ -95,8 +103,8 @@ export type MonitorCommand =
   | { type: 'AcknowledgeIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'ResolveIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'DeleteMonitor'; monitor_id: string; now: string }
-  /** From the timer: account for every slot whose deadline has passed by `now`. */
-  | { type: 'ExpireDeadlines'; monitor_id: string; incident_id: string; now: string };
+  /** From the timer: account for every slot and every run whose deadline has passed by `now`. */
+  | { type: 'ExpireDeadlines'; monitor_id: string; incident_ids: { missed: string; overdue: string; failed: string }; now: string };
 
 export interface MonitorState {
   lifecycle: 'absent' | 'active' | 'deleted';
@@ -176,6 +184,13 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
         return { ...state, consecutiveFailures: 0, consecutiveMisses: 0 };
       case 'CheckInMissed':
         return { ...state, consecutiveMisses: event.data.consecutive_misses, nextExpectedAt: event.data.next_expected_at };
+      case 'RunOverdue': {
+        const { start_ping_id, closed_as_failure, consecutive_failures } = event.data;
+        const openRuns = closed_as_failure
+          ? state.openRuns.filter((run) => run.ping_id !== start_ping_id)
+          : state.openRuns.map((run) => (run.ping_id === start_ping_id ? { ...run, overdue: true } : run));
+        return { ...state, openRuns, consecutiveFailures: consecutive_failures };
+      }
       case 'MonitorWentDown':
         return { ...state, health: 'DOWN' };
       case 'MonitorWentUp':
@@ -183,7 +198,7 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
       case 'PingReceived': {
         const d = event.data;
         let openRuns = state.openRuns.filter((run) => run.ping_id !== d.closed_start_ping_id);
-        if (d.evaluated && d.event === 'START') openRuns = [...openRuns, { ping_id: d.ping_id, run_id: d.run_id, started_at: d.received_at }].slice(-OPEN_RUNS_KEPT);
+        if (d.evaluated && d.event === 'START') openRuns = [...openRuns, { ping_id: d.ping_id, run_id: d.run_id, started_at: d.received_at, overdue: false }].slice(-OPEN_RUNS_KEPT);
         return {
           ...state,
           consecutiveFailures: d.consecutive_failures,
@@ -419,7 +434,7 @@ function expireDeadlines(state: MonitorState, config: MonitorConfig, command: Ex
         events.push({
           type: 'IncidentOpened',
           data: {
-            ...ids, incident_id: command.incident_id, event: 'MISSED', cause: missedCause(expected, config.timezone, config.grace_period_seconds, misses),
+            ...ids, incident_id: command.incident_ids.missed, event: 'MISSED', cause: missedCause(expected, config.timezone, config.grace_period_seconds, misses),
             started_at: deadline, monitor_name: config.name, monitor_slug: config.slug, ping_id: null,
           },
         });
@@ -427,6 +442,50 @@ function expireDeadlines(state: MonitorState, config: MonitorConfig, command: Ex
       }
     }
     expected = following;
+  }
+  return [...events, ...expireRuns(state, config, command, health)];
+}
+
+/** Runs past max_duration_seconds: DURATION_HIGH once; on JOB_BASIC the watchdog also fails them. */
+function expireRuns(
+  state: MonitorState,
+  config: MonitorConfig,
+  command: Extract<MonitorCommand, { type: 'ExpireDeadlines' }>,
+  healthAfterMisses: 'UP' | 'DOWN',
+): MonitorEvent[] {
+  const max = config.max_duration_seconds;
+  if (max === null) return [];
+  const ids = { monitor_id: state.monitorId, project_id: state.projectId };
+  const watchdog = config.type === 'JOB_BASIC';
+  const events: MonitorEvent[] = [];
+  let failures = state.consecutiveFailures;
+  let health = healthAfterMisses;
+  let slowOpen = openIncidentOf(state, 'DURATION_HIGH') !== null;
+  let failedOpen = openIncidentOf(state, 'FAILED') !== null;
+  const overdue = state.openRuns.filter((run) => !run.overdue && Date.parse(addSeconds(run.started_at, max)) <= Date.parse(command.now));
+  for (const run of overdue) {
+    const deadline = addSeconds(run.started_at, max);
+    if (watchdog) failures += 1;
+    events.push({
+      type: 'RunOverdue',
+      data: { ...ids, start_ping_id: run.ping_id, run_id: run.run_id, started_at: run.started_at, deadline_at: deadline, closed_as_failure: watchdog, consecutive_failures: failures },
+    });
+    const incident = (incident_id: string, event: 'DURATION_HIGH' | 'FAILED'): MonitorEvent => ({
+      type: 'IncidentOpened',
+      data: { ...ids, incident_id, event, cause: hungRunCause(run.started_at, max, event === 'FAILED'), started_at: deadline, monitor_name: config.name, monitor_slug: config.slug, ping_id: run.ping_id },
+    });
+    if (!slowOpen) {
+      events.push(incident(command.incident_ids.overdue, 'DURATION_HIGH'));
+      slowOpen = true;
+    }
+    if (watchdog && failures >= config.failure_tolerance) {
+      if (health === 'UP') events.push({ type: 'MonitorWentDown', data: { ...ids, reason: 'FAILURES', at: deadline } });
+      health = 'DOWN';
+      if (!failedOpen) {
+        events.push(incident(command.incident_ids.failed, 'FAILED'));
+        failedOpen = true;
+      }
+    }
   }
   return events;
 }

@@ -7,6 +7,8 @@ export interface OpenRun {
   ping_id: string;
   run_id: string | null;
   started_at: string;
+  /** Already reported as running past max_duration_seconds. */
+  overdue: boolean;
 }
 
 /** At most this many open runs are remembered; a job that never completes must not grow the state. */

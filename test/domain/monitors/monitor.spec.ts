@@ -235,7 +235,7 @@ describe('Monitor', () => {
 });
 
 describe('Monitor deadlines (the timer)', () => {
-  const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_id: 'inc-m', now });
+  const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'inc-m', overdue: 'inc-o', failed: 'inc-f' }, now });
   const missed = (expected_at: string, deadline_at: string, consecutive_misses: number, next_expected_at: string): MonitorEvent => ({
     type: 'CheckInMissed',
     data: { ...ids, expected_at, deadline_at, consecutive_misses, next_expected_at },
