@@ -1,4 +1,7 @@
 import { Cron } from 'croner';
+import rrule from 'rrule';
+
+const { RRule, rrulestr } = rrule;
 
 export type MonitorType = 'JOB_CRON' | 'JOB_HEARTBEAT' | 'JOB_BASIC' | 'UPTIME_HTTP';
 export const MONITOR_TYPES: readonly MonitorType[] = ['JOB_CRON', 'JOB_HEARTBEAT', 'JOB_BASIC', 'UPTIME_HTTP'];
@@ -37,13 +40,31 @@ function cronFor(schedule: string, timezone: string): Cron | null {
   }
 }
 
+/**
+ * An RFC 5545 rule (`RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;BYHOUR=18;BYMINUTE=0`) for
+ * calendars cron cannot say, anchored in the monitor's zone. Daily or coarser only: finer rules are
+ * what cron is for, and rrule walks every occurrence from the anchor to find the next one.
+ */
+function rruleFor(schedule: string, timezone: string): InstanceType<typeof RRule> | null {
+  const trimmed = schedule.trim();
+  if (!/^RRULE:/i.test(trimmed) || /[\r\n]|DTSTART|TZID/i.test(trimmed)) return null;
+  try {
+    const rule = rrulestr(`DTSTART;TZID=${timezone}:20200101T000000\n${trimmed}`);
+    return rule instanceof RRule && rule.options.freq <= RRule.DAILY ? rule : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Why a schedule does not suit its monitor type, or null when it does. */
 export function scheduleProblem(type: MonitorType, schedule: string, timezone: string): string | null {
   switch (type) {
-    case 'JOB_CRON':
-      return cronFor(schedule, isTimeZone(timezone) ? timezone : 'UTC')
+    case 'JOB_CRON': {
+      const zone = isTimeZone(timezone) ? timezone : 'UTC';
+      return cronFor(schedule, zone) || rruleFor(schedule, zone)
         ? null
-        : 'schedule must be a five-field cron expression (such as "0 3 * * *") or a macro such as @hourly for JOB_CRON monitors';
+        : 'schedule must be a five-field cron expression (such as "0 3 * * *"), a macro such as @hourly, or an RRULE:… of daily or coarser frequency for JOB_CRON monitors';
+    }
     case 'JOB_HEARTBEAT':
     case 'UPTIME_HTTP':
       return parseInterval(schedule) !== null
@@ -62,7 +83,8 @@ export function scheduleProblem(type: MonitorType, schedule: string, timezone: s
 export function nextExpectedAfter(type: MonitorType, schedule: string, timezone: string, from: string): string | null {
   switch (type) {
     case 'JOB_CRON': {
-      const next = cronFor(schedule, timezone)?.nextRun(new Date(from));
+      const cron = cronFor(schedule, timezone);
+      const next = cron ? cron.nextRun(new Date(from)) : rruleFor(schedule, timezone)?.after(new Date(from), false);
       return next ? next.toISOString() : null;
     }
     case 'JOB_HEARTBEAT':
