@@ -151,3 +151,28 @@ describe('Timer: hung runs', () => {
     expect(await incidents(m.id)).to.deep.equal([]);
   });
 });
+
+describe('Schedule preview', () => {
+  let vigil: TestVigil;
+  before(async () => (vigil = await TestVigil.start()));
+  after(() => vigil.stop());
+
+  it('shows the next five expected times in order, from next_expected_at', async () => {
+    const key = await vigil.accountKey(await vigil.user('preview@example.com'), ALL_SCOPES);
+    const projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Preview' } })).body.project.id;
+    const monitor = (
+      await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Weekdays', type: 'JOB_CRON', schedule: '0 9 * * 1-5', timezone: 'Europe/London' } })
+    ).body.monitor;
+    const preview = await vigil.request('GET', `/v1/monitors/${monitor.id}/schedule`, { key });
+    expect(preview.status).to.equal(200);
+    expect(preview.body).to.include({ type: 'JOB_CRON', timezone: 'Europe/London', next_expected_at: monitor.next_expected_at, early_checkin_window_seconds: 60 });
+    expect(preview.body.upcoming).to.have.length(5);
+    expect(preview.body.upcoming[0]).to.equal(monitor.next_expected_at);
+    for (const at of preview.body.upcoming) {
+      const day = new Date(at).toLocaleDateString('en-GB', { timeZone: 'Europe/London', weekday: 'short' });
+      expect(['Mon', 'Tue', 'Wed', 'Thu', 'Fri']).to.include(day);
+      expect(new Date(at).toLocaleTimeString('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit' })).to.equal('09:00');
+    }
+    expect([...preview.body.upcoming].sort()).to.deep.equal(preview.body.upcoming);
+  });
+});

@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import { createMonitor, deleteMonitor, forceMonitorUp, pauseMonitor, resumeMonitor, updateMonitor } from '../../app/monitors.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
+import { EARLY_CHECKIN_MS, upcomingSlots } from '../../domain/monitors/schedule.js';
 import { getMonitor, getPing, listMonitors, pagedFind, recentPings } from '../../queries/monitors.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../../queries/warnings.js';
 import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js';
@@ -160,6 +161,20 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const ping = await getPing(readModels, monitor.id, pathId(ctx.params['pingId'], 'ping'));
     if (!ping) throw new HttpError(404, 'ping not found');
     ctx.body = { ping: { ...pingBody(ping, { fullPayload: true }), truncated: ping.payload_truncated } };
+  });
+
+  router.get('/monitors/:monitorId/schedule', async (ctx) => {
+    const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
+    const next = monitor.paused ? null : monitor.next_expected_at;
+    ctx.body = {
+      type: monitor.type,
+      schedule: monitor.schedule,
+      timezone: monitor.timezone,
+      grace_period_seconds: monitor.grace_period_seconds,
+      early_checkin_window_seconds: monitor.type === 'JOB_CRON' ? EARLY_CHECKIN_MS / 1000 : 0,
+      next_expected_at: next,
+      upcoming: upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, next, 5),
+    };
   });
 
   router.get('/monitors/:monitorId/warnings', async (ctx) => {

@@ -120,3 +120,10 @@ export function nextExpectedAfterCheckIn(type: MonitorType, schedule: string, ti
 export function addSeconds(iso: string, seconds: number): string {
   return new Date(Date.parse(iso) + seconds * 1000).toISOString();
 }
+
+/** The next `count` expected times from `first` on: what a person checks a schedule against. */
+export function upcomingSlots(type: MonitorType, schedule: string, timezone: string, first: string | null, count: number): string[] {
+  const slots: string[] = [];
+  for (let at = first; at !== null && slots.length < count; at = nextExpectedAfter(type, schedule, timezone, at)) slots.push(at);
+  return slots;
+}
