@@ -25,3 +25,19 @@ export function hungRunCause(startedAt: string, maxSeconds: number, watchdog: bo
   const base = `A run started at ${startedAt} has not finished within the ${formatDuration(maxSeconds * 1000)} maximum`;
   return watchdog ? `${base}; the watchdog counted it as a failure` : base;
 }
+
+export function checkFailureCause(consecutiveFailures: number, error: string | null): string {
+  const count = consecutiveFailures === 1 ? '1 failed check' : `${consecutiveFailures} consecutive failed checks`;
+  return `${count}; last: ${error ?? 'check failed'}`;
+}
+
+export function sslExpiringCause(url: string, expiresAt: string, daysLeft: number, issuer: string | null): string {
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // keep the raw text
+  }
+  const when = daysLeft < 0 ? `expired on ${expiresAt.slice(0, 10)}` : `expires on ${expiresAt.slice(0, 10)} (in ${Math.floor(daysLeft)} days)`;
+  return `The TLS certificate of ${host} ${when}${issuer ? `; issuer ${issuer}` : ''}`;
+}

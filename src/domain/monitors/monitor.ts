@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
-import { failureCause, hungRunCause, missedCause, tooFastCause, tooSlowCause } from './causes.js';
+import { checkFailureCause, failureCause, hungRunCause, missedCause, sslExpiringCause, tooFastCause, tooSlowCause } from './causes.js';
 import { addSeconds, nextExpectedAfter, nextExpectedAfterCheckIn } from './schedule.js';
 import type { IncidentKind, IncidentStatus, UserActor } from './incidents.js';
 import { type MonitorConfig, type UptimeConfig, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
@@ -60,6 +60,31 @@ export interface IncidentResolvedData extends Ids {
   reason: string | null;
 }
 
+/** What the checker saw on one check of an UPTIME_HTTP monitor. */
+export interface CheckObservation {
+  check_id: string;
+  status_code: number | null;
+  response_time_ms: number;
+  is_up: boolean;
+  /** What failed, as a person reads it ("HTTP 503, expected 2xx", "timed out after 10 s"); null when up. */
+  error: string | null;
+  ssl_expires_at: string | null;
+  ssl_issuer: string | null;
+  check_region: string;
+  /** `probe_error`: the checker itself could not check (not the target's fault); such a result counts for nothing. */
+  check_status: 'ok' | 'probe_error';
+  cycle_id: string | null;
+  attempts: number;
+}
+
+export interface CheckCompletedData extends Ids, CheckObservation {
+  checked_at: string;
+  consecutive_failures: number;
+  last_success_at: string | null;
+  next_expected_at: string | null;
+  retention_count: number;
+}
+
 export type MonitorEvent =
   | DomainEvent<'MonitorCreated', Ids & { config: MonitorConfig; created_at: string; next_expected_at: string | null }>
   /** `last_ping_seq`: the newest ping's sequence when the update was made, so a smaller retention can be applied to the history. */
@@ -80,6 +105,8 @@ export type MonitorEvent =
   | DomainEvent<'CheckInMissed', Ids & { expected_at: string; deadline_at: string; consecutive_misses: number; next_expected_at: string | null }>
   | DomainEvent<'MonitorWentUp', Ids & { reason: 'SUCCESS_PING' | 'FORCED'; at: string }>
   | DomainEvent<'PingReceived', PingReceivedData>
+  /** Recorded with the pings (the monitor's observations), so retention applies to both alike. */
+  | DomainEvent<'CheckCompleted', CheckCompletedData>
   | DomainEvent<
       'IncidentOpened',
       Ids & { incident_id: string; event: IncidentKind; cause: string; started_at: string; monitor_name: string; monitor_slug: string; ping_id: string | null }
@@ -103,6 +130,8 @@ export type MonitorCommand =
   | { type: 'AcknowledgeIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'ResolveIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'DeleteMonitor'; monitor_id: string; now: string }
+  /** From the checker: the outcome of one check, after its retries. */
+  | { type: 'RecordCheck'; monitor_id: string; check: CheckObservation; incident_ids: { failed: string; ssl: string }; ssl_warning_days: number; now: string }
   /** From the timer: account for every slot and every run whose deadline has passed by `now`. */
   | { type: 'ExpireDeadlines'; monitor_id: string; incident_ids: { missed: string; overdue: string; failed: string }; now: string };
 
@@ -210,6 +239,13 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
           openRuns,
         };
       }
+      case 'CheckCompleted':
+        return {
+          ...state,
+          consecutiveFailures: event.data.consecutive_failures,
+          lastSuccessAt: event.data.last_success_at,
+          nextExpectedAt: event.data.next_expected_at,
+        };
       case 'IncidentOpened':
         return withIncident(state, event.data.incident_id, event.data.event, 'OPEN');
       case 'IncidentAcknowledged': {
@@ -282,6 +318,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
         return [{ type: 'MonitorDeleted', data: { ...ids, deleted_at: command.now } }];
       case 'ExpireDeadlines':
         return expireDeadlines(state, config, command);
+      case 'RecordCheck':
+        return recordCheck(state, config, command);
       default: {
         const exhaustive: never = command;
         return exhaustive;
@@ -400,8 +438,9 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
   return events;
 }
 
+/** Uptime monitors are checked at once; jobs are expected one interval or slot later. */
 function firstExpected(config: MonitorConfig, from: string): string | null {
-  return nextExpectedAfter(config.type, config.schedule, config.timezone, from);
+  return config.type === 'UPTIME_HTTP' ? from : nextExpectedAfter(config.type, config.schedule, config.timezone, from);
 }
 
 /** Slots accounted for in one command; a longer backlog is worked off by the timer's next fires. */
@@ -417,7 +456,8 @@ function expireDeadlines(state: MonitorState, config: MonitorConfig, command: Ex
   if (state.paused) return [];
   const ids = { monitor_id: state.monitorId, project_id: state.projectId };
   const events: MonitorEvent[] = [];
-  let expected = state.nextExpectedAt;
+  // Uptime monitors are checked by Vigil itself: a late check is the checker's business, not a miss.
+  let expected = config.type === 'UPTIME_HTTP' ? null : state.nextExpectedAt;
   let misses = state.consecutiveMisses;
   let health = state.health;
   let missedOpen = openIncidentOf(state, 'MISSED') !== null;
@@ -485,6 +525,61 @@ function expireRuns(
         events.push(incident(command.incident_ids.failed, 'FAILED'));
         failedOpen = true;
       }
+    }
+  }
+  return events;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * One check's outcome: failed checks count toward failure_tolerance (DOWN and one FAILED incident
+ * saying what failed), a passing one makes the monitor UP and resolves it. The certificate's
+ * expiry opens SSL_EXPIRING once when fewer than `ssl_warning_days` remain, and resolves it once
+ * a renewed certificate is seen.
+ */
+function recordCheck(state: MonitorState, config: MonitorConfig, command: Extract<MonitorCommand, { type: 'RecordCheck' }>): MonitorEvent[] {
+  if (config.type !== 'UPTIME_HTTP') throw invalid('only UPTIME_HTTP monitors are checked');
+  if (state.paused) return [];
+  const { check, now } = command;
+  const ids = { monitor_id: state.monitorId, project_id: state.projectId };
+  const counts = check.check_status === 'ok';
+  const failures = !counts ? state.consecutiveFailures : check.is_up ? 0 : state.consecutiveFailures + 1;
+  const events: MonitorEvent[] = [
+    {
+      type: 'CheckCompleted',
+      data: {
+        ...ids,
+        ...check,
+        checked_at: now,
+        consecutive_failures: failures,
+        last_success_at: counts && check.is_up ? now : state.lastSuccessAt,
+        next_expected_at: nextExpectedAfter(config.type, config.schedule, config.timezone, now),
+        retention_count: config.retention_count,
+      },
+    },
+  ];
+  if (!counts) return events;
+  const open = (incident_id: string, event: 'FAILED' | 'SSL_EXPIRING', cause: string): MonitorEvent => ({
+    type: 'IncidentOpened',
+    data: { ...ids, incident_id, event, cause, started_at: now, monitor_name: config.name, monitor_slug: config.slug, ping_id: null },
+  });
+  if (!check.is_up && failures >= config.failure_tolerance) {
+    if (state.health === 'UP') events.push({ type: 'MonitorWentDown', data: { ...ids, reason: 'FAILURES', at: now } });
+    if (!openIncidentOf(state, 'FAILED')) events.push(open(command.incident_ids.failed, 'FAILED', checkFailureCause(failures, check.error)));
+  }
+  if (check.is_up) {
+    if (state.health === 'DOWN') events.push({ type: 'MonitorWentUp', data: { ...ids, reason: 'SUCCESS_PING', at: now } });
+    events.push(...resolveOpen(state, ['MISSED', 'FAILED'], now, { by_kind: 'system', reason: 'CHECK_PASSED' }));
+  }
+  if (check.ssl_expires_at !== null) {
+    const daysLeft = (Date.parse(check.ssl_expires_at) - Date.parse(now)) / DAY_MS;
+    const sslOpen = openIncidentOf(state, 'SSL_EXPIRING');
+    if (daysLeft < command.ssl_warning_days && !sslOpen) {
+      events.push(open(command.incident_ids.ssl, 'SSL_EXPIRING', sslExpiringCause(config.uptime?.uptime_url ?? '', check.ssl_expires_at, daysLeft, check.ssl_issuer)));
+    }
+    if (daysLeft >= command.ssl_warning_days && sslOpen) {
+      events.push(...resolveOpen(state, ['SSL_EXPIRING'], now, { by_kind: 'system', reason: 'CERTIFICATE_RENEWED' }));
     }
   }
   return events;

@@ -1,5 +1,5 @@
-import { type MonitorConfig, MONITOR_DEFAULTS } from '../../../src/domain/monitors/monitor-config.js';
-import { type IncomingPing, type MonitorCommand, type MonitorEvent, type PingReceivedData, monitorDecider } from '../../../src/domain/monitors/monitor.js';
+import { type MonitorConfig, MONITOR_DEFAULTS, UPTIME_DEFAULTS } from '../../../src/domain/monitors/monitor-config.js';
+import { type CheckObservation, type IncomingPing, type MonitorCommand, type MonitorEvent, type PingReceivedData, monitorDecider } from '../../../src/domain/monitors/monitor.js';
 import { deciderSpec } from '../../support/decider.js';
 
 const { given } = deciderSpec(monitorDecider);
@@ -300,4 +300,69 @@ describe('Monitor deadlines (the timer)', () => {
     given([created({ type: 'JOB_CRON', schedule: '0 3 * * *' })])
       .when(receive({}, '2026-11-22T02:59:30.000Z'))
       .thenMatches((events) => events[0]?.type === 'PingReceived' && events[0].data.next_expected_at === '2026-11-23T03:00:00.000Z'));
+});
+
+describe('Monitor checks (UPTIME_HTTP)', () => {
+  const uptimeConfig = { type: 'UPTIME_HTTP' as const, schedule: '1m', uptime: { ...UPTIME_DEFAULTS, uptime_url: 'https://shop.example.com/health' } };
+  const createdUptime = (overrides: Partial<MonitorConfig> = {}): MonitorEvent => ({
+    type: 'MonitorCreated',
+    data: { ...ids, config: config({ ...uptimeConfig, ...overrides }), created_at: T0, next_expected_at: T0 },
+  });
+  const check = (overrides: Partial<CheckObservation> = {}): CheckObservation => ({
+    check_id: 'c-1', status_code: 200, response_time_ms: 42, is_up: true, error: null, ssl_expires_at: '2027-06-01T00:00:00.000Z',
+    ssl_issuer: 'Test CA', check_region: 'local', check_status: 'ok', cycle_id: null, attempts: 1, ...overrides,
+  });
+  const record = (c: CheckObservation): MonitorCommand => ({ type: 'RecordCheck', monitor_id, check: c, incident_ids: { failed: 'inc-f', ssl: 'inc-s' }, ssl_warning_days: 14, now: T1 });
+  const completed = (c: CheckObservation, consecutive_failures: number, last_success_at: string | null): MonitorEvent => ({
+    type: 'CheckCompleted',
+    data: { ...ids, ...c, checked_at: T1, consecutive_failures, last_success_at, next_expected_at: '2026-11-21T10:06:00.000Z', retention_count: 200 },
+  });
+  const failing = check({ status_code: 503, is_up: false, error: 'HTTP 503, expected 2xx' });
+
+  it('records a passing check and schedules the next one an interval later', () =>
+    given([createdUptime()]).when(record(check())).then([completed(check(), 0, T1)]));
+
+  it('goes DOWN with a FAILED incident saying what failed at failure_tolerance', () =>
+    given([createdUptime({ failure_tolerance: 2 }), completed(failing, 1, null)])
+      .when(record(failing))
+      .then([
+        completed(failing, 2, null),
+        { type: 'MonitorWentDown', data: { ...ids, reason: 'FAILURES', at: T1 } },
+        {
+          type: 'IncidentOpened',
+          data: { ...ids, incident_id: 'inc-f', event: 'FAILED', cause: '2 consecutive failed checks; last: HTTP 503, expected 2xx', started_at: T1, monitor_name: 'Backup', monitor_slug: 'backup', ping_id: null },
+        },
+      ]));
+
+  it('counts nothing for a probe error (the checker could not check)', () =>
+    given([createdUptime()]).when(record(check({ is_up: false, check_status: 'probe_error', error: 'probe failed' }))).thenMatches((events) => events.length === 1 && events[0]?.type === 'CheckCompleted' && events[0].data.consecutive_failures === 0));
+
+  it('opens SSL_EXPIRING once when fewer than the warning days remain, and resolves it when renewed', () => {
+    const expiring = check({ ssl_expires_at: '2026-11-24T10:05:00.000Z' });
+    given([createdUptime()])
+      .when(record(expiring))
+      .then([
+        completed(expiring, 0, T1),
+        {
+          type: 'IncidentOpened',
+          data: {
+            ...ids, incident_id: 'inc-s', event: 'SSL_EXPIRING', cause: 'The TLS certificate of shop.example.com expires on 2026-11-24 (in 3 days); issuer Test CA',
+            started_at: T1, monitor_name: 'Backup', monitor_slug: 'backup', ping_id: null,
+          },
+        },
+      ]);
+    const open: MonitorEvent = { type: 'IncidentOpened', data: { ...ids, incident_id: 'inc-0', event: 'SSL_EXPIRING', cause: 'x', started_at: T0, monitor_name: 'Backup', monitor_slug: 'backup', ping_id: null } };
+    given([createdUptime(), open]).when(record(expiring)).thenEmits(['CheckCompleted']);
+    given([createdUptime(), open])
+      .when(record(check()))
+      .then([
+        completed(check(), 0, T1),
+        { type: 'IncidentResolved', data: { ...ids, incident_id: 'inc-0', resolved_at: T1, by_kind: 'system', user_id: null, email: null, api_key_id: null, reason: 'CERTIFICATE_RENEWED' } },
+      ]);
+  });
+
+  it('is never expired by the timer (the checker keeps its own schedule)', () =>
+    given([createdUptime()]).when({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'a', overdue: 'b', failed: 'c' }, now: '2026-11-22T00:00:00.000Z' }).then([]));
+
+  it('refuses checks for job monitors', () => given([created()]).when(record(check())).thenRefuses('invalid', /only UPTIME_HTTP/));
 });
