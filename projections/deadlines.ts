@@ -5,6 +5,8 @@ import type { Projection } from '../src/projector/projection.js';
 export interface DeadlineDocument {
   id: string;
   monitor_id: string;
+  /** `checkin`: the timer's (jobs checking in); `check`: the checker's (uptime checks to run). */
+  kind: 'checkin' | 'check';
   paused: boolean;
   next_expected_at: string | null;
   grace_period_seconds: number;
@@ -17,7 +19,8 @@ export interface DeadlineDocument {
 
 function withDue(doc: Omit<DeadlineDocument, 'due_at'>): DeadlineDocument {
   const candidates: string[] = [];
-  if (!doc.paused && doc.next_expected_at !== null) candidates.push(addSeconds(doc.next_expected_at, doc.grace_period_seconds));
+  const grace = doc.kind === 'check' ? 0 : doc.grace_period_seconds;
+  if (!doc.paused && doc.next_expected_at !== null) candidates.push(addSeconds(doc.next_expected_at, grace));
   if (!doc.paused && doc.max_duration_seconds !== null) {
     for (const run of doc.open_runs) candidates.push(addSeconds(run.started_at, doc.max_duration_seconds));
   }
@@ -30,15 +33,15 @@ function withDue(doc: Omit<DeadlineDocument, 'due_at'>): DeadlineDocument {
  */
 export const deadlinesProjection: Projection<DeadlineDocument> = {
   name: 'deadlines',
-  version: 2,
-  collection: { name: 'deadlines', indexes: [{ fields: ['due_at'] }] },
-  handles: ['MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'PingReceived', 'CheckInMissed', 'RunOverdue', 'MonitorDeleted'],
+  version: 3,
+  collection: { name: 'deadlines', indexes: [{ fields: ['kind', 'due_at'] }] },
+  handles: ['MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue', 'MonitorDeleted'],
   targets: (event) => ({ ids: 'monitor_id' in event.data ? [event.data.monitor_id] : [] }),
   apply(doc, event) {
     if (event.type === 'MonitorCreated') {
       const { monitor_id, next_expected_at, config } = event.data;
       return withDue({
-        id: monitor_id, monitor_id, paused: false, next_expected_at, grace_period_seconds: config.grace_period_seconds,
+        id: monitor_id, monitor_id, kind: config.type === 'UPTIME_HTTP' ? 'check' : 'checkin', paused: false, next_expected_at, grace_period_seconds: config.grace_period_seconds,
         max_duration_seconds: config.max_duration_seconds, open_runs: [],
       });
     }
@@ -58,6 +61,7 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
         if (d.evaluated && d.event === 'START') runs = [...runs, { ping_id: d.ping_id, started_at: d.received_at }].slice(-OPEN_RUNS_KEPT);
         return withDue({ ...doc, next_expected_at: d.next_expected_at, open_runs: runs });
       }
+      case 'CheckCompleted':
       case 'CheckInMissed':
         return withDue({ ...doc, next_expected_at: event.data.next_expected_at });
       case 'RunOverdue':

@@ -1,5 +1,6 @@
 import type { Projection } from '../src/projector/projection.js';
 import { apiKeysProjection } from './api-keys.js';
+import { checkHoursProjection, latestCheckResultsProjection } from './check-results.js';
 import { deadlinesProjection } from './deadlines.js';
 import { incidentsProjection } from './incidents.js';
 import { monitorsProjection } from './monitors.js';
@@ -10,5 +11,5 @@ import { usersProjection } from './users.js';
 
 /** Every read model Vigil serves queries from. */
 export function allProjections(): Projection[] {
-  return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, pingsProjection, incidentsProjection, deadlinesProjection] as Projection[];
+  return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, pingsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection] as Projection[];
 }

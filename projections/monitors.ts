@@ -28,11 +28,11 @@ function derive(doc: MonitorDocument): MonitorDocument {
 
 export const monitorsProjection: Projection<MonitorDocument> = {
   name: 'monitors',
-  version: 3,
+  version: 4,
   collection: { name: 'monitors', indexes: [{ fields: ['project_id', 'created_at'] }, { fields: ['project_id', 'slug'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'MonitorCountersReset',
-    'MonitorWentDown', 'MonitorWentUp', 'PingReceived', 'CheckInMissed', 'RunOverdue', 'MonitorDeleted',
+    'MonitorWentDown', 'MonitorWentUp', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue', 'MonitorDeleted',
   ],
   targets: (event) => ({ ids: 'monitor_id' in event.data ? [event.data.monitor_id] : [] }),
   apply(doc, event) {
@@ -72,6 +72,10 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       }
       case 'CheckInMissed':
         return derive({ ...doc, consecutive_misses: event.data.consecutive_misses, next_expected_at: event.data.next_expected_at });
+      case 'CheckCompleted': {
+        const { consecutive_failures, last_success_at, next_expected_at } = event.data;
+        return derive({ ...doc, consecutive_failures, last_success_at, next_expected_at });
+      }
       case 'RunOverdue':
         return derive({ ...doc, consecutive_failures: event.data.consecutive_failures });
       case 'MonitorDeleted':

@@ -32,17 +32,20 @@ const docId = (monitorId: string, seq: number) => `${monitorId}:${seq}`;
  */
 export const pingsProjection: Projection<PingDocument> = {
   name: 'pings',
-  version: 1,
+  version: 2,
   collection: {
     name: 'pings',
     indexes: [{ fields: ['monitor_id', 'seq'] }, { fields: ['ping_id'] }, { fields: ['monitor_id', 'created_at'] }],
   },
-  handles: ['PingReceived', 'MonitorUpdated', 'MonitorDeleted'],
+  // Check results share the stream (and its maxCount) with pings, so they push old pings out too.
+  handles: ['PingReceived', 'CheckCompleted', 'MonitorUpdated', 'MonitorDeleted'],
   targets(event): Target {
     switch (event.type) {
-      case 'PingReceived': {
+      case 'PingReceived':
+      case 'CheckCompleted': {
         const dropped = event.revision - event.data.retention_count;
-        return { ids: [docId(event.data.monitor_id, event.revision), ...(dropped >= 0 ? [docId(event.data.monitor_id, dropped)] : [])] };
+        const own = event.type === 'PingReceived' ? [docId(event.data.monitor_id, event.revision)] : [];
+        return { ids: [...own, ...(dropped >= 0 ? [docId(event.data.monitor_id, dropped)] : [])] };
       }
       case 'MonitorUpdated': {
         const { last_ping_seq, config, monitor_id } = event.data;
