@@ -1,0 +1,22 @@
+import { BlockList, isIP } from 'node:net';
+
+/** Private, loopback, link-local and other non-public ranges a multi-tenant deployment must not probe. */
+function privateRanges(): BlockList {
+  const list = new BlockList();
+  for (const [net, prefix] of [
+    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+    ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ] as const) list.addSubnet(net, prefix, 'ipv4');
+  for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) list.addSubnet(net, prefix, 'ipv6');
+  return list;
+}
+
+const PRIVATE = privateRanges();
+
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4');
+  const family = isIP(address);
+  if (family === 0) return false;
+  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
