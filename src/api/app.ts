@@ -10,6 +10,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { incidentRoutes } from './routes/incidents.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/ping-api.js';
+import { uptimeRoutes } from './routes/uptime.js';
 import { projectRoutes } from './routes/projects.js';
 import type { VigilState } from './state.js';
 
@@ -35,6 +36,7 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   apiKeyRoutes(rest, deps);
   monitorRoutes(rest, deps);
   incidentRoutes(rest, deps);
+  uptimeRoutes(rest, deps);
 
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));

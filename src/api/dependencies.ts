@@ -12,6 +12,8 @@ export interface ApiConfig {
   pingPayloadLimitBytes: number;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
+  /** What the diagnostic tools share with the checker. */
+  checks: { extraCaPem: string | null; denyPrivateTargets: boolean; region: string; dnsServers: string[] | null };
 }
 
 export interface ApiDependencies {

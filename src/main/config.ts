@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 
-export const ROLE_NAMES = ['api', 'projector', 'timer'] as const;
+export const ROLE_NAMES = ['api', 'projector', 'timer', 'checker'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
 /** Every setting Vigil reads from the environment; the README lists them with these defaults. */
@@ -18,6 +18,16 @@ export interface VigilConfig {
   apiKeyPrefix: string;
   pingPayloadLimitBytes: number;
   trustProxy: boolean;
+  checks: {
+    retries: number;
+    retryDelayMs: number;
+    sslWarningDays: number;
+    denyPrivateTargets: boolean;
+    caFile: string | null;
+    region: string;
+    concurrency: number;
+    dnsServers: string[] | null;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -40,6 +50,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     apiKeyPrefix: pattern(env, 'VIGIL_API_KEY_PREFIX', 'vgl', /^[a-z][a-z0-9]{0,15}$/),
     pingPayloadLimitBytes: integer(env, 'VIGIL_PING_PAYLOAD_LIMIT', 100_000, 0, 10 * 1024 * 1024),
     trustProxy: pattern(env, 'VIGIL_TRUST_PROXY', 'false', /^(true|false)$/) === 'true',
+    checks: {
+      retries: integer(env, 'VIGIL_CHECK_RETRIES', 2, 0, 10),
+      retryDelayMs: integer(env, 'VIGIL_CHECK_RETRY_DELAY_MS', 2000, 0, 60_000),
+      sslWarningDays: integer(env, 'VIGIL_SSL_WARNING_DAYS', 14, 1, 365),
+      denyPrivateTargets: pattern(env, 'VIGIL_CHECK_DENY_PRIVATE', 'false', /^(true|false)$/) === 'true',
+      caFile: env['VIGIL_CHECK_CA_FILE'] || null,
+      region: pattern(env, 'VIGIL_CHECK_REGION', 'local', /^[a-z0-9-]{1,32}$/),
+      concurrency: integer(env, 'VIGIL_CHECK_CONCURRENCY', 16, 1, 1000),
+      dnsServers: env['VIGIL_DNS_SERVERS'] ? env['VIGIL_DNS_SERVERS'].split(',').map((s) => s.trim()).filter(Boolean) : null,
+    },
   };
 }
 

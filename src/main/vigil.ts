@@ -5,6 +5,10 @@ import { createApiApp } from '../api/app.js';
 import { type Logger, createLogger } from '../api/logger.js';
 import { type CommandContext, commandContext } from '../app/context.js';
 import { Timer } from '../timer/timer.js';
+import { Checker } from '../checker/checker.js';
+import { readFileSync } from 'node:fs';
+
+const VIGIL_VERSION = '0.1';
 import { Projector } from '../projector/projector.js';
 import { CheckpointPoller, type ReadModelProgress } from '../projector/read-model-progress.js';
 import type { RoleName, VigilConfig } from './config.js';
@@ -16,6 +20,7 @@ export interface RunningVigil {
   stores: Stores;
   projector: Projector | null;
   timer: Timer | null;
+  checker: Checker | null;
   /** The command side shared by the roles of this process (one lock table, one state cache). */
   commands: CommandContext;
   logger: Logger;
@@ -26,7 +31,7 @@ export interface StartOptions {
   roles: readonly RoleName[];
   clock?: () => Date;
   logger?: Logger;
-  /** Build the timer but leave it to the caller to tick (tests drive time by hand). */
+  /** Build the timer and checker but leave it to the caller to tick them (tests drive time by hand). */
   manualTimer?: boolean;
 }
 
@@ -52,6 +57,24 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     if (!options.manualTimer) timer.start();
   }
 
+  const extraCaPem = config.checks.caFile ? readFileSync(config.checks.caFile, 'utf8') : null;
+  let checker: Checker | null = null;
+  if (options.roles.includes('checker')) {
+    checker = new Checker(
+      commands,
+      stores.readModels,
+      {
+        ...config.checks,
+        extraCaPem,
+        userAgent: `Vigil-Uptime/${VIGIL_VERSION}`,
+        maxSleepMs: 1000,
+      },
+      undefined,
+      (error) => logger.error({ err: error }, 'check failed to run'),
+    );
+    if (!options.manualTimer) checker.start();
+  }
+
   let server: Server | null = null;
   let url: string | null = null;
   if (options.roles.includes('api')) {
@@ -67,6 +90,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
         pingPayloadLimitBytes: config.pingPayloadLimitBytes,
         trustProxy: config.trustProxy,
+        checks: { extraCaPem, denyPrivateTargets: config.checks.denyPrivateTargets, region: config.checks.region, dnsServers: config.checks.dnsServers },
       },
     });
     server = app.listen(config.port, config.host);
@@ -87,6 +111,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     stores,
     projector,
     timer,
+    checker,
     commands,
     logger,
     stop: async () => {
@@ -96,6 +121,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
+      await checker?.stop();
       await timer?.stop();
       await projector?.stop();
       await stores.close();

@@ -49,8 +49,8 @@ export class TestVigil {
   }
 
   private static async open(dataDir: string, extraEnv: NodeJS.ProcessEnv, clock: TestClock, removeDir: () => void): Promise<TestVigil> {
-    const env = { ...extraEnv, VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent' };
-    const vigil = await startVigil(loadConfig(env), { roles: ['api', 'projector', 'timer'], manualTimer: true, clock: clock.now, logger: pino({ level: 'silent' }) });
+    const env = { VIGIL_CHECK_RETRY_DELAY_MS: '0', ...extraEnv, VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent' };
+    const vigil = await startVigil(loadConfig(env), { roles: ['api', 'projector', 'timer', 'checker'], manualTimer: true, clock: clock.now, logger: pino({ level: 'silent' }) });
     return new TestVigil(vigil, dataDir, env, clock, removeDir);
   }
 
@@ -93,6 +93,14 @@ export class TestVigil {
     const fired = await this.vigil.timer!.tick();
     await this.settle();
     return fired;
+  }
+
+  /** Lets the checker run the checks due at the test clock's now, then waits for the read models. */
+  async check(): Promise<number> {
+    await this.settle();
+    const checked = await this.vigil.checker!.tick();
+    await this.settle();
+    return checked;
   }
 
   /** Waits until the read models include everything written so far. */

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../app/command-handler.js';
+import type { CommandContext } from '../app/context.js';
+import { runMonitorCommand } from '../app/monitors.js';
+import { DomainError } from '../domain/errors.js';
+import type { CheckObservation } from '../domain/monitors/monitor.js';
+import type { ReadModelStore } from '../readstore/read-model-store.js';
+import type { DeadlineDocument } from '../../projections/deadlines.js';
+import type { MonitorDocument } from '../../projections/monitors.js';
+import { type CheckerEnvironment, type HttpCheckOutcome, runHttpCheck } from './http-check.js';
+
+export interface CheckerConfig extends CheckerEnvironment {
+  /** Extra attempts after a failed check before it counts. */
+  retries: number;
+  retryDelayMs: number;
+  sslWarningDays: number;
+  region: string;
+  concurrency: number;
+  maxSleepMs: number;
+}
+
+const CHECKER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
+
+/**
+ * Runs the uptime checks that are due (from the deadlines read model, `kind: check`) and records
+ * each outcome as a command; the monitor decides what it means. A failed check is retried a few
+ * times, seconds apart, before it counts, so one dropped packet pages nobody.
+ */
+export class Checker {
+  private readonly inFlight = new Map<string, string>();
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly commands: CommandContext,
+    private readonly readModels: ReadModelStore,
+    private readonly config: CheckerConfig,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly onError: (error: unknown) => void = (error) => console.error('checker error', error),
+  ) {}
+
+  /** Checks every monitor due now, a few at a time; returns how many it checked. */
+  async tick(): Promise<number> {
+    const now = this.commands.clock().toISOString();
+    const due = await this.readModels.find<DeadlineDocument>('deadlines', { kind: 'check', due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: 1000 });
+    const fresh = due.filter((d) => d.doc.due_at !== null && this.inFlight.get(d.id) !== d.doc.due_at);
+    const cycleId = randomUUID();
+    for (let i = 0; i < fresh.length; i += this.config.concurrency) {
+      await Promise.all(
+        fresh.slice(i, i + this.config.concurrency).map(async ({ id, doc }) => {
+          this.inFlight.set(id, doc.due_at!);
+          try {
+            await this.checkMonitor(doc.monitor_id, cycleId);
+          } catch (error) {
+            this.onError(error);
+          }
+        }),
+      );
+    }
+    return fresh.length;
+  }
+
+  private async checkMonitor(monitorId: string, cycleId: string): Promise<void> {
+    const monitor = (await this.readModels.get<MonitorDocument>('monitors', monitorId))?.doc;
+    if (!monitor?.uptime || monitor.paused) return;
+    const uptime = monitor.uptime;
+    let outcome: HttpCheckOutcome;
+    let attempts = 0;
+    for (;;) {
+      attempts += 1;
+      outcome = await runHttpCheck(
+        {
+          url: uptime.uptime_url,
+          method: uptime.uptime_method,
+          headers: uptime.uptime_headers,
+          body: uptime.uptime_request_body,
+          timeoutMs: uptime.uptime_timeout_ms,
+          followRedirects: uptime.uptime_follow_redirects,
+          verifySsl: uptime.uptime_verify_ssl,
+          expectedStatus: uptime.uptime_expected_status,
+          keyword: uptime.uptime_keyword,
+          keywordAbsent: uptime.uptime_keyword_absent,
+        },
+        this.config,
+      );
+      if (outcome.is_up || outcome.probe_error || attempts > this.config.retries) break;
+      await this.sleep(this.config.retryDelayMs);
+    }
+    const check: CheckObservation = {
+      check_id: randomUUID(),
+      status_code: outcome.status_code,
+      response_time_ms: outcome.response_time_ms,
+      is_up: outcome.is_up,
+      error: outcome.error,
+      ssl_expires_at: outcome.ssl_expires_at,
+      ssl_issuer: outcome.ssl_issuer,
+      check_region: this.config.region,
+      check_status: outcome.probe_error ? 'probe_error' : 'ok',
+      cycle_id: cycleId,
+      attempts,
+    };
+    try {
+      await runMonitorCommand(
+        this.commands,
+        {
+          type: 'RecordCheck',
+          monitor_id: monitorId,
+          check,
+          incident_ids: { failed: this.commands.newId(), ssl: this.commands.newId() },
+          ssl_warning_days: this.config.sslWarningDays,
+          now: this.commands.clock().toISOString(),
+        },
+        CHECKER_ACTOR,
+      );
+    } catch (error) {
+      if (!(error instanceof DomainError && error.reason === 'not_found')) throw error;
+    }
+  }
+
+  start(): void {
+    this.running = (async () => {
+      while (!this.stopping) {
+        try {
+          await this.tick();
+        } catch (error) {
+          this.onError(error);
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.config.maxSleepMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.running;
+  }
+}
