@@ -4,6 +4,7 @@ import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { allProjections } from '../../projections/index.js';
 import { runCli } from '../../src/main/cli.js';
 import { dumpReadModels } from '../support/embedded-stores.js';
+import { reply, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 describe('vigil projections rebuild', function () {
@@ -40,6 +41,15 @@ describe('vigil projections rebuild', function () {
     await vigil.request('PATCH', `/v1/monitors/${monitor.id}`, { key, body: { name: 'Renamed job', retention_count: 12 } });
     await vigil.request('POST', `/v1/monitors/${monitor.id}/pause`, { key });
     await vigil.request('GET', `/v1/ping/${monitor.id}/fail`);
+    const site = await startTarget(reply(200, 'ok'));
+    const uptime = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: ids[0], name: 'Site', type: 'UPTIME_HTTP', schedule: '1m', uptime_url: site.url, retention_count: 10 } })).body.monitor;
+    for (let i = 0; i < 12; i++) {
+      await vigil.check();
+      vigil.clock.advance(60_000);
+    }
+    await vigil.tick();
+    await site.close();
+    expect(uptime.id).to.be.a('string');
     const doomed = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: ids[0], name: 'Doomed', type: 'JOB_BASIC', schedule: 'x' } })).body.monitor;
     await vigil.request('GET', `/v1/ping/${doomed.id}/fail`);
     await vigil.request('DELETE', `/v1/monitors/${doomed.id}`, { key });
@@ -52,7 +62,9 @@ describe('vigil projections rebuild', function () {
     const liveCheckpoints = db.prepare('SELECT * FROM rm_checkpoints ORDER BY name').all();
     expect(live['rm_projects']).to.have.length(4);
     expect(live['rm_project_members']!.length).to.be.greaterThan(4);
-    expect(live['rm_monitors']).to.have.length(1);
+    expect(live['rm_monitors']).to.have.length(2);
+    expect(live['rm_check_hours']!.length).to.be.greaterThan(0);
+    expect(live['rm_check_results_latest']).to.have.length(1);
     // Retention 10 kept 10 of 28 pings; raised to 12, it keeps those and the one that came after.
     expect(live['rm_pings']).to.have.length(11);
     expect(live['rm_incidents']!.length).to.be.greaterThan(1);
