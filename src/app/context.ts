@@ -13,6 +13,8 @@ export interface CommandContext {
   streamLocks: KeyedMutex;
   /** Folded monitor states, kept current incrementally. */
   monitorStates: MonitorStates;
+  /** How long an unacknowledged open incident waits before it is paged again. */
+  repageAfterSeconds: number;
 }
 
 export function commandContext(events: EventStore, options: Partial<Omit<CommandContext, 'events'>> = {}): CommandContext {
@@ -23,6 +25,7 @@ export function commandContext(events: EventStore, options: Partial<Omit<Command
     apiKeyPrefix: options.apiKeyPrefix ?? 'vgl',
     streamLocks: options.streamLocks ?? new KeyedMutex(),
     monitorStates: options.monitorStates ?? new MonitorStates(),
+    repageAfterSeconds: options.repageAfterSeconds ?? 3600,
   };
 }
 

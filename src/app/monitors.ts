@@ -179,7 +179,14 @@ export async function receivePing(context: CommandContext, monitorId: string, pi
   const pingId = context.newId();
   const outcome = await runMonitorCommand(
     context,
-    { type: 'ReceivePing', monitor_id: monitorId, ping: { ...ping, ping_id: pingId }, incident_id: context.newId(), now: nowIso(context) },
+    {
+      type: 'ReceivePing',
+      monitor_id: monitorId,
+      ping: { ...ping, ping_id: pingId },
+      incident_id: context.newId(),
+      repage_after_seconds: context.repageAfterSeconds,
+      now: nowIso(context),
+    },
     actor,
   );
   const recorded = outcome.events.find((e) => e.type === 'PingReceived');

@@ -109,6 +109,7 @@ export class Checker {
           check,
           incident_ids: { failed: this.commands.newId(), ssl: this.commands.newId() },
           ssl_warning_days: this.config.sslWarningDays,
+          repage_after_seconds: this.commands.repageAfterSeconds,
           now: this.commands.clock().toISOString(),
         },
         CHECKER_ACTOR,

@@ -18,6 +18,7 @@ export interface VigilConfig {
   apiKeyPrefix: string;
   pingPayloadLimitBytes: number;
   trustProxy: boolean;
+  repageAfterSeconds: number;
   checks: {
     retries: number;
     retryDelayMs: number;
@@ -50,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     apiKeyPrefix: pattern(env, 'VIGIL_API_KEY_PREFIX', 'vgl', /^[a-z][a-z0-9]{0,15}$/),
     pingPayloadLimitBytes: integer(env, 'VIGIL_PING_PAYLOAD_LIMIT', 100_000, 0, 10 * 1024 * 1024),
     trustProxy: pattern(env, 'VIGIL_TRUST_PROXY', 'false', /^(true|false)$/) === 'true',
+    repageAfterSeconds: integer(env, 'VIGIL_REPAGE_INTERVAL_MINUTES', 60, 1, 10_080) * 60,
     checks: {
       retries: integer(env, 'VIGIL_CHECK_RETRIES', 2, 0, 10),
       retryDelayMs: integer(env, 'VIGIL_CHECK_RETRY_DELAY_MS', 2000, 0, 60_000),

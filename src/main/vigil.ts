@@ -50,7 +50,11 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     await stores.readModels.ensureCollections(projections.map((p) => p.collection));
   }
 
-  const commands = commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix, ...(options.clock ? { clock: options.clock } : {}) });
+  const commands = commandContext(stores.events, {
+    apiKeyPrefix: config.apiKeyPrefix,
+    repageAfterSeconds: config.repageAfterSeconds,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   let timer: Timer | null = null;
   if (options.roles.includes('timer')) {
     timer = new Timer(commands, stores.readModels, { onError: (error) => logger.error({ err: error }, 'timer failed; retrying') });

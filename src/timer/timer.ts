@@ -69,7 +69,11 @@ export class Timer {
   private async expire(monitorId: string, now: string): Promise<void> {
     try {
       const incident_ids = { missed: this.commands.newId(), overdue: this.commands.newId(), failed: this.commands.newId() };
-      await runMonitorCommand(this.commands, { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids, now }, TIMER_ACTOR);
+      await runMonitorCommand(
+        this.commands,
+        { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids, repage_after_seconds: this.commands.repageAfterSeconds, now },
+        TIMER_ACTOR,
+      );
     } catch (error) {
       // Deleted since the read model was written: nothing to expire.
       if (!(error instanceof DomainError && error.reason === 'not_found')) throw error;

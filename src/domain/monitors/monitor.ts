@@ -1,7 +1,9 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
+import { withPages } from './paging.js';
 import { checkFailureCause, failureCause, hungRunCause, missedCause, sslExpiringCause, tooFastCause, tooSlowCause } from './causes.js';
 import { addSeconds, nextExpectedAfter, nextExpectedAfterCheckIn } from './schedule.js';
+import type { PageReason } from '../notifications/page.js';
 import type { IncidentKind, IncidentStatus, UserActor } from './incidents.js';
 import { type MonitorConfig, type UptimeConfig, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
 import { type DurationAssertion, type OpenRun, type PingKind, OPEN_RUNS_KEPT, assessDuration, effectiveKind, matchingStart } from './pings.js';
@@ -113,7 +115,11 @@ export type MonitorEvent =
     >
   | DomainEvent<'IncidentAcknowledged', Ids & { incident_id: string; acknowledged_at: string } & UserActor>
   | DomainEvent<'IncidentResolved', IncidentResolvedData>
-  | DomainEvent<'MonitorDeleted', Ids & { deleted_at: string }>;
+  | DomainEvent<'MonitorDeleted', Ids & { deleted_at: string }>
+  /** A page to send about an incident; the notifier fans it out to the monitor's channels. */
+  | DomainEvent<'PageScheduled', Ids & { page_id: string; incident_id: string; reason: PageReason; at: string; repage_at: string | null }>
+  /** Surge protection: alert_surge_threshold consecutive pages; problem pages pause until `until`. */
+  | DomainEvent<'AlertsPaused', Ids & { until: string; consecutive_alerts: number; at: string }>;
 
 export type UptimePatch = Partial<UptimeConfig>;
 export type MonitorPatch = Partial<Omit<MonitorConfig, 'uptime' | 'type'>> & { uptime?: UptimePatch };
@@ -126,14 +132,22 @@ export type MonitorCommand =
   | { type: 'ResumeMonitor'; monitor_id: string; now: string }
   | { type: 'ForceMonitorUp'; monitor_id: string; by: UserActor; now: string }
   /** `incident_id` is used if the ping opens an incident. */
-  | { type: 'ReceivePing'; monitor_id: string; ping: IncomingPing; incident_id: string; now: string }
+  | { type: 'ReceivePing'; monitor_id: string; ping: IncomingPing; incident_id: string; repage_after_seconds: number; now: string }
   | { type: 'AcknowledgeIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'ResolveIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'DeleteMonitor'; monitor_id: string; now: string }
   /** From the checker: the outcome of one check, after its retries. */
-  | { type: 'RecordCheck'; monitor_id: string; check: CheckObservation; incident_ids: { failed: string; ssl: string }; ssl_warning_days: number; now: string }
+  | {
+      type: 'RecordCheck';
+      monitor_id: string;
+      check: CheckObservation;
+      incident_ids: { failed: string; ssl: string };
+      ssl_warning_days: number;
+      repage_after_seconds: number;
+      now: string;
+    }
   /** From the timer: account for every slot and every run whose deadline has passed by `now`. */
-  | { type: 'ExpireDeadlines'; monitor_id: string; incident_ids: { missed: string; overdue: string; failed: string }; now: string };
+  | { type: 'ExpireDeadlines'; monitor_id: string; incident_ids: { missed: string; overdue: string; failed: string }; repage_after_seconds: number; now: string };
 
 export interface MonitorState {
   lifecycle: 'absent' | 'active' | 'deleted';
@@ -150,7 +164,18 @@ export interface MonitorState {
   lastSuccessAt: string | null;
   lastCheckinAt: string | null;
   openRuns: readonly OpenRun[];
-  incidents: ReadonlyMap<string, { kind: IncidentKind; status: IncidentStatus }>;
+  incidents: ReadonlyMap<string, IncidentState>;
+  consecutiveAlerts: number;
+  alertsPausedUntil: string | null;
+}
+
+export interface IncidentState {
+  kind: IncidentKind;
+  status: IncidentStatus;
+  /** Whether anyone was paged about it (so acknowledgement and recovery are told to the same people). */
+  paged: boolean;
+  /** When to page again while it stays OPEN; null when acknowledged, resolved or never paged. */
+  repageAt: string | null;
 }
 
 export const monitorStream = (monitorId: string) => `monitor-${monitorId}`;
@@ -162,8 +187,9 @@ export function openIncidentOf(state: MonitorState, kind: IncidentKind): string 
   return null;
 }
 
-function withIncident(state: MonitorState, id: string, kind: IncidentKind, status: IncidentStatus): MonitorState {
-  return { ...state, incidents: new Map(state.incidents).set(id, { kind, status }) };
+function withIncident(state: MonitorState, id: string, changes: Partial<IncidentState> & Pick<IncidentState, 'kind'>): MonitorState {
+  const current = state.incidents.get(id) ?? { status: 'OPEN' as const, paged: false, repageAt: null };
+  return { ...state, incidents: new Map(state.incidents).set(id, { ...current, ...changes }) };
 }
 
 /** Only the fields sent change. Uptime fields sent to a monitor without them start from the defaults. */
@@ -190,6 +216,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
     lastCheckinAt: null,
     openRuns: [],
     incidents: new Map(),
+    consecutiveAlerts: 0,
+    alertsPausedUntil: null,
   }),
 
   evolve(state, event) {
@@ -210,7 +238,7 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
       case 'MonitorResumed':
         return { ...state, paused: false, nextExpectedAt: event.data.next_expected_at };
       case 'MonitorCountersReset':
-        return { ...state, consecutiveFailures: 0, consecutiveMisses: 0 };
+        return { ...state, consecutiveFailures: 0, consecutiveMisses: 0, consecutiveAlerts: 0 };
       case 'CheckInMissed':
         return { ...state, consecutiveMisses: event.data.consecutive_misses, nextExpectedAt: event.data.next_expected_at };
       case 'RunOverdue': {
@@ -223,7 +251,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
       case 'MonitorWentDown':
         return { ...state, health: 'DOWN' };
       case 'MonitorWentUp':
-        return { ...state, health: 'UP' };
+        // Recovery ends a surge: paging starts counting afresh.
+        return { ...state, health: 'UP', consecutiveAlerts: 0, alertsPausedUntil: null };
       case 'PingReceived': {
         const d = event.data;
         let openRuns = state.openRuns.filter((run) => run.ping_id !== d.closed_start_ping_id);
@@ -247,15 +276,23 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
           nextExpectedAt: event.data.next_expected_at,
         };
       case 'IncidentOpened':
-        return withIncident(state, event.data.incident_id, event.data.event, 'OPEN');
+        return withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' });
       case 'IncidentAcknowledged': {
         const incident = state.incidents.get(event.data.incident_id);
-        return incident ? withIncident(state, event.data.incident_id, incident.kind, 'ACKNOWLEDGED') : state;
+        return incident ? withIncident(state, event.data.incident_id, { kind: incident.kind, status: 'ACKNOWLEDGED', repageAt: null }) : state;
       }
       case 'IncidentResolved': {
         const incident = state.incidents.get(event.data.incident_id);
-        return incident ? withIncident(state, event.data.incident_id, incident.kind, 'RESOLVED') : state;
+        return incident ? withIncident(state, event.data.incident_id, { kind: incident.kind, status: 'RESOLVED', repageAt: null }) : state;
       }
+      case 'PageScheduled': {
+        const incident = state.incidents.get(event.data.incident_id);
+        const problem = event.data.reason === 'opened' || event.data.reason === 'repage';
+        const next = incident ? withIncident(state, event.data.incident_id, { kind: incident.kind, paged: true, repageAt: problem ? event.data.repage_at : incident.repageAt }) : state;
+        return problem ? { ...next, consecutiveAlerts: state.consecutiveAlerts + 1 } : next;
+      }
+      case 'AlertsPaused':
+        return { ...state, alertsPausedUntil: event.data.until, consecutiveAlerts: event.data.consecutive_alerts };
       case 'MonitorDeleted':
         return { ...state, lifecycle: 'deleted' };
       default: {
@@ -266,6 +303,15 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
   },
 
   decide(command, state) {
+    const decided = decideWithoutPaging(command, state);
+    if (state.config === null || decided.length === 0 && command.type !== 'ExpireDeadlines') return decided;
+    const repageAfterSeconds = 'repage_after_seconds' in command ? command.repage_after_seconds : 0;
+    return withPages(state, state.config, decided, { now: command.now, repageAfterSeconds, repageDue: command.type === 'ExpireDeadlines' && !state.paused }, monitorDecider.evolve);
+  },
+};
+
+function decideWithoutPaging(command: MonitorCommand, state: MonitorState): MonitorEvent[] {
+  {
     if (command.type === 'CreateMonitor') {
       if (state.lifecycle !== 'absent') return [];
       assertConsistent(command.config);
@@ -325,8 +371,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
         return exhaustive;
       }
     }
-  },
-};
+  }
+}
 
 function resolveOpen(
   state: MonitorState,

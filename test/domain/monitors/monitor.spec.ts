@@ -11,7 +11,8 @@ const T1 = '2026-11-21T10:05:00.000Z';
 const by = { user_id: 'u-1', email: 'ops@example.com', api_key_id: 'k-1' };
 
 function config(overrides: Partial<MonitorConfig> = {}): MonitorConfig {
-  return { ...MONITOR_DEFAULTS, name: 'Backup', slug: 'backup', type: 'JOB_HEARTBEAT', schedule: '1h', uptime: null, ...overrides };
+  // Paging has its own specs; here incidents are recorded without paging.
+  return { ...MONITOR_DEFAULTS, alert_enabled: false, name: 'Backup', slug: 'backup', type: 'JOB_HEARTBEAT', schedule: '1h', uptime: null, ...overrides };
 }
 const HOUR_AFTER_T0 = '2026-11-21T11:00:00.000Z';
 const HOUR_AFTER_T1 = '2026-11-21T11:05:00.000Z';
@@ -26,7 +27,7 @@ function ping(overrides: Partial<IncomingPing> = {}): IncomingPing {
     payload: null, payload_truncated: false, payload_bytes: null, request_ip: '127.0.0.1', request_ua: 'curl', ...overrides,
   };
 }
-const receive = (p: Partial<IncomingPing> = {}, now = T1): MonitorCommand => ({ type: 'ReceivePing', monitor_id, ping: ping(p), incident_id: 'inc-1', now });
+const receive = (p: Partial<IncomingPing> = {}, now = T1): MonitorCommand => ({ type: 'ReceivePing', monitor_id, ping: ping(p), incident_id: 'inc-1', repage_after_seconds: 3600, now });
 
 function received(overrides: Partial<PingReceivedData> = {}): MonitorEvent {
   return {
@@ -235,7 +236,7 @@ describe('Monitor', () => {
 });
 
 describe('Monitor deadlines (the timer)', () => {
-  const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'inc-m', overdue: 'inc-o', failed: 'inc-f' }, now });
+  const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'inc-m', overdue: 'inc-o', failed: 'inc-f' }, repage_after_seconds: 3600, now });
   const missed = (expected_at: string, deadline_at: string, consecutive_misses: number, next_expected_at: string): MonitorEvent => ({
     type: 'CheckInMissed',
     data: { ...ids, expected_at, deadline_at, consecutive_misses, next_expected_at },
@@ -312,7 +313,7 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
     check_id: 'c-1', status_code: 200, response_time_ms: 42, is_up: true, error: null, ssl_expires_at: '2027-06-01T00:00:00.000Z',
     ssl_issuer: 'Test CA', check_region: 'local', check_status: 'ok', cycle_id: null, attempts: 1, ...overrides,
   });
-  const record = (c: CheckObservation): MonitorCommand => ({ type: 'RecordCheck', monitor_id, check: c, incident_ids: { failed: 'inc-f', ssl: 'inc-s' }, ssl_warning_days: 14, now: T1 });
+  const record = (c: CheckObservation): MonitorCommand => ({ type: 'RecordCheck', monitor_id, check: c, incident_ids: { failed: 'inc-f', ssl: 'inc-s' }, ssl_warning_days: 14, repage_after_seconds: 3600, now: T1 });
   const completed = (c: CheckObservation, consecutive_failures: number, last_success_at: string | null): MonitorEvent => ({
     type: 'CheckCompleted',
     data: { ...ids, ...c, checked_at: T1, consecutive_failures, last_success_at, next_expected_at: '2026-11-21T10:06:00.000Z', retention_count: 200 },
@@ -362,7 +363,70 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
   });
 
   it('is never expired by the timer (the checker keeps its own schedule)', () =>
-    given([createdUptime()]).when({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'a', overdue: 'b', failed: 'c' }, now: '2026-11-22T00:00:00.000Z' }).then([]));
+    given([createdUptime()]).when({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'a', overdue: 'b', failed: 'c' }, repage_after_seconds: 3600, now: '2026-11-22T00:00:00.000Z' }).then([]));
 
   it('refuses checks for job monitors', () => given([created()]).when(record(check())).thenRefuses('invalid', /only UPTIME_HTTP/));
+});
+
+describe('Monitor paging', () => {
+  const paging = (overrides: Partial<MonitorConfig> = {}) => created({ alert_enabled: true, ...overrides });
+  const fail = (now = T1): MonitorCommand => ({ ...receive({ event: 'FAILURE', exit_code: 1 }, now) });
+  const pageOf = (incident_id: string, reason: string, at: string, repage_at: string | null): MonitorEvent => ({
+    type: 'PageScheduled',
+    data: { ...ids, page_id: `${incident_id}.${reason}.${at}`, incident_id, reason: reason as 'opened', at, repage_at },
+  });
+  const T2 = '2026-11-21T11:05:00.000Z';
+  const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'm', overdue: 'o', failed: 'f' }, repage_after_seconds: 3600, now });
+
+  it('pages an opened incident, with a re-page due an interval later', () =>
+    given([paging()]).when(fail()).thenMatches((events) => JSON.stringify(events.at(-1)) === JSON.stringify(pageOf('inc-1', 'opened', T1, T2))));
+
+  it('records incidents without paging when alert_enabled is false', () =>
+    given([created({ alert_enabled: false })]).when(fail()).thenEmits(['PingReceived', 'MonitorWentDown', 'IncidentOpened']));
+
+  describe('with an OPEN incident paged at T1', () => {
+    const history = (overrides: Partial<MonitorConfig> = {}): MonitorEvent[] => [
+      paging(overrides),
+      ...failures(1),
+      { type: 'MonitorWentDown', data: { ...ids, reason: 'FAILURES', at: T1 } },
+      { type: 'IncidentOpened', data: { ...ids, incident_id: 'inc-1', event: 'FAILED', cause: 'x', started_at: T1, monitor_name: 'Backup', monitor_slug: 'backup', ping_id: 'f0' } },
+      pageOf('inc-1', 'opened', T1, T2),
+    ];
+
+    it('pages it again once the re-page interval has passed, and not before', () => {
+      given(history()).when(expire('2026-11-21T11:04:59.000Z')).then([]);
+      given(history())
+        .when(expire(T2))
+        .thenMatches((events) => events.some((e) => e.type === 'PageScheduled' && e.data.reason === 'repage' && e.data.repage_at === '2026-11-21T12:05:00.000Z'));
+    });
+
+    it('stops re-paging once acknowledged, and tells the same channels about the acknowledgement', () => {
+      const acknowledged: MonitorEvent = { type: 'IncidentAcknowledged', data: { ...ids, incident_id: 'inc-1', acknowledged_at: T1, ...by } };
+      given(history())
+        .when({ type: 'AcknowledgeIncident', monitor_id, incident_id: 'inc-1', by, now: T1 })
+        .then([acknowledged, pageOf('inc-1', 'acknowledged', T1, null)]);
+      given([...history(), acknowledged, pageOf('inc-1', 'acknowledged', T1, null)])
+        .when(expire('2026-11-21T13:00:00.000Z'))
+        .thenMatches((events) => !events.some((e) => e.type === 'PageScheduled' && e.data.incident_id === 'inc-1'));
+    });
+
+    it('sends a recovery page when a SUCCESS resolves it', () =>
+      given(history())
+        .when(receive({}, T2))
+        .thenMatches((events) => events.at(-1)?.type === 'PageScheduled' && JSON.stringify(events.at(-1)) === JSON.stringify(pageOf('inc-1', 'resolved', T2, null))));
+
+    it('pauses problem pages for an hour at alert_surge_threshold, and resets on recovery', () => {
+      given(history({ alert_surge_threshold: 2 }))
+        .when(expire(T2))
+        .thenMatches((events) => events.some((e) => e.type === 'AlertsPaused' && e.data.until === '2026-11-21T12:05:00.000Z' && e.data.consecutive_alerts === 2));
+      const paused: MonitorEvent = { type: 'AlertsPaused', data: { ...ids, until: '2026-11-21T12:05:00.000Z', consecutive_alerts: 2, at: T2 } };
+      const surge = [...history({ alert_surge_threshold: 2 }), pageOf('inc-1', 'repage', T2, '2026-11-21T12:05:00.000Z'), paused];
+      given(surge).when(expire('2026-11-21T12:00:00.000Z')).thenMatches((events) => !events.some((e) => e.type === 'PageScheduled'));
+      // Recovery resets the count: the next incident pages again at once.
+      const recovered = [...surge, { type: 'MonitorWentUp' as const, data: { ...ids, reason: 'SUCCESS_PING' as const, at: T2 } }, resolvedBySuccess('inc-1')];
+      given(recovered)
+        .when({ type: 'ReceivePing', monitor_id, ping: ping({ event: 'FAILURE', exit_code: 1 }), incident_id: 'inc-2', repage_after_seconds: 3600, now: '2026-11-21T11:30:00.000Z' })
+        .thenMatches((events) => events.some((e) => e.type === 'PageScheduled' && e.data.incident_id === 'inc-2' && e.data.reason === 'opened'));
+    });
+  });
 });

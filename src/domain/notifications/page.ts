@@ -1,0 +1,69 @@
+import type { Decider, DomainEvent } from '../decider.js';
+
+export type PageReason = 'opened' | 'repage' | 'acknowledged' | 'resolved';
+type Ids = { page_id: string; project_id: string };
+
+/**
+ * A page's deliveries: fanned out once to the channels that were routed at that moment, then
+ * each delivered at least once. Outcomes are events, so a restarted notifier resends nothing
+ * already delivered and forgets nothing still pending.
+ */
+export type PageEvent =
+  | DomainEvent<'PageFannedOut', Ids & { incident_id: string; monitor_id: string; reason: PageReason; channel_ids: string[]; at: string }>
+  | DomainEvent<'PageDelivered', Ids & { channel_id: string; attempt: number; at: string }>
+  /** `next_attempt_at` null: given up after the last attempt. */
+  | DomainEvent<'PageDeliveryFailed', Ids & { channel_id: string; attempt: number; error: string; next_attempt_at: string | null; at: string }>;
+
+export type PageCommand =
+  | { type: 'FanOutPage'; page_id: string; project_id: string; incident_id: string; monitor_id: string; reason: PageReason; channel_ids: string[]; now: string }
+  | { type: 'RecordDelivery'; page_id: string; channel_id: string; outcome: { delivered: true } | { delivered: false; error: string; next_attempt_at: string | null }; now: string };
+
+export interface PageState {
+  fannedOut: boolean;
+  projectId: string;
+  deliveries: ReadonlyMap<string, { delivered: boolean; attempts: number }>;
+}
+
+export const pageStream = (pageId: string) => `page-${pageId}`;
+
+export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
+  initialState: () => ({ fannedOut: false, projectId: '', deliveries: new Map() }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'PageFannedOut':
+        return { fannedOut: true, projectId: event.data.project_id, deliveries: new Map(event.data.channel_ids.map((id) => [id, { delivered: false, attempts: 0 }])) };
+      case 'PageDelivered':
+      case 'PageDeliveryFailed': {
+        const deliveries = new Map(state.deliveries);
+        deliveries.set(event.data.channel_id, { delivered: event.type === 'PageDelivered', attempts: event.data.attempt });
+        return { ...state, deliveries };
+      }
+      default: {
+        const exhaustive: never = event;
+        return exhaustive;
+      }
+    }
+  },
+  decide(command, state) {
+    switch (command.type) {
+      case 'FanOutPage': {
+        if (state.fannedOut) return [];
+        const { page_id, project_id, incident_id, monitor_id, reason, now } = command;
+        return [{ type: 'PageFannedOut', data: { page_id, project_id, incident_id, monitor_id, reason, channel_ids: [...new Set(command.channel_ids)], at: now } }];
+      }
+      case 'RecordDelivery': {
+        const delivery = state.deliveries.get(command.channel_id);
+        // Not part of this page, or already delivered by another notifier: nothing to record.
+        if (!delivery || delivery.delivered) return [];
+        const ids = { page_id: command.page_id, project_id: state.projectId, channel_id: command.channel_id, attempt: delivery.attempts + 1, at: command.now };
+        return command.outcome.delivered
+          ? [{ type: 'PageDelivered', data: ids }]
+          : [{ type: 'PageDeliveryFailed', data: { ...ids, error: command.outcome.error, next_attempt_at: command.outcome.next_attempt_at } }];
+      }
+      default: {
+        const exhaustive: never = command;
+        return exhaustive;
+      }
+    }
+  },
+};
