@@ -5,7 +5,7 @@ import type { Projection } from '../src/projector/projection.js';
 export interface DeadlineDocument {
   id: string;
   monitor_id: string;
-  /** `checkin`: the timer's (jobs checking in); `check`: the checker's (uptime checks to run). */
+  /** `checkin`: jobs report to Vigil; `check`: Vigil checks the monitor itself (UPTIME_HTTP). */
   kind: 'checkin' | 'check';
   paused: boolean;
   next_expected_at: string | null;
@@ -13,59 +13,78 @@ export interface DeadlineDocument {
   max_duration_seconds: number | null;
   /** STARTs not yet completed nor reported overdue, oldest first. */
   open_runs: { ping_id: string; started_at: string }[];
-  /** When the timer should look at the monitor: the next slot's deadline or the first run's, whichever is earlier. */
+  /** Open, unacknowledged incidents and when they are paged again. */
+  repages: Record<string, string>;
+  /** The timer's: the earliest of the slot deadline, an overrunning run and a re-page. */
   due_at: string | null;
+  /** The checker's: when the next uptime check is due. */
+  check_due_at: string | null;
 }
 
-function withDue(doc: Omit<DeadlineDocument, 'due_at'>): DeadlineDocument {
+function withDue(doc: Omit<DeadlineDocument, 'due_at' | 'check_due_at'>): DeadlineDocument {
   const candidates: string[] = [];
-  const grace = doc.kind === 'check' ? 0 : doc.grace_period_seconds;
-  if (!doc.paused && doc.next_expected_at !== null) candidates.push(addSeconds(doc.next_expected_at, grace));
-  if (!doc.paused && doc.max_duration_seconds !== null) {
-    for (const run of doc.open_runs) candidates.push(addSeconds(run.started_at, doc.max_duration_seconds));
+  if (!doc.paused) {
+    if (doc.kind === 'checkin' && doc.next_expected_at !== null) candidates.push(addSeconds(doc.next_expected_at, doc.grace_period_seconds));
+    if (doc.max_duration_seconds !== null) for (const run of doc.open_runs) candidates.push(addSeconds(run.started_at, doc.max_duration_seconds));
+    candidates.push(...Object.values(doc.repages));
   }
-  return { ...doc, due_at: candidates.length > 0 ? candidates.reduce((a, b) => (a < b ? a : b)) : null };
+  return {
+    ...doc,
+    due_at: candidates.length > 0 ? candidates.reduce((a, b) => (a < b ? a : b)) : null,
+    check_due_at: doc.kind === 'check' && !doc.paused ? doc.next_expected_at : null,
+  };
 }
 
 /**
- * What the timer works from: one document per monitor, indexed by when it next falls due, so each
- * tick reads only what is due. Paused and JOB_BASIC monitors without running jobs have nothing due.
+ * What the timer and the checker work from: one document per monitor with the moment each of them
+ * next has something to do, both indexed, so a tick reads only what is due.
  */
 export const deadlinesProjection: Projection<DeadlineDocument> = {
   name: 'deadlines',
-  version: 3,
-  collection: { name: 'deadlines', indexes: [{ fields: ['kind', 'due_at'] }] },
-  handles: ['MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue', 'MonitorDeleted'],
+  version: 4,
+  collection: { name: 'deadlines', indexes: [{ fields: ['due_at'] }, { fields: ['check_due_at'] }] },
+  handles: [
+    'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue',
+    'PageScheduled', 'IncidentAcknowledged', 'IncidentResolved', 'MonitorDeleted',
+  ],
   targets: (event) => ({ ids: 'monitor_id' in event.data ? [event.data.monitor_id] : [] }),
   apply(doc, event) {
     if (event.type === 'MonitorCreated') {
       const { monitor_id, next_expected_at, config } = event.data;
       return withDue({
-        id: monitor_id, monitor_id, kind: config.type === 'UPTIME_HTTP' ? 'check' : 'checkin', paused: false, next_expected_at, grace_period_seconds: config.grace_period_seconds,
-        max_duration_seconds: config.max_duration_seconds, open_runs: [],
+        id: monitor_id, monitor_id, kind: config.type === 'UPTIME_HTTP' ? 'check' : 'checkin', paused: false, next_expected_at,
+        grace_period_seconds: config.grace_period_seconds, max_duration_seconds: config.max_duration_seconds, open_runs: [], repages: {},
       });
     }
     if (!doc) return null;
+    const { due_at: _due, check_due_at: _check, ...base } = doc;
     switch (event.type) {
       case 'MonitorUpdated': {
         const { next_expected_at, config } = event.data;
-        return withDue({ ...doc, next_expected_at, grace_period_seconds: config.grace_period_seconds, max_duration_seconds: config.max_duration_seconds });
+        return withDue({ ...base, next_expected_at, grace_period_seconds: config.grace_period_seconds, max_duration_seconds: config.max_duration_seconds });
       }
       case 'MonitorPaused':
-        return withDue({ ...doc, paused: true });
+        return withDue({ ...base, paused: true });
       case 'MonitorResumed':
-        return withDue({ ...doc, paused: false, next_expected_at: event.data.next_expected_at });
+        return withDue({ ...base, paused: false, next_expected_at: event.data.next_expected_at });
       case 'PingReceived': {
         const d = event.data;
-        let runs = doc.open_runs.filter((run) => run.ping_id !== d.closed_start_ping_id);
+        let runs = base.open_runs.filter((run) => run.ping_id !== d.closed_start_ping_id);
         if (d.evaluated && d.event === 'START') runs = [...runs, { ping_id: d.ping_id, started_at: d.received_at }].slice(-OPEN_RUNS_KEPT);
-        return withDue({ ...doc, next_expected_at: d.next_expected_at, open_runs: runs });
+        return withDue({ ...base, next_expected_at: d.next_expected_at, open_runs: runs });
       }
       case 'CheckCompleted':
       case 'CheckInMissed':
-        return withDue({ ...doc, next_expected_at: event.data.next_expected_at });
+        return withDue({ ...base, next_expected_at: event.data.next_expected_at });
       case 'RunOverdue':
-        return withDue({ ...doc, open_runs: doc.open_runs.filter((run) => run.ping_id !== event.data.start_ping_id) });
+        return withDue({ ...base, open_runs: base.open_runs.filter((run) => run.ping_id !== event.data.start_ping_id) });
+      case 'PageScheduled':
+        return event.data.repage_at === null ? doc : withDue({ ...base, repages: { ...base.repages, [event.data.incident_id]: event.data.repage_at } });
+      case 'IncidentAcknowledged':
+      case 'IncidentResolved': {
+        const { [event.data.incident_id]: _gone, ...repages } = base.repages;
+        return withDue({ ...base, repages });
+      }
       case 'MonitorDeleted':
         return null;
       default:

@@ -1,5 +1,8 @@
 import type { Projection } from '../src/projector/projection.js';
 import { apiKeysProjection } from './api-keys.js';
+import { notificationChannelsProjection } from './notification-channels.js';
+import { notificationGroupsProjection } from './notification-groups.js';
+import { deliveriesProjection, pendingPagesProjection } from './outbox.js';
 import { checkHoursProjection, latestCheckResultsProjection } from './check-results.js';
 import { deadlinesProjection } from './deadlines.js';
 import { incidentsProjection } from './incidents.js';
@@ -11,5 +14,6 @@ import { usersProjection } from './users.js';
 
 /** Every read model Vigil serves queries from. */
 export function allProjections(): Projection[] {
-  return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, pingsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection] as Projection[];
+  return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, pingsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
+    notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection] as Projection[];
 }

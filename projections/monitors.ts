@@ -28,11 +28,11 @@ function derive(doc: MonitorDocument): MonitorDocument {
 
 export const monitorsProjection: Projection<MonitorDocument> = {
   name: 'monitors',
-  version: 4,
+  version: 5,
   collection: { name: 'monitors', indexes: [{ fields: ['project_id', 'created_at'] }, { fields: ['project_id', 'slug'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'MonitorCountersReset',
-    'MonitorWentDown', 'MonitorWentUp', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue', 'MonitorDeleted',
+    'MonitorWentDown', 'MonitorWentUp', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue', 'PageScheduled', 'AlertsPaused', 'MonitorDeleted',
   ],
   targets: (event) => ({ ids: 'monitor_id' in event.data ? [event.data.monitor_id] : [] }),
   apply(doc, event) {
@@ -58,7 +58,11 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       case 'MonitorWentDown':
         return derive({ ...doc, health: 'DOWN' });
       case 'MonitorWentUp':
-        return derive({ ...doc, health: 'UP' });
+        return derive({ ...doc, health: 'UP', consecutive_alerts: 0, alerts_paused_until: null });
+      case 'PageScheduled':
+        return event.data.reason === 'opened' || event.data.reason === 'repage' ? derive({ ...doc, consecutive_alerts: doc.consecutive_alerts + 1 }) : doc;
+      case 'AlertsPaused':
+        return derive({ ...doc, alerts_paused_until: event.data.until, consecutive_alerts: event.data.consecutive_alerts });
       case 'PingReceived': {
         const d = event.data;
         return derive({

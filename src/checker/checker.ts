@@ -43,13 +43,13 @@ export class Checker {
   /** Checks every monitor due now, a few at a time; returns how many it checked. */
   async tick(): Promise<number> {
     const now = this.commands.clock().toISOString();
-    const due = await this.readModels.find<DeadlineDocument>('deadlines', { kind: 'check', due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: 1000 });
-    const fresh = due.filter((d) => d.doc.due_at !== null && this.inFlight.get(d.id) !== d.doc.due_at);
+    const due = await this.readModels.find<DeadlineDocument>('deadlines', { check_due_at: { $lte: now } }, { sort: [['check_due_at', 1]], limit: 1000 });
+    const fresh = due.filter((d) => d.doc.check_due_at !== null && this.inFlight.get(d.id) !== d.doc.check_due_at);
     const cycleId = randomUUID();
     for (let i = 0; i < fresh.length; i += this.config.concurrency) {
       await Promise.all(
         fresh.slice(i, i + this.config.concurrency).map(async ({ id, doc }) => {
-          this.inFlight.set(id, doc.due_at!);
+          this.inFlight.set(id, doc.check_due_at!);
           try {
             await this.checkMonitor(doc.monitor_id, cycleId);
           } catch (error) {

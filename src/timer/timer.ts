@@ -50,7 +50,7 @@ export class Timer {
     const now = this.commands.clock().toISOString();
     let sent = 0;
     for (;;) {
-      const due = await this.readModels.find<DeadlineDocument>('deadlines', { kind: 'checkin', due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: this.batchSize });
+      const due = await this.readModels.find<DeadlineDocument>('deadlines', { due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: this.batchSize });
       const fresh = due.filter((d) => d.doc.due_at !== null && this.fired.get(d.id) !== d.doc.due_at);
       // A few at a time: commands to different monitors share the store's group commits.
       for (let i = 0; i < fresh.length; i += this.concurrency) {
@@ -101,7 +101,7 @@ export class Timer {
   }
 
   private async msUntilNextDeadline(): Promise<number> {
-    const [next] = await this.readModels.find<DeadlineDocument>('deadlines', { kind: 'checkin', due_at: { $gt: this.commands.clock().toISOString() } }, { sort: [['due_at', 1]], limit: 1 });
+    const [next] = await this.readModels.find<DeadlineDocument>('deadlines', { due_at: { $gt: this.commands.clock().toISOString() } }, { sort: [['due_at', 1]], limit: 1 });
     const ms = next?.doc.due_at ? Date.parse(next.doc.due_at) - this.commands.clock().getTime() : this.maxSleepMs;
     return Math.max(10, Math.min(ms, this.maxSleepMs));
   }
