@@ -6,7 +6,7 @@ import { HttpError } from './errors.js';
  * Decodes request data with its codec, or fails with a 400 naming the first bad field and what
  * it should have been. Handlers only ever see decoded, typed values.
  */
-export function decode<A, O>(codec: t.Type<A, O, unknown>, input: unknown, what = 'request body'): A {
+export function decode<A>(codec: t.Decoder<unknown, A>, input: unknown, what = 'request body'): A {
   const result = codec.decode(input);
   if (isRight(result)) return result.right;
   const [first] = result.left;

@@ -1,0 +1,209 @@
+import fetch from 'node-fetch';
+import nodemailer from 'nodemailer';
+import { Webhook } from 'standardwebhooks';
+import type { ChannelType } from '../domain/notifications/channel.js';
+import type { PageMessage } from './message.js';
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  secure: boolean;
+  user: string | null;
+  password: string | null;
+  from: string;
+}
+
+export interface DeliveryContext {
+  timeoutMs: number;
+  smtp: SmtpSettings | null;
+  now: () => Date;
+}
+
+/** A failed delivery; its message names the problem and never a secret (hosts, not URLs). */
+export class DeliveryError extends Error {}
+
+type Config = Record<string, unknown>;
+const text = (config: Config, key: string) => String(config[key] ?? '');
+const optional = (config: Config, key: string) => (typeof config[key] === 'string' ? String(config[key]) : null);
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the configured address';
+  }
+};
+
+async function post(url: string, body: string, headers: Record<string, string>, context: DeliveryContext, message: PageMessage): Promise<void> {
+  let response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'Vigil-Notifier/0.1', 'Idempotency-Key': message.idempotency_key, ...headers },
+      signal: AbortSignal.timeout(context.timeoutMs),
+      redirect: 'error',
+    });
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    if (name === 'AbortError' || name === 'TimeoutError') throw new DeliveryError(`no answer from ${hostOf(url)} within ${context.timeoutMs} ms`);
+    const code = (error as { code?: string }).code;
+    throw new DeliveryError(`could not reach ${hostOf(url)}${code ? ` (${code})` : ''}`);
+  }
+  await response.arrayBuffer().catch(() => undefined);
+  if (!response.ok) throw new DeliveryError(`${hostOf(url)} answered HTTP ${response.status}`);
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+const problem = (message: PageMessage) => message.reason === 'opened' || message.reason === 'repage';
+
+/** Sends one page to one channel, as that service expects it. Throws DeliveryError on failure. */
+export async function deliver(type: ChannelType, config: Config, message: PageMessage, context: DeliveryContext): Promise<void> {
+  switch (type) {
+    case 'WEBHOOK': {
+      const body = json(message.payload);
+      const timestamp = context.now();
+      const signature = new Webhook(text(config, 'secret')).sign(message.idempotency_key, timestamp, body);
+      const extra = typeof config['headers'] === 'object' && config['headers'] !== null ? (config['headers'] as Record<string, string>) : {};
+      return post(text(config, 'url'), body, {
+        ...extra,
+        'webhook-id': message.idempotency_key,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': signature,
+      }, context, message);
+    }
+    case 'SLACK':
+      return post(text(config, 'webhook_url'), json({ text: message.text }), {}, context, message);
+    case 'DISCORD':
+      return post(text(config, 'webhook_url'), json({ content: message.text.slice(0, 2000), allowed_mentions: { parse: [] } }), {}, context, message);
+    case 'MSTEAMS':
+      return post(
+        text(config, 'webhook_url'),
+        json({
+          type: 'message',
+          attachments: [
+            {
+              contentType: 'application/vnd.microsoft.card.adaptive',
+              contentUrl: null,
+              content: {
+                $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+                type: 'AdaptiveCard',
+                version: '1.4',
+                body: [
+                  { type: 'TextBlock', text: message.title, weight: 'Bolder', size: 'Medium', wrap: true },
+                  { type: 'TextBlock', text: message.payload.incident?.cause ?? message.text, wrap: true },
+                ],
+              },
+            },
+          ],
+        }),
+        {},
+        context,
+        message,
+      );
+    case 'TELEGRAM': {
+      const base = optional(config, 'api_base') ?? 'https://api.telegram.org';
+      return post(`${base.replace(/\/$/, '')}/bot${text(config, 'bot_token')}/sendMessage`, json({ chat_id: text(config, 'chat_id'), text: message.text, disable_web_page_preview: true }), {}, context, message);
+    }
+    case 'PAGERDUTY': {
+      const base = optional(config, 'api_base') ?? 'https://events.pagerduty.com';
+      const action = problem(message) ? 'trigger' : message.reason === 'acknowledged' ? 'acknowledge' : 'resolve';
+      const incident = message.payload.incident;
+      return post(
+        `${base.replace(/\/$/, '')}/v2/enqueue`,
+        json({
+          routing_key: text(config, 'routing_key'),
+          event_action: action,
+          // The incident id, so PagerDuty's incident follows ours: re-pages group, resolve resolves.
+          dedup_key: message.incident_id,
+          ...(action === 'trigger'
+            ? {
+                payload: {
+                  summary: message.text.slice(0, 1024),
+                  source: message.payload.monitor?.slug ?? 'vigil',
+                  severity: 'critical',
+                  timestamp: message.payload.occurred_at,
+                  component: message.payload.monitor?.name ?? undefined,
+                  custom_details: { incident_id: message.incident_id, event: incident?.event, cause: incident?.cause, monitor_id: message.payload.monitor?.id },
+                },
+              }
+            : {}),
+        }),
+        {},
+        context,
+        message,
+      );
+    }
+    case 'OPSGENIE': {
+      const base = (optional(config, 'api_base') ?? 'https://api.opsgenie.com').replace(/\/$/, '');
+      const auth = { Authorization: `GenieKey ${text(config, 'api_key')}` };
+      const alias = encodeURIComponent(message.incident_id);
+      if (problem(message)) {
+        return post(
+          `${base}/v2/alerts`,
+          json({ message: message.title.slice(0, 130), alias: message.incident_id, description: message.text.slice(0, 15000), priority: 'P1', source: 'Vigil', tags: [message.payload.incident?.event ?? 'INCIDENT'] }),
+          auth,
+          context,
+          message,
+        );
+      }
+      const action = message.reason === 'acknowledged' ? 'acknowledge' : 'close';
+      return post(`${base}/v2/alerts/${alias}/${action}?identifierType=alias`, json({ source: 'Vigil', note: message.text.slice(0, 25000) }), auth, context, message);
+    }
+    case 'NTFY': {
+      const server = (optional(config, 'server') ?? 'https://ntfy.sh').replace(/\/$/, '');
+      const token = optional(config, 'token');
+      const priority = problem(message) ? String(config['priority'] ?? 4) : '3';
+      let response;
+      try {
+        response = await fetch(`${server}/${encodeURIComponent(text(config, 'topic'))}`, {
+          method: 'POST',
+          body: message.payload.incident?.cause ?? message.text,
+          headers: {
+            Title: message.title.replace(/[^\x20-\x7e]/g, '').trim(),
+            Priority: priority,
+            Tags: problem(message) ? 'rotating_light' : 'white_check_mark',
+            'Idempotency-Key': message.idempotency_key,
+            ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          },
+          signal: AbortSignal.timeout(context.timeoutMs),
+        });
+      } catch {
+        throw new DeliveryError(`could not reach ${hostOf(server)}`);
+      }
+      await response.arrayBuffer().catch(() => undefined);
+      if (!response.ok) throw new DeliveryError(`${hostOf(server)} answered HTTP ${response.status}`);
+      return;
+    }
+    case 'EMAIL': {
+      if (!context.smtp) throw new DeliveryError('email is not configured on this server (set VIGIL_SMTP_HOST)');
+      const transport = nodemailer.createTransport({
+        host: context.smtp.host,
+        port: context.smtp.port,
+        secure: context.smtp.secure,
+        ...(context.smtp.user ? { auth: { user: context.smtp.user, pass: context.smtp.password ?? '' } } : {}),
+        connectionTimeout: context.timeoutMs,
+        greetingTimeout: context.timeoutMs,
+        socketTimeout: context.timeoutMs,
+      });
+      const recipients = Array.isArray(config['to']) ? config['to'].map(String) : [];
+      try {
+        await transport.sendMail({
+          from: context.smtp.from,
+          to: recipients,
+          subject: message.title,
+          text: `${message.text}\n\nIncident ${message.incident_id}\n`,
+          headers: { 'X-Vigil-Idempotency-Key': message.idempotency_key },
+        });
+      } catch (error) {
+        throw new DeliveryError(`the SMTP server ${context.smtp.host} refused the message${(error as { responseCode?: number }).responseCode ? ` (${(error as { responseCode?: number }).responseCode})` : ''}`);
+      } finally {
+        transport.close();
+      }
+      return;
+    }
+    default: {
+      const exhaustive: never = type;
+      return exhaustive;
+    }
+  }
+}
