@@ -1,4 +1,6 @@
 import type { CommandContext } from '../app/context.js';
+import type { SecretBox } from '../app/secret-box.js';
+import type { SmtpSettings } from '../notifications/senders.js';
 import type { ReadModelProgress } from '../projector/read-model-progress.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { Logger } from './logger.js';
@@ -14,10 +16,14 @@ export interface ApiConfig {
   trustProxy: boolean;
   /** What the diagnostic tools share with the checker. */
   checks: { extraCaPem: string | null; denyPrivateTargets: boolean; region: string; dnsServers: string[] | null };
+  /** For test messages to email channels. */
+  smtp: SmtpSettings | null;
 }
 
 export interface ApiDependencies {
   commands: CommandContext;
+  /** Seals channel configs before they enter any event. */
+  secrets: SecretBox;
   readModels: ReadModelStore;
   progress: ReadModelProgress;
   logger: Logger;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 
-export const ROLE_NAMES = ['api', 'projector', 'timer', 'checker'] as const;
+export const ROLE_NAMES = ['api', 'projector', 'timer', 'checker', 'notifier'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
 /** Every setting Vigil reads from the environment; the README lists them with these defaults. */
@@ -19,6 +19,16 @@ export interface VigilConfig {
   pingPayloadLimitBytes: number;
   trustProxy: boolean;
   repageAfterSeconds: number;
+  /** VIGIL_SECRET_KEY; without it, embedded mode keeps a generated key file in the data dir. */
+  secretKey: string | null;
+  notify: {
+    timeoutMs: number;
+    maxAttempts: number;
+    retryBaseMs: number;
+    pollMs: number;
+    concurrency: number;
+    smtp: { host: string; port: number; secure: boolean; user: string | null; password: string | null; from: string } | null;
+  };
   checks: {
     retries: number;
     retryDelayMs: number;
@@ -52,6 +62,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     pingPayloadLimitBytes: integer(env, 'VIGIL_PING_PAYLOAD_LIMIT', 100_000, 0, 10 * 1024 * 1024),
     trustProxy: pattern(env, 'VIGIL_TRUST_PROXY', 'false', /^(true|false)$/) === 'true',
     repageAfterSeconds: integer(env, 'VIGIL_REPAGE_INTERVAL_MINUTES', 60, 1, 10_080) * 60,
+    secretKey: env['VIGIL_SECRET_KEY'] || null,
+    notify: {
+      timeoutMs: integer(env, 'VIGIL_NOTIFY_TIMEOUT_MS', 10_000, 100, 120_000),
+      maxAttempts: integer(env, 'VIGIL_NOTIFY_MAX_ATTEMPTS', 6, 1, 20),
+      retryBaseMs: integer(env, 'VIGIL_NOTIFY_RETRY_BASE_MS', 1000, 0, 600_000),
+      pollMs: integer(env, 'VIGIL_NOTIFY_POLL_MS', 100, 10, 10_000),
+      concurrency: integer(env, 'VIGIL_NOTIFY_CONCURRENCY', 32, 1, 1000),
+      smtp: env['VIGIL_SMTP_HOST']
+        ? {
+            host: env['VIGIL_SMTP_HOST'],
+            port: integer(env, 'VIGIL_SMTP_PORT', 587, 1, 65535),
+            secure: pattern(env, 'VIGIL_SMTP_SECURE', 'false', /^(true|false)$/) === 'true',
+            user: env['VIGIL_SMTP_USER'] || null,
+            password: env['VIGIL_SMTP_PASSWORD'] || null,
+            from: env['VIGIL_SMTP_FROM'] || 'Vigil <vigil@localhost>',
+          }
+        : null,
+    },
     checks: {
       retries: integer(env, 'VIGIL_CHECK_RETRIES', 2, 0, 10),
       retryDelayMs: integer(env, 'VIGIL_CHECK_RETRY_DELAY_MS', 2000, 0, 60_000),

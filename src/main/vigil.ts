@@ -6,12 +6,15 @@ import { type Logger, createLogger } from '../api/logger.js';
 import { type CommandContext, commandContext } from '../app/context.js';
 import { Timer } from '../timer/timer.js';
 import { Checker } from '../checker/checker.js';
+import { Notifier } from '../notifier/notifier.js';
+import { SecretBox } from '../app/secret-box.js';
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 
 const VIGIL_VERSION = '0.1';
 import { Projector } from '../projector/projector.js';
 import { CheckpointPoller, type ReadModelProgress } from '../projector/read-model-progress.js';
-import type { RoleName, VigilConfig } from './config.js';
+import { ConfigError, type RoleName, type VigilConfig } from './config.js';
 import { type Stores, openStores } from './stores.js';
 
 export interface RunningVigil {
@@ -21,6 +24,7 @@ export interface RunningVigil {
   projector: Projector | null;
   timer: Timer | null;
   checker: Checker | null;
+  notifier: Notifier | null;
   /** The command side shared by the roles of this process (one lock table, one state cache). */
   commands: CommandContext;
   logger: Logger;
@@ -79,12 +83,20 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     if (!options.manualTimer) checker.start();
   }
 
+  const secrets = options.roles.includes('api') || options.roles.includes('notifier') ? secretBoxFor(config, stores) : null;
+  let notifier: Notifier | null = null;
+  if (options.roles.includes('notifier') && secrets) {
+    notifier = new Notifier(commands, stores.readModels, secrets, config.notify, (error) => logger.error({ err: error }, 'notifier failed; retrying'));
+    if (!options.manualTimer) notifier.start();
+  }
+
   let server: Server | null = null;
   let url: string | null = null;
-  if (options.roles.includes('api')) {
+  if (options.roles.includes('api') && secrets) {
     const progress: ReadModelProgress = projector ?? new CheckpointPoller(stores.readModels, projections.map((p) => p.name));
     const app = createApiApp({
       commands,
+      secrets,
       readModels: stores.readModels,
       progress,
       logger,
@@ -95,6 +107,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         pingPayloadLimitBytes: config.pingPayloadLimitBytes,
         trustProxy: config.trustProxy,
         checks: { extraCaPem, denyPrivateTargets: config.checks.denyPrivateTargets, region: config.checks.region, dnsServers: config.checks.dnsServers },
+        smtp: config.notify.smtp,
       },
     });
     server = app.listen(config.port, config.host);
@@ -116,6 +129,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     projector,
     timer,
     checker,
+    notifier,
     commands,
     logger,
     stop: async () => {
@@ -125,10 +139,22 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
+      await notifier?.stop();
       await checker?.stop();
       await timer?.stop();
       await projector?.stop();
       await stores.close();
     },
   };
+}
+
+/**
+ * The key that seals channel configs: VIGIL_SECRET_KEY, or in embedded mode a key file generated
+ * beside the data. With a server-side event store there is no file every process shares, so the
+ * variable is required there.
+ */
+function secretBoxFor(config: VigilConfig, stores: Stores): SecretBox {
+  if (config.secretKey) return SecretBox.fromEncodedKey(config.secretKey);
+  if (!stores.sqlitePath) throw new ConfigError('VIGIL_SECRET_KEY is required when the event store is EventStoreDB');
+  return SecretBox.fromKeyFile(join(config.dataDir, 'secret.key'));
 }

@@ -50,7 +50,12 @@ export class TestVigil {
 
   private static async open(dataDir: string, extraEnv: NodeJS.ProcessEnv, clock: TestClock, removeDir: () => void): Promise<TestVigil> {
     const env = { VIGIL_CHECK_RETRY_DELAY_MS: '0', ...extraEnv, VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent' };
-    const vigil = await startVigil(loadConfig(env), { roles: ['api', 'projector', 'timer', 'checker'], manualTimer: true, clock: clock.now, logger: pino({ level: 'silent' }) });
+    const vigil = await startVigil(loadConfig(env), {
+      roles: ['api', 'projector', 'timer', 'checker', 'notifier'],
+      manualTimer: true,
+      clock: clock.now,
+      logger: pino({ level: 'silent' }),
+    });
     return new TestVigil(vigil, dataDir, env, clock, removeDir);
   }
 
@@ -101,6 +106,19 @@ export class TestVigil {
     const checked = await this.vigil.checker!.tick();
     await this.settle();
     return checked;
+  }
+
+  /** Lets the notifier fan out and deliver what is due, until nothing more is, then waits for the read models. */
+  async notify(): Promise<number> {
+    let attempted = 0;
+    for (let round = 0; round < 10; round += 1) {
+      await this.settle();
+      const done = await this.vigil.notifier!.tick();
+      attempted += done.attempted;
+      if (done.fannedOut === 0 && done.attempted === 0) break;
+    }
+    await this.settle();
+    return attempted;
   }
 
   /** Waits until the read models include everything written so far. */

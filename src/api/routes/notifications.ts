@@ -1,0 +1,246 @@
+import type { Router } from '@koa/router';
+import * as t from 'io-ts';
+import { attachChannel, createChannel, createGroup, deleteChannel, deleteGroup, detachChannel, newWebhookSecret, sealConfig, updateChannel, updateGroup } from '../../app/notifications.js';
+import type { ChannelType } from '../../domain/notifications/channel.js';
+import { pageMessage } from '../../notifications/message.js';
+import { DeliveryError, deliver } from '../../notifications/senders.js';
+import { getProject } from '../../queries/projects.js';
+import { getUser } from '../../queries/identity.js';
+import { listMonitors } from '../../queries/monitors.js';
+import type { ReadModelStore } from '../../readstore/read-model-store.js';
+import type { ChannelDocument } from '../../../projections/notification-channels.js';
+import type { GroupDocument } from '../../../projections/notification-groups.js';
+import { actorOf } from '../actor.js';
+import { CHANNEL_TYPE_SPECS } from '../codecs/channel-configs.js';
+import { AttachChannelBody, CreateChannelBody, CreateGroupBody, UpdateChannelBody, UpdateGroupBody } from '../codecs/notifications.js';
+import { type ApiDependencies, settled } from '../dependencies.js';
+import { HttpError } from '../errors.js';
+import { gate } from '../gate.js';
+import { targetProject } from '../monitor-access.js';
+import { userBody } from '../representations/projects.js';
+import type { VigilState } from '../state.js';
+import { Uuid, decode, pathId } from '../validation.js';
+
+const READ = { scope: 'read' } as const;
+const WRITE = { scope: 'manage_notifications', accountKeyOnly: true, minimumRole: 'MANAGER' } as const;
+const DESTROY = { scope: 'destroy', accountKeyOnly: true, minimumRole: 'OWNER' } as const;
+
+async function ownerOf(readModels: ReadModelStore, projectId: string) {
+  const project = await getProject(readModels, projectId);
+  return project ? userBody((await getUser(readModels, project.owner_id)) ?? undefined) : null;
+}
+
+/** List item, exactly as WIRE.md names it; secrets never leave, not even sealed. */
+function channelItem(doc: ChannelDocument, owner: ReturnType<typeof userBody>) {
+  return {
+    id: doc.id, project_id: doc.project_id, name: doc.name, type: doc.type, enabled: doc.enabled, is_default: doc.is_default,
+    last_delivery_at: doc.last_delivery_at, last_error: doc.last_error, owner, created_at: doc.created_at, updated_at: doc.updated_at,
+  };
+}
+
+/** The single read adds which config fields are set (never their values). */
+function channelBody(doc: ChannelDocument, owner: ReturnType<typeof userBody>) {
+  return { ...channelItem(doc, owner), config_fields_set: doc.config_fields };
+}
+
+function configFor(type: ChannelType, raw: unknown): Record<string, unknown> {
+  // The config is decoded against its type's codec; failures name the field as config.<field>.
+  const decoded = decode(CHANNEL_TYPE_SPECS[type].codec, raw, 'config');
+  return Object.fromEntries(Object.keys(CHANNEL_TYPE_SPECS[type].schema).filter((k) => decoded[k] !== undefined).map((k) => [k, decoded[k]]));
+}
+
+export function notificationRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
+  const { readModels, commands, secrets } = deps;
+
+  async function gatedChannel(state: VigilState, rawId: string | undefined, requirement: Parameters<typeof gate>[2]) {
+    const channel = (await readModels.get<ChannelDocument>('notification_channels', pathId(rawId, 'notification channel')))?.doc;
+    if (!channel) {
+      await gate(readModels, state.caller, requirement, null);
+      throw new HttpError(404, 'notification channel not found');
+    }
+    await gate(readModels, state.caller, requirement, channel.project_id);
+    return channel;
+  }
+
+  async function gatedGroup(state: VigilState, rawId: string | undefined, requirement: Parameters<typeof gate>[2]) {
+    const group = (await readModels.get<GroupDocument>('notification_groups', pathId(rawId, 'notification group')))?.doc;
+    if (!group) {
+      await gate(readModels, state.caller, requirement, null);
+      throw new HttpError(404, 'notification group not found');
+    }
+    await gate(readModels, state.caller, requirement, group.project_id);
+    return group;
+  }
+
+  const freshChannel = async (id: string) => {
+    const doc = (await readModels.get<ChannelDocument>('notification_channels', id))?.doc;
+    if (!doc) throw new HttpError(404, 'notification channel not found');
+    return channelBody(doc, await ownerOf(readModels, doc.project_id));
+  };
+
+  async function groupChannels(group: GroupDocument) {
+    const owner = await ownerOf(readModels, group.project_id);
+    const channels = await readModels.find<ChannelDocument>('notification_channels', { id: { $in: group.channel_ids } });
+    return channels.map((s) => channelItem(s.doc, owner));
+  }
+
+  async function groupItem(group: GroupDocument, monitors: { id: string; name: string; notification_group_ids: string[] }[]) {
+    return {
+      id: group.id, project_id: group.project_id, name: group.name, description: group.description, is_default: group.is_default,
+      channel_count: group.channel_ids.length,
+      monitors: monitors.filter((m) => m.notification_group_ids.includes(group.id)).map((m) => ({ id: m.id, name: m.name })),
+    };
+  }
+
+  router.get('/notification-channels/types', async (ctx) => {
+    await gate(readModels, ctx.state.caller, READ, null);
+    ctx.body = { types: Object.entries(CHANNEL_TYPE_SPECS).map(([type, spec]) => ({ type, name: spec.name, config_schema: spec.schema })) };
+  });
+
+  router.get('/notification-channels', async (ctx) => {
+    const query = decode(t.partial({ project_id: Uuid }), { project_id: ctx.query['project_id'] }, 'query');
+    const projectId = targetProject(ctx.state, query.project_id);
+    await gate(readModels, ctx.state.caller, READ, projectId);
+    const owner = await ownerOf(readModels, projectId);
+    const found = await readModels.find<ChannelDocument>('notification_channels', { project_id: projectId }, { sort: [['created_at', 1]] });
+    ctx.body = found.map((s) => channelItem(s.doc, owner));
+  });
+
+  router.get('/notification-channels/:channelId', async (ctx) => {
+    const channel = await gatedChannel(ctx.state, ctx.params['channelId'], READ);
+    ctx.body = { channel: channelBody(channel, await ownerOf(readModels, channel.project_id)) };
+  });
+
+  router.post('/notification-channels', async (ctx) => {
+    await gate(readModels, ctx.state.caller, { scope: 'manage_notifications', accountKeyOnly: true }, null);
+    const body = decode(CreateChannelBody, ctx.request.body);
+    const projectId = targetProject(ctx.state, body.project_id);
+    await gate(readModels, ctx.state.caller, WRITE, projectId);
+    const config = configFor(body.type, body.config);
+    // A webhook without a signing secret gets one, shown this once.
+    const generatedSecret = body.type === 'WEBHOOK' && config['secret'] === undefined ? newWebhookSecret() : null;
+    if (generatedSecret) config['secret'] = generatedSecret;
+    const { channelId, position } = await createChannel(
+      commands,
+      {
+        project_id: projectId,
+        channel_type: body.type,
+        settings: { name: body.name, enabled: body.enabled ?? true, is_default: body.is_default ?? false, ...sealConfig(secrets, config) },
+      },
+      actorOf(ctx.state),
+    );
+    await settled(deps, position);
+    ctx.status = 201;
+    ctx.body = { channel: await freshChannel(channelId), ...(generatedSecret ? { signing_secret: generatedSecret } : {}) };
+  });
+
+  router.patch('/notification-channels/:channelId', async (ctx) => {
+    const channel = await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
+    const body = decode(UpdateChannelBody, ctx.request.body);
+    const changes = {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+      ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
+      ...(body.config !== undefined ? sealConfig(secrets, configFor(channel.type, body.config)) : {}),
+    };
+    const outcome = await updateChannel(commands, channel.id, changes, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    ctx.body = { channel: await freshChannel(channel.id) };
+  });
+
+  router.delete('/notification-channels/:channelId', async (ctx) => {
+    const channel = await gatedChannel(ctx.state, ctx.params['channelId'], DESTROY);
+    await settled(deps, await deleteChannel(commands, readModels, channel.id, channel.project_id, actorOf(ctx.state)));
+    ctx.status = 204;
+  });
+
+  router.post('/notification-channels/:channelId/test', async (ctx) => {
+    const channel = await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
+    const now = commands.clock().toISOString();
+    const message = pageMessage({
+      pageId: `test.${now}`, channelId: channel.id, reason: 'opened', incidentId: `test-${channel.id}`, projectId: channel.project_id,
+      incident: null, monitor: null, occurredAt: now,
+    });
+    message.title = `🧪 Test message from Vigil for channel "${channel.name}"`;
+    message.text = `${message.title}: if you can read this, paging reaches you.`;
+    const sealed = secrets.open(channel.config_sealed);
+    try {
+      await deliver(channel.type, typeof sealed === 'object' && sealed !== null ? (sealed as Record<string, unknown>) : {}, message, {
+        timeoutMs: 10_000,
+        smtp: deps.config.smtp,
+        now: () => commands.clock(),
+      });
+      ctx.body = { ok: true, delivered: true, error: null, tested_at: now };
+    } catch (error) {
+      ctx.body = { ok: true, delivered: false, error: error instanceof DeliveryError ? error.message : 'delivery failed', tested_at: now };
+    }
+  });
+
+  router.get('/notification-groups', async (ctx) => {
+    const query = decode(t.partial({ project_id: Uuid }), { project_id: ctx.query['project_id'] }, 'query');
+    const projectId = targetProject(ctx.state, query.project_id);
+    await gate(readModels, ctx.state.caller, READ, projectId);
+    const monitors = await listMonitors(readModels, projectId);
+    const groups = await readModels.find<GroupDocument>('notification_groups', { project_id: projectId }, { sort: [['created_at', 1]] });
+    ctx.body = await Promise.all(groups.map((s) => groupItem(s.doc, monitors)));
+  });
+
+  router.get('/notification-groups/:groupId', async (ctx) => {
+    const group = await gatedGroup(ctx.state, ctx.params['groupId'], READ);
+    ctx.body = { group: { ...(await groupItem(group, await listMonitors(readModels, group.project_id))), channels: await groupChannels(group) } };
+  });
+
+  router.get('/notification-groups/:groupId/channels', async (ctx) => {
+    ctx.body = await groupChannels(await gatedGroup(ctx.state, ctx.params['groupId'], READ));
+  });
+
+  const freshGroup = async (id: string) => {
+    const group = (await readModels.get<GroupDocument>('notification_groups', id))?.doc;
+    if (!group) throw new HttpError(404, 'notification group not found');
+    return { ...(await groupItem(group, await listMonitors(readModels, group.project_id))), channels: await groupChannels(group) };
+  };
+
+  router.post('/notification-groups', async (ctx) => {
+    await gate(readModels, ctx.state.caller, { scope: 'manage_notifications', accountKeyOnly: true }, null);
+    const body = decode(CreateGroupBody, ctx.request.body);
+    const projectId = targetProject(ctx.state, body.project_id);
+    await gate(readModels, ctx.state.caller, WRITE, projectId);
+    const { groupId, position } = await createGroup(
+      commands,
+      { project_id: projectId, settings: { name: body.name, description: body.description ?? '', is_default: body.is_default ?? false } },
+      actorOf(ctx.state),
+    );
+    await settled(deps, position);
+    ctx.status = 201;
+    ctx.body = { group: await freshGroup(groupId) };
+  });
+
+  router.patch('/notification-groups/:groupId', async (ctx) => {
+    const group = await gatedGroup(ctx.state, ctx.params['groupId'], WRITE);
+    const body = decode(UpdateGroupBody, ctx.request.body);
+    const outcome = await updateGroup(commands, group.id, body, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    ctx.body = { group: await freshGroup(group.id) };
+  });
+
+  router.delete('/notification-groups/:groupId', async (ctx) => {
+    const group = await gatedGroup(ctx.state, ctx.params['groupId'], DESTROY);
+    await settled(deps, await deleteGroup(commands, readModels, group.id, group.project_id, actorOf(ctx.state)));
+    ctx.status = 204;
+  });
+
+  router.post('/notification-groups/:groupId/channels', async (ctx) => {
+    const group = await gatedGroup(ctx.state, ctx.params['groupId'], WRITE);
+    const body = decode(AttachChannelBody, ctx.request.body);
+    const outcome = await attachChannel(commands, group.id, body.channel_id, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    ctx.status = 204;
+  });
+
+  router.delete('/notification-groups/:groupId/channels/:channelId', async (ctx) => {
+    const group = await gatedGroup(ctx.state, ctx.params['groupId'], WRITE);
+    const outcome = await detachChannel(commands, group.id, pathId(ctx.params['channelId'], 'notification channel'), actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    ctx.status = 204;
+  });
+}

@@ -1,0 +1,167 @@
+import type { Actor } from '../app/command-handler.js';
+import { handleCommand } from '../app/command-handler.js';
+import type { CommandContext } from '../app/context.js';
+import type { SecretBox } from '../app/secret-box.js';
+import { pageDecider, pageStream } from '../domain/notifications/page.js';
+import type { ReadModelStore } from '../readstore/read-model-store.js';
+import { pageMessage } from '../notifications/message.js';
+import { type DeliveryContext, DeliveryError, type SmtpSettings, deliver } from '../notifications/senders.js';
+import type { IncidentDocument } from '../../projections/incidents.js';
+import type { MonitorDocument } from '../../projections/monitors.js';
+import type { ChannelDocument } from '../../projections/notification-channels.js';
+import type { GroupDocument } from '../../projections/notification-groups.js';
+import type { DeliveryDocument, PendingPageDocument } from '../../projections/outbox.js';
+
+export interface NotifierConfig {
+  timeoutMs: number;
+  maxAttempts: number;
+  /** First retry after this; each later one waits five times longer, at most ten minutes. */
+  retryBaseMs: number;
+  concurrency: number;
+  pollMs: number;
+  smtp: SmtpSettings | null;
+}
+
+const NOTIFIER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
+const MAX_BACKOFF_MS = 10 * 60_000;
+
+/**
+ * Delivers the pages the monitors decided on. A page is fanned out once (the page stream is
+ * written with `no_stream`, so a second notifier changes nothing) to the channels routed at that
+ * moment: the monitor's groups' channels and its own, each once, only enabled ones. Each delivery
+ * is then made at least once, retried with backoff, and its outcome recorded as an event: after a
+ * restart nothing delivered is sent again and nothing pending is forgotten. Receivers de-duplicate
+ * on the idempotency key (`webhook-id`), which a crash between sending and recording can repeat.
+ */
+export class Notifier {
+  private readonly inFlight = new Set<string>();
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly commands: CommandContext,
+    private readonly readModels: ReadModelStore,
+    private readonly secrets: SecretBox,
+    private readonly config: NotifierConfig,
+    private readonly onError: (error: unknown) => void = (error) => console.error('notifier error', error),
+  ) {}
+
+  /** Fans out pending pages, then makes every delivery that is due; returns how many of each. */
+  async tick(): Promise<{ fannedOut: number; attempted: number }> {
+    const pages = (await this.readModels.find<PendingPageDocument>('pending_pages', {}, { sort: [['at', 1]], limit: 500 })).map((s) => s.doc);
+    let fannedOut = 0;
+    for (const page of pages) {
+      if (this.inFlight.has(page.id)) continue;
+      this.inFlight.add(page.id);
+      try {
+        const channelIds = await this.routedChannels(page.monitor_id, page.project_id);
+        await handleCommand(
+          this.commands,
+          pageStream(page.id),
+          pageDecider,
+          { type: 'FanOutPage', page_id: page.id, project_id: page.project_id, incident_id: page.incident_id, monitor_id: page.monitor_id, reason: page.reason, channel_ids: channelIds, now: this.now() },
+          NOTIFIER_ACTOR,
+        );
+        fannedOut += 1;
+      } finally {
+        // Kept until the read model drops the page; a failed fan-out is tried again next tick.
+        setTimeout(() => this.inFlight.delete(page.id), 5_000).unref();
+      }
+    }
+    const due = (await this.readModels.find<DeliveryDocument>('deliveries', { status: 'pending', next_attempt_at: { $lte: this.now() } }, { sort: [['next_attempt_at', 1]], limit: 500 }))
+      .map((s) => s.doc)
+      .filter((d) => !this.inFlight.has(`${d.id}#${d.attempts}`));
+    for (let i = 0; i < due.length; i += this.config.concurrency) {
+      // All channels of a page (and of several pages) are sent to in parallel.
+      await Promise.all(due.slice(i, i + this.config.concurrency).map((delivery) => this.attempt(delivery)));
+    }
+    return { fannedOut, attempted: due.length };
+  }
+
+  private now(): string {
+    return this.commands.clock().toISOString();
+  }
+
+  /** The monitor's groups' channels and its own, each once; without any, the project's defaults. */
+  async routedChannels(monitorId: string, projectId: string): Promise<string[]> {
+    const monitor = (await this.readModels.get<MonitorDocument>('monitors', monitorId))?.doc;
+    if (!monitor) return [];
+    const groups = (await this.readModels.find<GroupDocument>('notification_groups', { project_id: projectId })).map((s) => s.doc);
+    const channels = (await this.readModels.find<ChannelDocument>('notification_channels', { project_id: projectId })).map((s) => s.doc);
+    const routed = monitor.notification_group_ids.length === 0 && monitor.notification_channel_ids.length === 0;
+    const wanted = routed
+      ? [...groups.filter((g) => g.is_default).flatMap((g) => g.channel_ids), ...channels.filter((c) => c.is_default).map((c) => c.id)]
+      : [...groups.filter((g) => monitor.notification_group_ids.includes(g.id)).flatMap((g) => g.channel_ids), ...monitor.notification_channel_ids];
+    const enabled = new Set(channels.filter((c) => c.enabled).map((c) => c.id));
+    return [...new Set(wanted)].filter((id) => enabled.has(id));
+  }
+
+  private async attempt(delivery: DeliveryDocument): Promise<void> {
+    const key = `${delivery.id}#${delivery.attempts}`;
+    this.inFlight.add(key);
+    try {
+      const outcome = await this.send(delivery);
+      await handleCommand(
+        this.commands,
+        pageStream(delivery.page_id),
+        pageDecider,
+        { type: 'RecordDelivery', page_id: delivery.page_id, channel_id: delivery.channel_id, outcome, now: this.now() },
+        NOTIFIER_ACTOR,
+      );
+    } catch (error) {
+      this.onError(error);
+    } finally {
+      setTimeout(() => this.inFlight.delete(key), 5_000).unref();
+    }
+  }
+
+  private async send(delivery: DeliveryDocument): Promise<{ delivered: true } | { delivered: false; error: string; next_attempt_at: string | null }> {
+    const channel = (await this.readModels.get<ChannelDocument>('notification_channels', delivery.channel_id))?.doc;
+    if (!channel) return { delivered: false, error: 'the channel no longer exists', next_attempt_at: null };
+    if (!channel.enabled) return { delivered: false, error: 'the channel is disabled', next_attempt_at: null };
+    const incident = (await this.readModels.get<IncidentDocument>('incidents', delivery.incident_id))?.doc ?? null;
+    const monitor = (await this.readModels.get<MonitorDocument>('monitors', delivery.monitor_id))?.doc ?? null;
+    const message = pageMessage({
+      pageId: delivery.page_id, channelId: delivery.channel_id, reason: delivery.reason, incidentId: delivery.incident_id,
+      projectId: delivery.project_id, incident, monitor, occurredAt: delivery.created_at,
+    });
+    const context: DeliveryContext = { timeoutMs: this.config.timeoutMs, smtp: this.config.smtp, now: () => this.commands.clock() };
+    try {
+      const config = this.secrets.open(channel.config_sealed);
+      await deliver(channel.type, typeof config === 'object' && config !== null ? (config as Record<string, unknown>) : {}, message, context);
+      return { delivered: true };
+    } catch (error) {
+      const text = error instanceof DeliveryError ? error.message : 'delivery failed';
+      const attempt = delivery.attempts + 1;
+      if (attempt >= this.config.maxAttempts) return { delivered: false, error: text, next_attempt_at: null };
+      const backoff = Math.min(MAX_BACKOFF_MS, this.config.retryBaseMs * 5 ** (attempt - 1));
+      return { delivered: false, error: text, next_attempt_at: new Date(this.commands.clock().getTime() + backoff).toISOString() };
+    }
+  }
+
+  start(): void {
+    this.running = (async () => {
+      while (!this.stopping) {
+        try {
+          await this.tick();
+        } catch (error) {
+          this.onError(error);
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.config.pollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.running;
+  }
+}
