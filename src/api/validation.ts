@@ -6,21 +6,21 @@ import { HttpError } from './errors.js';
  * Decodes request data with its codec, or fails with a 400 naming the first bad field and what
  * it should have been. Handlers only ever see decoded, typed values.
  */
-export function decode<A>(codec: t.Decoder<unknown, A>, input: unknown, what = 'request body'): A {
+export function decode<A>(codec: t.Decoder<unknown, A>, input: unknown, what = 'request body', fieldPrefix = ''): A {
   const result = codec.decode(input);
   if (isRight(result)) return result.right;
   const [first] = result.left;
-  throw new HttpError(400, first ? describe(first, what) : `invalid ${what}`);
+  throw new HttpError(400, first ? describe(first, what, fieldPrefix) : `invalid ${what}`);
 }
 
-function describe(error: t.ValidationError, what: string): string {
+function describe(error: t.ValidationError, what: string, fieldPrefix: string): string {
+  const path = fieldPath(error.context);
+  if (path !== '' && error.value === undefined) return `${fieldPrefix}${path} is required`;
   // Codecs that know better say the whole sentence themselves.
   if (error.message) return error.message;
-  const path = fieldPath(error.context);
   const expected = error.context[error.context.length - 1]?.type.name ?? 'a valid value';
   if (path === '') return `${what} must be ${withArticle(expected)}`;
-  if (error.value === undefined) return `${path} is required`;
-  return `${path} must be ${withArticle(expected)}`;
+  return `${fieldPrefix}${path} must be ${withArticle(expected)}`;
 }
 
 /** Keys that name a property or an array index; intersections and refinements add keys that do not. */
