@@ -10,6 +10,8 @@ export interface PageMessage {
   idempotency_key: string;
   reason: PageReason;
   title: string;
+  /** The title without emoji, for mail subjects and HTTP headers. */
+  subject: string;
   text: string;
   incident_id: string;
   payload: {
@@ -27,6 +29,8 @@ const EVENT_NAMES: Record<PageReason, WebhookEventName> = {
   acknowledged: 'incident.acknowledged',
   resolved: 'incident.resolved',
 };
+
+const PLAIN: Record<PageReason, string> = { opened: '', repage: 'Still ', acknowledged: 'Acknowledged ', resolved: 'Resolved ' };
 
 const HEADLINE: Record<PageReason, string> = {
   opened: '🔴',
@@ -54,6 +58,7 @@ export function pageMessage(input: {
     idempotency_key: `${input.pageId}|${input.channelId}`,
     reason,
     title,
+    subject: `[Vigil] ${PLAIN[reason]}${kind}: ${name}`,
     text: `${title}${who}${incident?.cause ? ` — ${incident.cause}` : ''}`,
     incident_id: input.incidentId,
     payload: {

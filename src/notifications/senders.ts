@@ -159,7 +159,7 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
           method: 'POST',
           body: message.payload.incident?.cause ?? message.text,
           headers: {
-            Title: message.title.replace(/[^\x20-\x7e]/g, '').trim(),
+            Title: message.subject.replace(/[^\x20-\x7e]/g, '').trim(),
             Priority: priority,
             Tags: problem(message) ? 'rotating_light' : 'white_check_mark',
             'Idempotency-Key': message.idempotency_key,
@@ -190,7 +190,7 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
         await transport.sendMail({
           from: context.smtp.from,
           to: recipients,
-          subject: message.title,
+          subject: message.subject,
           text: `${message.text}\n\nIncident ${message.incident_id}\n`,
           headers: { 'X-Vigil-Idempotency-Key': message.idempotency_key },
         });

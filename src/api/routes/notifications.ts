@@ -162,6 +162,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
       incident: null, monitor: null, occurredAt: now,
     });
     message.title = `🧪 Test message from Vigil for channel "${channel.name}"`;
+    message.subject = `[Vigil] Test message for channel "${channel.name}"`;
     message.text = `${message.title}: if you can read this, paging reaches you.`;
     const sealed = secrets.open(channel.config_sealed);
     try {
