@@ -10,7 +10,7 @@ import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import type { ChannelDocument } from '../../projections/notification-channels.js';
 import type { GroupDocument } from '../../projections/notification-groups.js';
-import type { DeliveryDocument, PendingPageDocument } from '../../projections/outbox.js';
+import { type DeliveryDocument, type PendingPageDocument, deliveryId } from '../../projections/outbox.js';
 
 export interface NotifierConfig {
   timeoutMs: number;
@@ -51,12 +51,13 @@ export class Notifier {
   async tick(): Promise<{ fannedOut: number; attempted: number }> {
     const pages = (await this.readModels.find<PendingPageDocument>('pending_pages', {}, { sort: [['at', 1]], limit: 500 })).map((s) => s.doc);
     let fannedOut = 0;
+    const fresh: DeliveryDocument[] = [];
     for (const page of pages) {
       if (this.inFlight.has(page.id)) continue;
       this.inFlight.add(page.id);
       try {
         const channelIds = await this.routedChannels(page.monitor_id, page.project_id);
-        await handleCommand(
+        const outcome = await handleCommand(
           this.commands,
           pageStream(page.id),
           pageDecider,
@@ -64,14 +65,23 @@ export class Notifier {
           NOTIFIER_ACTOR,
         );
         fannedOut += 1;
+        // Deliver at once rather than after the read model has caught up with the fan-out.
+        for (const event of outcome.events) {
+          if (event.type !== 'PageFannedOut') continue;
+          for (const channelId of event.data.channel_ids) {
+            fresh.push({
+              id: deliveryId(page.id, channelId), page_id: page.id, channel_id: channelId, incident_id: page.incident_id, monitor_id: page.monitor_id,
+              project_id: page.project_id, reason: page.reason, status: 'pending', attempts: 0, next_attempt_at: event.data.at, last_error: null, created_at: event.data.at,
+            });
+          }
+        }
       } finally {
         // Kept until the read model drops the page; a failed fan-out is tried again next tick.
         setTimeout(() => this.inFlight.delete(page.id), 5_000).unref();
       }
     }
-    const due = (await this.readModels.find<DeliveryDocument>('deliveries', { status: 'pending', next_attempt_at: { $lte: this.now() } }, { sort: [['next_attempt_at', 1]], limit: 500 }))
-      .map((s) => s.doc)
-      .filter((d) => !this.inFlight.has(`${d.id}#${d.attempts}`));
+    const stored = (await this.readModels.find<DeliveryDocument>('deliveries', { status: 'pending', next_attempt_at: { $lte: this.now() } }, { sort: [['next_attempt_at', 1]], limit: 500 })).map((s) => s.doc);
+    const due = [...fresh, ...stored].filter((d, i, all) => !this.inFlight.has(`${d.id}#${d.attempts}`) && all.findIndex((o) => o.id === d.id && o.attempts === d.attempts) === i);
     for (let i = 0; i < due.length; i += this.config.concurrency) {
       // All channels of a page (and of several pages) are sent to in parallel.
       await Promise.all(due.slice(i, i + this.config.concurrency).map((delivery) => this.attempt(delivery)));
