@@ -245,6 +245,16 @@ describe('Paging', function () {
     expect(sink.seen).to.have.length(1);
   });
 
+  it('sends a test message on request and reports whether it arrived', async () => {
+    const hook = (await channel('SLACK', { webhook_url: `${sink.url}/slack/test` })).channel.id;
+    const ok = await vigil.request('POST', `/v1/notification-channels/${hook}/test`, { key });
+    expect(ok.body).to.include({ ok: true, delivered: true, error: null });
+    expect(json(seen('/slack/test')[0]).text).to.match(/^🧪 Test message from Vigil for channel "SLACK"/);
+    handler = reply(403);
+    const refused = await vigil.request('POST', `/v1/notification-channels/${hook}/test`, { key });
+    expect(refused.body).to.include({ ok: true, delivered: false, error: `${new URL(sink.url).host} answered HTTP 403` });
+  });
+
   it('keeps every secret out of the events and read models in the SQLite file', async () => {
     const secrets = ['SLACK-SECRET-PATH-9', '654321:TG-SECRET', 'PD-SECRET-KEY', 'OG-SECRET-KEY', 'tk_NTFY_SECRET', 'topic-secret-9'];
     await channel('SLACK', { webhook_url: `${sink.url}/slack/${secrets[0]}` });
