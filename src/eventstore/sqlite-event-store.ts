@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from './sqlite-database.js';
+import { chainHash, eventContent, eventHash } from './event-hash.js';
 import {
   type AppendResult,
   type EventStore,
@@ -22,8 +23,8 @@ interface EventRow {
   revision: number;
   id: string;
   type: string;
-  data: string;
-  metadata: string;
+  data: string | null;
+  metadata: string | null;
   created: string;
 }
 
@@ -31,6 +32,7 @@ interface StreamRow {
   revision: number;
   max_count: number | null;
   deleted: number;
+  last_hash: string;
 }
 
 interface PendingAppend {
@@ -77,41 +79,48 @@ export class SqliteEventStore implements EventStore {
         revision INTEGER NOT NULL,
         id TEXT NOT NULL,
         type TEXT NOT NULL,
-        data TEXT NOT NULL,
-        metadata TEXT NOT NULL,
+        data TEXT,
+        metadata TEXT,
         created TEXT NOT NULL,
+        -- Tamper evidence: chained to the stream's previous event, and a running hash over the log.
+        hash TEXT NOT NULL,
+        chain TEXT NOT NULL,
+        -- Retention and deletion blank the content but keep the hashes, so the chain stays whole.
+        removed INTEGER NOT NULL DEFAULT 0,
         UNIQUE (stream, revision)
       );
       CREATE TABLE IF NOT EXISTS es_streams (
         stream TEXT PRIMARY KEY,
         revision INTEGER NOT NULL,
         max_count INTEGER,
-        deleted INTEGER NOT NULL DEFAULT 0
+        deleted INTEGER NOT NULL DEFAULT 0,
+        last_hash TEXT NOT NULL DEFAULT ''
       );
     `);
     this.statements = {
-      stream: db.prepare<[string], StreamRow>('SELECT revision, max_count, deleted FROM es_streams WHERE stream = ?'),
+      stream: db.prepare<[string], StreamRow>('SELECT revision, max_count, deleted, last_hash FROM es_streams WHERE stream = ?'),
       insertEvent: db.prepare(
-        'INSERT INTO es_events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO es_events (stream, revision, id, type, data, metadata, created, hash, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
+      lastChain: db.prepare<[], { chain: string }>('SELECT chain FROM es_events ORDER BY position DESC LIMIT 1'),
       saveStream: db.prepare(
-        `INSERT INTO es_streams (stream, revision) VALUES (?, ?)
-         ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision`,
+        `INSERT INTO es_streams (stream, revision, last_hash) VALUES (?, ?, ?)
+         ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision, last_hash = excluded.last_hash`,
       ),
-      truncate: db.prepare('DELETE FROM es_events WHERE stream = ? AND revision <= ?'),
+      truncate: db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE stream = ? AND revision <= ? AND removed = 0'),
       forwards: db.prepare<[string, number, number], EventRow>(
-        'SELECT * FROM es_events WHERE stream = ? AND revision >= ? ORDER BY revision ASC LIMIT ?',
+        'SELECT * FROM es_events WHERE stream = ? AND revision >= ? AND removed = 0 ORDER BY revision ASC LIMIT ?',
       ),
       backwards: db.prepare<[string, number, number], EventRow>(
-        'SELECT * FROM es_events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
+        'SELECT * FROM es_events WHERE stream = ? AND revision <= ? AND removed = 0 ORDER BY revision DESC LIMIT ?',
       ),
-      all: db.prepare<[number, number], EventRow>('SELECT * FROM es_events WHERE position > ? ORDER BY position ASC LIMIT ?'),
+      all: db.prepare<[number, number], EventRow>('SELECT * FROM es_events WHERE position > ? AND removed = 0 ORDER BY position ASC LIMIT ?'),
       head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM es_events'),
       setMaxCount: db.prepare(
         `INSERT INTO es_streams (stream, revision, max_count) VALUES (?, -1, ?)
          ON CONFLICT (stream) DO UPDATE SET max_count = excluded.max_count`,
       ),
-      deleteEvents: db.prepare('DELETE FROM es_events WHERE stream = ?'),
+      deleteEvents: db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE stream = ? AND removed = 0'),
       markDeleted: db.prepare(
         `INSERT INTO es_streams (stream, revision, deleted) VALUES (?, -1, 1)
          ON CONFLICT (stream) DO UPDATE SET deleted = 1`,
@@ -180,20 +189,25 @@ export class SqliteEventStore implements EventStore {
     }
     let revision = current === 'no_stream' ? -1 : current;
     let position = this.statements.head.get()?.head ?? 0;
+    let streamHash = stream?.last_hash ?? '';
+    let chain = this.statements.lastChain.get()?.chain ?? '';
     for (const event of append.events) {
       revision += 1;
-      const info = this.statements.insertEvent.run(
-        append.streamName,
+      const row = {
+        stream: append.streamName,
         revision,
-        event.id ?? randomUUID(),
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata ?? {}),
+        id: event.id ?? randomUUID(),
+        type: event.type,
         created,
-      );
+        data: JSON.stringify(event.data),
+        metadata: JSON.stringify(event.metadata ?? {}),
+      };
+      streamHash = eventHash(streamHash, eventContent(row));
+      chain = chainHash(chain, streamHash);
+      const info = this.statements.insertEvent.run(row.stream, row.revision, row.id, row.type, row.data, row.metadata, row.created, streamHash, chain);
       position = Number(info.lastInsertRowid);
     }
-    this.statements.saveStream.run(append.streamName, revision);
+    this.statements.saveStream.run(append.streamName, revision, streamHash);
     if (stream?.max_count) this.statements.truncate.run(append.streamName, revision - stream.max_count);
     return { nextExpectedRevision: revision, position };
   }
@@ -303,8 +317,8 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     type: row.type,
     revision: row.revision,
     position: row.position,
-    data: JSON.parse(row.data),
-    metadata: JSON.parse(row.metadata),
+    data: JSON.parse(row.data ?? '{}'),
+    metadata: JSON.parse(row.metadata ?? '{}'),
     created: row.created,
   };
 }

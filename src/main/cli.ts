@@ -11,6 +11,8 @@ import { roleAtLeast } from '../domain/access/roles.js';
 import { SCOPES, type Scope } from '../domain/access/scopes.js';
 import { DomainError } from '../domain/errors.js';
 import { Projector } from '../projector/projector.js';
+import { verifyLog } from '../audit/verify-log.js';
+import { verifyReadModels } from '../audit/verify-read-models.js';
 import { ConfigError, loadConfig, parseRoles } from './config.js';
 import { openStores } from './stores.js';
 import { startVigil } from './vigil.js';
@@ -27,7 +29,8 @@ const USAGE = `usage:
   vigil users create --email E [--first-name F] [--last-name L]
   vigil keys create --email E --name N --days D (--scopes read,manage_monitors,... | --project P) [--env live|test]
   vigil projections rebuild
-  vigil serve [--roles api,projector]`;
+  vigil verify
+  vigil serve [--roles api,projector,timer,checker,notifier]`;
 
 const CLI_ACTOR: Actor = { kind: 'cli', user_id: null, api_key_id: null, request_id: null };
 
@@ -44,6 +47,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'projections rebuild':
         return await rebuildProjections(io);
       default:
+        if (noun === 'verify' && verb === undefined) return await verify(io);
         if (noun === 'serve') return await serve([verb, ...rest].filter((a): a is string => a !== undefined), io);
         throw new UsageError(noun ? `unknown command: ${command}` : 'no command given');
     }
@@ -176,6 +180,20 @@ async function rebuildProjections(io: CliIo): Promise<number> {
     bar.stop();
     io.stdout(JSON.stringify({ rebuilt: allProjections().map((p) => p.name), position: head }));
     return 0;
+  });
+}
+
+/** Tamper evidence: the hash chain of the embedded log, then every read model against a fresh replay. */
+async function verify(io: CliIo): Promise<number> {
+  return withStores(io, async (stores) => {
+    if (!stores.sqliteDb) {
+      io.stderr.write('vigil: verify checks the hash chain of the embedded event store; with EventStoreDB only the read models are compared\n');
+    }
+    const log = stores.sqliteDb ? verifyLog(stores.sqliteDb) : null;
+    const readModels = await verifyReadModels(stores.events, stores.readModels, allProjections());
+    const ok = (log?.ok ?? true) && readModels.ok;
+    io.stdout(JSON.stringify({ ok, log, read_models: readModels }));
+    return ok ? 0 : 1;
   });
 }
 

@@ -13,6 +13,8 @@ export interface Stores {
   readModels: ReadModelStore;
   /** Where the embedded file lives, when one is used. */
   sqlitePath: string | null;
+  /** The event store's connection to the embedded file, for tools that read it directly (verify). */
+  sqliteDb: SqliteDatabase | null;
   close: () => Promise<void>;
 }
 
@@ -29,7 +31,8 @@ export async function openStores(config: VigilConfig): Promise<Stores> {
     opened.push(db);
     return db;
   };
-  const events: EventStore = config.eventStoreUrl ? EsdbEventStore.connect(config.eventStoreUrl) : new SqliteEventStore(open('full'));
+  const eventsDb = config.eventStoreUrl ? null : open('full');
+  const events: EventStore = eventsDb ? new SqliteEventStore(eventsDb) : EsdbEventStore.connect(config.eventStoreUrl!);
   const readModels: ReadModelStore = config.mongoUrl
     ? await MongoReadModelStore.connect(config.mongoUrl, config.mongoDatabase)
     : new SqliteReadModelStore(open('normal'));
@@ -37,6 +40,7 @@ export async function openStores(config: VigilConfig): Promise<Stores> {
     events,
     readModels,
     sqlitePath,
+    sqliteDb: eventsDb,
     close: async () => {
       await events.close();
       await readModels.close();
