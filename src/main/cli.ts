@@ -1,4 +1,6 @@
-import { realpathSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
@@ -12,6 +14,9 @@ import { SCOPES, type Scope } from '../domain/access/scopes.js';
 import { DomainError } from '../domain/errors.js';
 import { Projector } from '../projector/projector.js';
 import { verifyLog } from '../audit/verify-log.js';
+import { type ExportedEvent, projectEvents } from '../audit/export.js';
+import type { JsonObject } from '../eventstore/event-store.js';
+import type { IncidentDocument } from '../../projections/incidents.js';
 import { verifyReadModels } from '../audit/verify-read-models.js';
 import { ConfigError, loadConfig, parseRoles } from './config.js';
 import { openStores } from './stores.js';
@@ -30,6 +35,8 @@ const USAGE = `usage:
   vigil keys create --email E --name N --days D (--scopes read,manage_monitors,... | --project P) [--env live|test]
   vigil projections rebuild
   vigil verify
+  vigil events export --project P [--from ISO] [--to ISO] > file.ndjson
+  vigil replay file.ndjson
   vigil serve [--roles api,projector,timer,checker,notifier]`;
 
 const CLI_ACTOR: Actor = { kind: 'cli', user_id: null, api_key_id: null, request_id: null };
@@ -46,8 +53,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await createKey(rest, io);
       case 'projections rebuild':
         return await rebuildProjections(io);
+      case 'events export':
+        return await exportEvents(rest, io);
       default:
         if (noun === 'verify' && verb === undefined) return await verify(io);
+        if (noun === 'replay') return await replay(verb, io);
         if (noun === 'serve') return await serve([verb, ...rest].filter((a): a is string => a !== undefined), io);
         throw new UsageError(noun ? `unknown command: ${command}` : 'no command given');
     }
@@ -195,6 +205,67 @@ async function verify(io: CliIo): Promise<number> {
     io.stdout(JSON.stringify({ ok, log, read_models: readModels }));
     return ok ? 0 : 1;
   });
+}
+
+function progressBar(io: CliIo, label: string): SingleBar {
+  return new SingleBar({ stream: io.stderr, format: `${label} [{bar}] {percentage}% | {value}/{total}`, noTTYOutput: true, notTTYSchedule: 2000 });
+}
+
+async function exportEvents(args: readonly string[], io: CliIo): Promise<number> {
+  const values = options(args, { project: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } });
+  const projectId = required(values.project, 'project');
+  for (const flag of ['from', 'to'] as const) {
+    if (values[flag] !== undefined && Number.isNaN(Date.parse(values[flag]!))) throw new UsageError(`--${flag} must be an ISO 8601 time`);
+  }
+  const range = {
+    ...(values.from ? { from: new Date(values.from).toISOString() } : {}),
+    ...(values.to ? { to: new Date(values.to).toISOString() } : {}),
+  };
+  return withStores(io, async (stores) => {
+    const bar = progressBar(io, 'exporting');
+    bar.start(Math.max(1, await stores.events.headPosition()), 0);
+    let count = 0;
+    for await (const event of projectEvents(stores.events, projectId, range, (position) => bar.update(position))) {
+      io.stdout(JSON.stringify(event));
+      count += 1;
+    }
+    bar.stop();
+    io.stderr.write(`exported ${count} events of project ${projectId}\n`);
+    return 0;
+  });
+}
+
+/** Rebuilds a fresh store from an export and reports the incidents it finds. */
+async function replay(file: string | undefined, io: CliIo): Promise<number> {
+  if (!file) throw new UsageError('replay needs the file an export wrote');
+  const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const scratch = mkdtempSync(join(tmpdir(), 'vigil-replay-'));
+  const stores = await openStores(loadConfig({ ...io.env, VIGIL_DATA_DIR: scratch, VIGIL_EVENTSTORE_URL: '', VIGIL_MONGODB_URL: '' }));
+  try {
+    const bar = progressBar(io, 'replaying');
+    bar.start(lines.length, 0);
+    for (const [index, line] of lines.entries()) {
+      const event = JSON.parse(line) as ExportedEvent;
+      await stores.events.appendToStream(event.stream, [{ id: event.id, type: event.type, data: event.data as JsonObject, metadata: event.metadata as JsonObject }]);
+      if (index % 500 === 0) bar.update(index);
+    }
+    bar.update(lines.length);
+    bar.stop();
+    await new Projector(stores.events, stores.readModels, allProjections()).catchUp();
+    const incidents = (await stores.readModels.find<IncidentDocument>('incidents', {}, { sort: [['started_at', 1]] })).map((s) => s.doc);
+    const byStatus = (status: string) => incidents.filter((i) => i.status === status).length;
+    io.stdout(
+      JSON.stringify({
+        events: lines.length,
+        incidents: incidents.map((i) => ({ id: i.id, monitor_id: i.monitor_id, event: i.event, status: i.status, started_at: i.started_at, acknowledged_at: i.acknowledged_at, resolved_at: i.resolved_at })),
+        summary: { open: byStatus('OPEN'), acknowledged: byStatus('ACKNOWLEDGED'), resolved: byStatus('RESOLVED') },
+      }),
+    );
+    return 0;
+  } finally {
+    await stores.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 async function serve(args: readonly string[], io: CliIo): Promise<number> {
