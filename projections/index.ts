@@ -1,5 +1,6 @@
 import type { Projection } from '../src/projector/projection.js';
 import { apiKeysProjection } from './api-keys.js';
+import { auditEventsProjection } from './audit-events.js';
 import { notificationChannelsProjection } from './notification-channels.js';
 import { notificationGroupsProjection } from './notification-groups.js';
 import { deliveriesProjection, pendingPagesProjection } from './outbox.js';
@@ -15,5 +16,5 @@ import { usersProjection } from './users.js';
 /** Every read model Vigil serves queries from. */
 export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, pingsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
-    notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection] as Projection[];
+    notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, auditEventsProjection] as Projection[];
 }

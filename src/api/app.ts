@@ -9,6 +9,7 @@ import { requestContext } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { incidentRoutes } from './routes/incidents.js';
 import { monitorRoutes } from './routes/monitors.js';
+import { historyRoutes } from './routes/history.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { pingRoutes } from './routes/ping-api.js';
 import { uptimeRoutes } from './routes/uptime.js';
@@ -39,6 +40,7 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   incidentRoutes(rest, deps);
   uptimeRoutes(rest, deps);
   notificationRoutes(rest, deps);
+  historyRoutes(rest, deps);
 
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));

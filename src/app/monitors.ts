@@ -11,6 +11,7 @@ import {
 } from '../domain/monitors/monitor.js';
 import type { UserActor } from '../domain/monitors/incidents.js';
 import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/slug-claim.js';
+import { projectDecider, projectStream } from '../domain/projects/project.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { WrongExpectedRevisionError } from '../eventstore/event-store.js';
 import { type Actor, handleCommand, toJsonObject } from './command-handler.js';
@@ -205,7 +206,17 @@ export async function deleteMonitor(
   afterRecorded: (position: number | null) => Promise<void>,
 ): Promise<void> {
   const outcome = await runMonitorCommand(context, { type: 'DeleteMonitor', monitor_id: monitorId, now: nowIso(context) }, actor);
-  await afterRecorded(outcome.position);
+  const { config, projectId } = outcome.state;
+  const recorded = config
+    ? await handleCommand(
+        context,
+        projectStream(projectId),
+        projectDecider,
+        { type: 'RecordMonitorRemoval', project_id: projectId, monitor_id: monitorId, name: config.name, slug: config.slug, now: nowIso(context) },
+        actor,
+      )
+    : null;
+  await afterRecorded(recorded?.position ?? outcome.position);
   await context.events.deleteStream(pingStream(monitorId));
   await context.events.deleteStream(monitorStream(monitorId));
   context.monitorStates.forget(monitorId);

@@ -10,3 +10,17 @@ import type { ProjectEvent } from './projects/project.js';
 /** Every event Vigil records, across all stream types. */
 export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent;
 export type VigilEventType = VigilEvent['type'];
+
+/** Every event type, checked by the compiler to name each one exactly once. */
+const EVENT_TYPES: Record<VigilEventType, true> = {
+  UserRegistered: true, ApiKeyCreated: true, ApiKeyRevoked: true, EmailClaimed: true,
+  ProjectCreated: true, ProjectUpdated: true, ProjectMemberAdded: true, ProjectMemberRoleChanged: true, ProjectMemberRemoved: true,
+  ProjectPingKeyRotated: true, ProjectDeleted: true, ProjectMonitorRemoved: true,
+  MonitorCreated: true, MonitorUpdated: true, MonitorPaused: true, MonitorResumed: true, MonitorCountersReset: true, MonitorWentDown: true,
+  MonitorWentUp: true, CheckInMissed: true, RunOverdue: true, PingReceived: true, CheckCompleted: true, IncidentOpened: true,
+  IncidentAcknowledged: true, IncidentResolved: true, MonitorDeleted: true, PageScheduled: true, AlertsPaused: true,
+  SlugClaimed: true, SlugReleased: true, ChannelCreated: true, ChannelUpdated: true, ChannelDeleted: true,
+  GroupCreated: true, GroupUpdated: true, GroupChannelAttached: true, GroupChannelDetached: true, GroupDeleted: true,
+  PageFannedOut: true, PageDelivered: true, PageDeliveryFailed: true,
+};
+export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

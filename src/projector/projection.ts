@@ -3,14 +3,20 @@ import type { CollectionSpec, Document, Filter } from '../readstore/read-model-s
 
 /** An event as a projection sees it: the domain event plus where it sits in the log. */
 export type ProjectedEvent = VigilEvent & {
+  id: string;
   position: number;
   streamName: string;
   revision: number;
   created: string;
+  /** Who caused it: `kind`, `user_id`, `api_key_id`, `request_id`. */
+  metadata: Record<string, unknown>;
 };
 
-/** The documents one event touches: named ones, or every document matching a filter. */
-export type Target = { ids: readonly string[] } | { where: Filter };
+/** The documents one event touches: named ones, every document matching a filter, or both. */
+export interface Target {
+  ids?: readonly string[];
+  where?: Filter;
+}
 
 /**
  * A read model: one collection, written only by this projection. `apply` is pure, so replaying

@@ -173,14 +173,13 @@ export class Projector implements ReadModelProgress {
       if ((this.checkpoints.get(projection.name) ?? 0) >= event.position) continue;
       if (!projection.handles.includes(event.type)) continue;
       const target = projection.targets(event);
-      if ('ids' in target) {
-        for (const id of target.ids) await this.applyTo(projection, id, event);
-      } else {
+      if (target.where) {
         // A filter must see every earlier write, so commit the overlay first.
         await this.flush();
         const found = await this.readModels.find(projection.collection.name, target.where);
         for (const stored of found) this.applyToDocument(projection, stored.id, stored, event);
       }
+      for (const id of target.ids ?? []) await this.applyTo(projection, id, event);
     }
     this.lastProcessed = event.position;
     this.dirty = true;
@@ -236,8 +235,10 @@ export class Projector implements ReadModelProgress {
 function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent {
   // The log holds only events Vigil's deciders wrote, so their shape is trusted.
   return {
+    id: recorded.id,
     type: recorded.type,
     data: recorded.data,
+    metadata: recorded.metadata,
     position: recorded.position,
     streamName: recorded.streamName,
     revision: recorded.revision,

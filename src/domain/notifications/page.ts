@@ -10,9 +10,12 @@ type Ids = { page_id: string; project_id: string };
  */
 export type PageEvent =
   | DomainEvent<'PageFannedOut', Ids & { incident_id: string; monitor_id: string; reason: PageReason; channel_ids: string[]; at: string }>
-  | DomainEvent<'PageDelivered', Ids & { channel_id: string; attempt: number; at: string }>
+  | DomainEvent<'PageDelivered', Ids & { incident_id: string; monitor_id: string; channel_id: string; attempt: number; at: string }>
   /** `next_attempt_at` null: given up after the last attempt. */
-  | DomainEvent<'PageDeliveryFailed', Ids & { channel_id: string; attempt: number; error: string; next_attempt_at: string | null; at: string }>;
+  | DomainEvent<
+      'PageDeliveryFailed',
+      Ids & { incident_id: string; monitor_id: string; channel_id: string; attempt: number; error: string; next_attempt_at: string | null; at: string }
+    >;
 
 export type PageCommand =
   | { type: 'FanOutPage'; page_id: string; project_id: string; incident_id: string; monitor_id: string; reason: PageReason; channel_ids: string[]; now: string }
@@ -21,17 +24,25 @@ export type PageCommand =
 export interface PageState {
   fannedOut: boolean;
   projectId: string;
+  incidentId: string;
+  monitorId: string;
   deliveries: ReadonlyMap<string, { delivered: boolean; attempts: number }>;
 }
 
 export const pageStream = (pageId: string) => `page-${pageId}`;
 
 export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
-  initialState: () => ({ fannedOut: false, projectId: '', deliveries: new Map() }),
+  initialState: () => ({ fannedOut: false, projectId: '', incidentId: '', monitorId: '', deliveries: new Map() }),
   evolve(state, event) {
     switch (event.type) {
       case 'PageFannedOut':
-        return { fannedOut: true, projectId: event.data.project_id, deliveries: new Map(event.data.channel_ids.map((id) => [id, { delivered: false, attempts: 0 }])) };
+        return {
+          fannedOut: true,
+          projectId: event.data.project_id,
+          incidentId: event.data.incident_id,
+          monitorId: event.data.monitor_id,
+          deliveries: new Map(event.data.channel_ids.map((id) => [id, { delivered: false, attempts: 0 }])),
+        };
       case 'PageDelivered':
       case 'PageDeliveryFailed': {
         const deliveries = new Map(state.deliveries);
@@ -55,7 +66,10 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
         const delivery = state.deliveries.get(command.channel_id);
         // Not part of this page, or already delivered by another notifier: nothing to record.
         if (!delivery || delivery.delivered) return [];
-        const ids = { page_id: command.page_id, project_id: state.projectId, channel_id: command.channel_id, attempt: delivery.attempts + 1, at: command.now };
+        const ids = {
+          page_id: command.page_id, project_id: state.projectId, incident_id: state.incidentId, monitor_id: state.monitorId,
+          channel_id: command.channel_id, attempt: delivery.attempts + 1, at: command.now,
+        };
         return command.outcome.delivered
           ? [{ type: 'PageDelivered', data: ids }]
           : [{ type: 'PageDeliveryFailed', data: { ...ids, error: command.outcome.error, next_attempt_at: command.outcome.next_attempt_at } }];

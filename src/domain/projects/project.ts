@@ -12,7 +12,9 @@ export type ProjectEvent =
   | DomainEvent<'ProjectMemberRoleChanged', { project_id: string; user_id: string; role: Role; changed_at: string }>
   | DomainEvent<'ProjectMemberRemoved', { project_id: string; user_id: string; removed_at: string }>
   | DomainEvent<'ProjectPingKeyRotated', { project_id: string; ping_key: string; rotated_at: string }>
-  | DomainEvent<'ProjectDeleted', { project_id: string; deleted_at: string }>;
+  | DomainEvent<'ProjectDeleted', { project_id: string; deleted_at: string }>
+  /** A monitor's own streams are hard-deleted; its project keeps the record that it existed and went. */
+  | DomainEvent<'ProjectMonitorRemoved', { project_id: string; monitor_id: string; name: string; slug: string; removed_at: string }>;
 
 export type ProjectCommand =
   | { type: 'CreateProject'; project_id: string; name: string; description: string; owner_id: string; owner_member_id: string; ping_key: string; now: string }
@@ -21,7 +23,8 @@ export type ProjectCommand =
   | { type: 'ChangeMemberRole'; project_id: string; user_id: string; role: AssignableRole; now: string }
   | { type: 'RemoveMember'; project_id: string; user_id: string; now: string }
   | { type: 'RotatePingKey'; project_id: string; ping_key: string; now: string }
-  | { type: 'DeleteProject'; project_id: string; now: string };
+  | { type: 'DeleteProject'; project_id: string; now: string }
+  | { type: 'RecordMonitorRemoval'; project_id: string; monitor_id: string; name: string; slug: string; now: string };
 
 export interface ProjectState {
   status: 'absent' | 'active' | 'deleted';
@@ -51,6 +54,7 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
         return { ...state, members };
       }
       case 'ProjectPingKeyRotated':
+      case 'ProjectMonitorRemoved':
         return state;
       case 'ProjectDeleted':
         return { ...state, status: 'deleted', members: new Map() };
@@ -100,6 +104,10 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
         return [{ type: 'ProjectPingKeyRotated', data: { project_id: command.project_id, ping_key: command.ping_key, rotated_at: command.now } }];
       case 'DeleteProject':
         return [{ type: 'ProjectDeleted', data: { project_id: command.project_id, deleted_at: command.now } }];
+      case 'RecordMonitorRemoval': {
+        const { project_id, monitor_id, name, slug, now } = command;
+        return [{ type: 'ProjectMonitorRemoved', data: { project_id, monitor_id, name, slug, removed_at: now } }];
+      }
       default: {
         const exhaustive: never = command;
         return exhaustive;

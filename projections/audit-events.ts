@@ -1,0 +1,77 @@
+import { ALL_EVENT_TYPES } from '../src/domain/events.js';
+import type { ProjectedEvent, Projection, Target } from '../src/projector/projection.js';
+
+export interface AuditEventDocument {
+  id: string;
+  event_id: string;
+  position: number;
+  stream: string;
+  revision: number;
+  type: string;
+  time: string;
+  actor: { kind: string; user_id: string | null; api_key_id: string | null };
+  project_id: string | null;
+  monitor_id: string | null;
+  incident_id: string | null;
+  data: Record<string, unknown>;
+}
+
+/** Fields that hold secrets or their stand-ins; the history shows that they changed, not what to. */
+const REDACTED = ['config_sealed', 'key_hash', 'ping_key'];
+
+function redact(data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, REDACTED.includes(k) ? '[redacted]' : v]));
+}
+
+const docId = (stream: string, revision: number) => `${stream}@${revision}`;
+const text = (value: unknown) => (typeof value === 'string' ? value : null);
+
+/** Observations leave the log with retention; their audit entries follow, so a rebuild matches. */
+function droppedObservation(event: ProjectedEvent): string[] {
+  if (event.type !== 'PingReceived' && event.type !== 'CheckCompleted') return [];
+  const dropped = event.revision - event.data.retention_count;
+  return dropped >= 0 ? [docId(event.streamName, dropped)] : [];
+}
+
+/**
+ * Every recorded event, as the history API shows it: type, time, actor and data with secrets
+ * redacted. Events that leave the log (a deleted monitor's streams, pings past retention) leave
+ * the history too; the project keeps `ProjectMonitorRemoved`.
+ */
+export const auditEventsProjection: Projection<AuditEventDocument> = {
+  name: 'audit_events',
+  version: 1,
+  collection: {
+    name: 'audit_events',
+    indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'] }, { fields: ['incident_id', 'position'] }],
+  },
+  handles: ALL_EVENT_TYPES,
+  targets(event): Target {
+    // The monitor's own streams leave the log; the pages about its incidents stay, in theirs.
+    if (event.type === 'MonitorDeleted') return { where: { stream: { $in: [`monitor-${event.data.monitor_id}`, `pings-${event.data.monitor_id}`] } } };
+    const own = [docId(event.streamName, event.revision)];
+    if (event.type === 'MonitorUpdated' && event.data.last_ping_seq !== null) {
+      const keptFrom = event.data.last_ping_seq - event.data.config.retention_count;
+      return { ids: own, where: { stream: `pings-${event.data.monitor_id}`, revision: { $lte: keptFrom } } };
+    }
+    return { ids: [...own, ...droppedObservation(event)] };
+  },
+  apply(_doc, event, id) {
+    if (event.type === 'MonitorDeleted' || id !== docId(event.streamName, event.revision)) return null;
+    const data = event.data as unknown as Record<string, unknown>;
+    return {
+      id,
+      event_id: event.id,
+      position: event.position,
+      stream: event.streamName,
+      revision: event.revision,
+      type: event.type,
+      time: event.created,
+      actor: { kind: text(event.metadata['kind']) ?? 'system', user_id: text(event.metadata['user_id']), api_key_id: text(event.metadata['api_key_id']) },
+      project_id: text(data['project_id']),
+      monitor_id: text(data['monitor_id']),
+      incident_id: text(data['incident_id']),
+      data: redact(data),
+    };
+  },
+};
