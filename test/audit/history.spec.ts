@@ -49,7 +49,7 @@ describe('Event history API', () => {
     expect(removed.data).to.include({ monitor_id: doomed.id, name: 'Doomed' });
     // Its own streams are gone; the slug claim and the removal stay in the project's history.
     expect(history.body.data.filter((e: { data: { monitor_id?: string } }) => e.data.monitor_id === doomed.id).map((e: { type: string }) => e.type)).to.deep.equal([
-      'SlugClaimed', 'SlugReleased', 'ProjectMonitorRemoved',
+      'SlugClaimed', 'ProjectMonitorRemoved', 'SlugReleased',
     ]);
     const stranger = await vigil.accountKey(await vigil.user('history-stranger@example.com'), ALL_SCOPES);
     expect((await vigil.request('GET', `/v1/projects/${projectId}/events`, { key: stranger })).status).to.equal(404);
