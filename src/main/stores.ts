@@ -22,7 +22,7 @@ export interface Stores {
  * Embedded by default: events and read models in one SQLite file under the data dir.
  * VIGIL_EVENTSTORE_URL and VIGIL_MONGODB_URL switch either side to its production server.
  */
-export async function openStores(config: VigilConfig): Promise<Stores> {
+export async function openStores(config: VigilConfig, options: { clock?: () => Date } = {}): Promise<Stores> {
   const needsSqlite = !config.eventStoreUrl || !config.mongoUrl;
   const sqlitePath = needsSqlite ? join(config.dataDir, 'vigil.db') : null;
   const opened: SqliteDatabase[] = [];
@@ -32,7 +32,7 @@ export async function openStores(config: VigilConfig): Promise<Stores> {
     return db;
   };
   const eventsDb = config.eventStoreUrl ? null : open('full');
-  const events: EventStore = eventsDb ? new SqliteEventStore(eventsDb) : EsdbEventStore.connect(config.eventStoreUrl!);
+  const events: EventStore = eventsDb ? new SqliteEventStore(eventsDb, options.clock ? { clock: options.clock } : {}) : EsdbEventStore.connect(config.eventStoreUrl!);
   const readModels: ReadModelStore = config.mongoUrl
     ? await MongoReadModelStore.connect(config.mongoUrl, config.mongoDatabase)
     : new SqliteReadModelStore(open('normal'));

@@ -42,7 +42,7 @@ export interface StartOptions {
 /** Starts the chosen roles in this process against the stores the config names. */
 export async function startVigil(config: VigilConfig, options: StartOptions): Promise<RunningVigil> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const stores = await openStores(config);
+  const stores = await openStores(config, options.clock ? { clock: options.clock } : {});
   const projections = allProjections();
   let projector: Projector | null = null;
   if (options.roles.includes('projector')) {

@@ -46,7 +46,7 @@ export class Projector implements ReadModelProgress {
   constructor(
     private readonly events: EventStore,
     private readonly readModels: ReadModelStore,
-    private readonly projections: readonly Projection[],
+    private readonly projections: readonly Projection<object>[],
     options: ProjectorOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 1000;
@@ -185,13 +185,13 @@ export class Projector implements ReadModelProgress {
     this.dirty = true;
   }
 
-  private async applyTo(projection: Projection, id: string, event: ProjectedEvent): Promise<void> {
+  private async applyTo(projection: Projection<object>, id: string, event: ProjectedEvent): Promise<void> {
     const pending = this.overlay.get(projection.collection.name)?.get(id);
     const current = pending ?? (await this.readModels.get(projection.collection.name, id));
     this.applyToDocument(projection, id, current, event);
   }
 
-  private applyToDocument(projection: Projection, id: string, current: PendingWrite | null, event: ProjectedEvent): void {
+  private applyToDocument(projection: Projection<object>, id: string, current: PendingWrite | null, event: ProjectedEvent): void {
     if (current && current.position >= event.position) return;
     // Projections build plain JSON documents; their declared shapes are for their own code.
     const doc = projection.apply(current?.doc ?? null, event, id) as Document | null;

@@ -4,7 +4,8 @@ import { acknowledgeIncident, resolveIncident } from '../../app/monitors.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { getIncident, getMonitor, pagedFind } from '../../queries/monitors.js';
 import type { Filter } from '../../readstore/read-model-store.js';
-import type { IncidentDocument } from '../../../projections/incidents.js';
+import { type IncidentDocument, incidentsProjection } from '../../../projections/incidents.js';
+import { projectEventsUpTo, readModelsAsOf } from '../../audit/as-of.js';
 import { actorOf } from '../actor.js';
 import { type ApiDependencies, settled } from '../dependencies.js';
 import { HttpError, badRequest } from '../errors.js';
@@ -14,7 +15,13 @@ import { targetProject, userActor } from '../monitor-access.js';
 import { envelope, pageOf } from '../pagination.js';
 import { incidentBody } from '../representations/incidents.js';
 import type { VigilState } from '../state.js';
-import { Uuid, decode, pathId } from '../validation.js';
+import { Checked, Uuid, decode, pathId } from '../validation.js';
+
+const AsOf = Checked<string>('an ISO 8601 date-time', (u) =>
+  typeof u === 'string' && /^\d{4}-\d\d-\d\d/.test(u) && !Number.isNaN(Date.parse(u))
+    ? { ok: true, value: new Date(u).toISOString() }
+    : { ok: false, message: 'as_of must be an ISO 8601 date-time such as 2026-11-21T14:00:00Z' },
+);
 
 const ACT = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 
@@ -32,7 +39,11 @@ export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies
   }
 
   router.get('/incidents', async (ctx) => {
-    const query = decode(t.partial({ project_id: Uuid, monitor_id: Uuid }), { project_id: ctx.query['project_id'], monitor_id: ctx.query['monitor_id'] }, 'query');
+    const query = decode(
+      t.partial({ project_id: Uuid, monitor_id: Uuid, as_of: AsOf }),
+      { project_id: ctx.query['project_id'], monitor_id: ctx.query['monitor_id'], as_of: ctx.query['as_of'] },
+      'query',
+    );
     const projectId = targetProject(ctx.state, query.project_id);
     await gate(readModels, ctx.state.caller, { scope: 'read' }, projectId);
     const page = pageOf(ctx.query, 200);
@@ -46,8 +57,19 @@ export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies
       if (!monitor || monitor.project_id !== projectId) throw badRequest('monitor_id must name a monitor of this project');
       Object.assign(filter, { monitor_id: query.monitor_id });
     }
-    const { docs, total } = await pagedFind<IncidentDocument>(readModels, 'incidents', filter, [['started_at', -1]], page);
-    ctx.body = envelope(docs.map(incidentBody), page, total);
+    if (query.as_of === undefined) {
+      const { docs, total } = await pagedFind<IncidentDocument>(readModels, 'incidents', filter, [['started_at', -1]], page);
+      ctx.body = envelope(docs.map(incidentBody), page, total);
+      return;
+    }
+    // As they stood then: the project's events replayed up to that moment, not today's read model.
+    const past = await readModelsAsOf(await projectEventsUpTo(commands.events, projectId, query.as_of), [incidentsProjection], query.as_of);
+    try {
+      const { docs, total } = await pagedFind<IncidentDocument>(past.store, 'incidents', filter, [['started_at', -1]], page);
+      ctx.body = { ...envelope(docs.map(incidentBody), page, total), as_of: query.as_of };
+    } finally {
+      past.close();
+    }
   });
 
   router.get('/incidents/:incidentId', async (ctx) => {

@@ -9,6 +9,9 @@ import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../../q
 import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../../projections/incidents.js';
 import type { PingDocument } from '../../../projections/pings.js';
+import { type MonitorDocument, monitorsProjection } from '../../../projections/monitors.js';
+import { readModelsAsOf, streamsEvents } from '../../audit/as-of.js';
+import { monitorStream, pingStream } from '../../domain/monitors/monitor.js';
 import { actorOf } from '../actor.js';
 import { CreateMonitorBody, UpdateMonitorBody } from '../codecs/monitors.js';
 import { type ApiDependencies, settled } from '../dependencies.js';
@@ -87,7 +90,20 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
 
   router.get('/monitors/:monitorId', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
-    ctx.body = { monitor: monitorBody(monitor) };
+    const { as_of: asOf } = decode(t.partial({ as_of: IsoDate('as_of') }), { as_of: ctx.query['as_of'] }, 'query');
+    if (asOf === undefined) {
+      ctx.body = { monitor: monitorBody(monitor) };
+      return;
+    }
+    // As it stood then: the monitor's own streams replayed up to that moment, not today's read model.
+    const past = await readModelsAsOf(await streamsEvents(commands.events, [monitorStream(monitor.id), pingStream(monitor.id)]), [monitorsProjection], asOf);
+    try {
+      const then = (await past.store.get<MonitorDocument>('monitors', monitor.id))?.doc;
+      if (!then) throw new HttpError(404, `monitor did not exist at ${asOf}`);
+      ctx.body = { monitor: monitorBody(then), as_of: asOf };
+    } finally {
+      past.close();
+    }
   });
 
   router.patch('/monitors/:monitorId', async (ctx) => {

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+
+const MINUTE = 60_000;
+
+describe('As-of queries', () => {
+  let vigil: TestVigil;
+  let key: string;
+  let projectId: string;
+  let monitorId: string;
+  const at: Record<string, string> = {};
+  before(async () => {
+    vigil = await TestVigil.start();
+    key = await vigil.accountKey(await vigil.user('as-of@example.com'), ALL_SCOPES);
+    projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Then' } })).body.project.id;
+    const mark = (name: string) => {
+      at[name] = new Date(vigil.clock.now().getTime() + 30_000).toISOString();
+      vigil.clock.advance(MINUTE);
+    };
+    at['before'] = new Date(vigil.clock.now().getTime() - 1).toISOString();
+    monitorId = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Job', type: 'JOB_BASIC', schedule: 'x', alert_enabled: false } })).body.monitor.id;
+    mark('created');
+    await vigil.request('GET', `/v1/ping/${monitorId}`);
+    mark('up');
+    await vigil.request('GET', `/v1/ping/${monitorId}/4`);
+    mark('down');
+    const [incident] = (await vigil.request('GET', `/v1/monitors/${monitorId}/incidents`, { key })).body.data;
+    await vigil.request('POST', `/v1/incidents/${incident.id}/acknowledge`, { key });
+    mark('acknowledged');
+    await vigil.request('GET', `/v1/ping/${monitorId}`);
+    mark('recovered');
+  });
+  after(() => vigil.stop());
+
+  const monitorAt = (instant: string) => vigil.request('GET', `/v1/monitors/${monitorId}?as_of=${instant}`, { key });
+  const incidentsAt = async (instant: string) =>
+    (await vigil.request('GET', `/v1/incidents?project_id=${projectId}&as_of=${instant}`, { key })).body.data.map((i: { status: string }) => i.status);
+
+  it('answers with the monitor as it stood at each instant of its history', async () => {
+    expect(await monitorAt(at['before']!)).to.deep.include({ status: 404, body: { error: `monitor did not exist at ${at['before']}` } });
+    expect((await monitorAt(at['created']!)).body.monitor).to.include({ status: 'UP', total_pings_received: 0, name: 'Job' });
+    expect((await monitorAt(at['up']!)).body.monitor).to.include({ status: 'UP', total_pings_received: 1 });
+    const down = await monitorAt(at['down']!);
+    expect(down.body.monitor).to.include({ status: 'DOWN', consecutive_failures: 1, total_pings_received: 2 });
+    expect(down.body.as_of).to.equal(at['down']);
+    expect((await monitorAt(at['recovered']!)).body.monitor).to.deep.equal((await vigil.request('GET', `/v1/monitors/${monitorId}`, { key })).body.monitor);
+  });
+
+  it('answers with the incidents as they stood at each instant', async () => {
+    expect(await incidentsAt(at['up']!)).to.deep.equal([]);
+    expect(await incidentsAt(at['down']!)).to.deep.equal(['OPEN']);
+    expect(await incidentsAt(at['acknowledged']!)).to.deep.equal(['ACKNOWLEDGED']);
+    expect(await incidentsAt(at['recovered']!)).to.deep.equal(['RESOLVED']);
+    const filtered = await vigil.request('GET', `/v1/incidents?project_id=${projectId}&as_of=${at['recovered']}&status=OPEN`, { key });
+    expect(filtered.body.pagination.total).to.equal(0);
+  });
+
+  it('replays the log rather than reading today’s read models', async () => {
+    const readModels = vigil.vigil.stores.readModels;
+    const current = (await readModels.get('monitors', monitorId))!;
+    await readModels.commit([{ collection: 'monitors', id: monitorId, doc: { ...current.doc, name: 'Tampered' }, position: current.position + 1_000_000 }], []);
+    expect((await vigil.request('GET', `/v1/monitors/${monitorId}`, { key })).body.monitor.name).to.equal('Tampered');
+    expect((await monitorAt(at['recovered']!)).body.monitor.name).to.equal('Job');
+  });
+
+  it('refuses an as_of that is not a time', async () => {
+    expect((await monitorAt('yesterday')).body).to.deep.equal({ error: 'as_of must be an ISO 8601 date-time such as 2026-11-21T14:00:00Z' });
+    expect((await vigil.request('GET', `/v1/incidents?project_id=${projectId}&as_of=soon`, { key })).status).to.equal(400);
+  });
+});
