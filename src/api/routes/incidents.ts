@@ -6,6 +6,7 @@ import { getIncident, getMonitor, pagedFind } from '../../queries/monitors.js';
 import type { Filter } from '../../readstore/read-model-store.js';
 import { type IncidentDocument, incidentsProjection } from '../../../projections/incidents.js';
 import { projectEventsUpTo, readModelsAsOf } from '../../audit/as-of.js';
+import { incidentTimeline } from '../../queries/timeline.js';
 import { actorOf } from '../actor.js';
 import { type ApiDependencies, settled } from '../dependencies.js';
 import { HttpError, badRequest } from '../errors.js';
@@ -70,6 +71,12 @@ export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies
     } finally {
       past.close();
     }
+  });
+
+  router.get('/incidents/:incidentId/timeline', async (ctx) => {
+    const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], { scope: 'read' });
+    const timeline = await incidentTimeline(readModels, incident.id, incident.project_id);
+    ctx.body = { incident: incidentBody(incident), configuration: timeline.configuration, entries: timeline.entries };
   });
 
   router.get('/incidents/:incidentId', async (ctx) => {

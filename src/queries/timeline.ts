@@ -1,0 +1,110 @@
+import type { Filter, ReadModelStore } from '../readstore/read-model-store.js';
+import type { AuditEventDocument } from '../../projections/audit-events.js';
+import type { ChannelDocument } from '../../projections/notification-channels.js';
+
+export interface TimelineEntry {
+  at: string;
+  type: string;
+  summary: string;
+  data: Record<string, unknown>;
+}
+
+const EVIDENCE_LIMIT = 20;
+const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+async function audit(readModels: ReadModelStore, filter: Filter, limit?: number, newestFirst = false): Promise<AuditEventDocument[]> {
+  return (await readModels.find<AuditEventDocument>('audit_events', filter, { sort: [['position', newestFirst ? -1 : 1]], ...(limit ? { limit } : {}) })).map((s) => s.doc);
+}
+
+/** The observations that led to an incident, read back from just before it opened. */
+async function causes(readModels: ReadModelStore, opened: AuditEventDocument): Promise<AuditEventDocument[]> {
+  const monitorId = text(opened.data['monitor_id']);
+  const kind = text(opened.data['event']);
+  const before = { $lt: opened.position };
+  if (kind === 'MISSED') {
+    const misses = await audit(readModels, { monitor_id: monitorId, type: 'CheckInMissed', position: before }, EVIDENCE_LIMIT, true);
+    return takeRun(misses, (e) => Number(e.data['consecutive_misses']) >= 1, (e) => Number(e.data['consecutive_misses']) === 1);
+  }
+  const overdue = await audit(readModels, { monitor_id: monitorId, type: 'RunOverdue', position: before }, 1, true);
+  const observations = await audit(readModels, { monitor_id: monitorId, type: { $in: ['PingReceived', 'CheckCompleted'] }, position: before }, EVIDENCE_LIMIT, true);
+  if (kind === 'FAILED') {
+    if (overdue[0] && opened.position - overdue[0].position < 5) return [overdue[0]];
+    return takeRun(observations, (e) => e.data['event'] === 'FAILURE' || e.data['is_up'] === false, () => false);
+  }
+  if (kind === 'DURATION_HIGH' && overdue[0] && opened.position - overdue[0].position < 5) return [overdue[0]];
+  // Duration and certificate incidents: the one observation that showed it.
+  return observations.slice(0, 1);
+}
+
+/** From newest to oldest while `belongs`, stopping after `first`; returned oldest first. */
+function takeRun(newestFirst: AuditEventDocument[], belongs: (e: AuditEventDocument) => boolean, first: (e: AuditEventDocument) => boolean): AuditEventDocument[] {
+  const run: AuditEventDocument[] = [];
+  for (const event of newestFirst) {
+    if (!belongs(event)) break;
+    run.push(event);
+    if (first(event)) break;
+  }
+  return run.reverse();
+}
+
+function summarize(e: AuditEventDocument, channels: Map<string, string>): string {
+  const d = e.data;
+  const channel = () => channels.get(text(d['channel_id'])) ?? `channel ${text(d['channel_id'])}`;
+  switch (e.type) {
+    case 'PingReceived': {
+      const exit = d['exit_code'] !== null && d['exit_code'] !== undefined ? ` with exit code ${text(d['exit_code'])}` : '';
+      const message = d['message'] ? `: "${text(d['message'])}"` : '';
+      return `${text(d['event'])} ping${exit}${message}${d['request_ip'] ? ` from ${text(d['request_ip'])}` : ''}`;
+    }
+    case 'CheckCompleted':
+      return d['is_up'] ? `Check passed (HTTP ${text(d['status_code'])} in ${text(d['response_time_ms'])} ms)` : `Check failed: ${text(d['error'])}`;
+    case 'CheckInMissed':
+      return `No check-in for the run expected at ${text(d['expected_at'])} by its deadline ${text(d['deadline_at'])} (${text(d['consecutive_misses'])} in a row)`;
+    case 'RunOverdue':
+      return `The run started at ${text(d['started_at'])} was still running at ${text(d['deadline_at'])}${d['closed_as_failure'] ? '; the watchdog counted it as a failure' : ''}`;
+    case 'IncidentOpened':
+      return `${text(d['event'])} incident opened: ${text(d['cause'])}`;
+    case 'PageScheduled':
+      return d['reason'] === 'repage' ? 'Paged again: still open and not acknowledged' : `Page decided (${text(d['reason'])})`;
+    case 'PageFannedOut': {
+      const count = Array.isArray(d['channel_ids']) ? d['channel_ids'].length : 0;
+      return count === 0 ? 'No channel was routed for this page' : `Page sent out to ${count} channel${count === 1 ? '' : 's'}`;
+    }
+    case 'PageDelivered':
+      return `Delivered to ${channel()} (attempt ${text(d['attempt'])})`;
+    case 'PageDeliveryFailed':
+      return `Delivery to ${channel()} failed (attempt ${text(d['attempt'])}): ${text(d['error'])}; ${d['next_attempt_at'] ? `retrying at ${text(d['next_attempt_at'])}` : 'gave up'}`;
+    case 'IncidentAcknowledged':
+      return `Acknowledged by ${text(d['email'])}`;
+    case 'IncidentResolved':
+      return d['by_kind'] === 'user' ? `Resolved by ${text(d['email'])}` : `Resolved automatically (${text(d['reason'])})`;
+    default:
+      return e.type;
+  }
+}
+
+/**
+ * One incident's story, oldest first: what caused it (with the monitor's configuration then),
+ * each page and its delivery outcome, the acknowledgement, and what resolved it. Read from the
+ * history read model, so it holds what the log still holds (retention removes old pings).
+ */
+export async function incidentTimeline(readModels: ReadModelStore, incidentId: string, projectId: string) {
+  const own = await audit(readModels, { incident_id: incidentId });
+  const opened = own.find((e) => e.type === 'IncidentOpened');
+  if (!opened) return { configuration: null, entries: [] as TimelineEntry[] };
+  const monitorId = text(opened.data['monitor_id']);
+  const [settings] = await audit(readModels, { monitor_id: monitorId, type: { $in: ['MonitorCreated', 'MonitorUpdated'] }, position: { $lt: opened.position } }, 1, true);
+  const resolved = own.find((e) => e.type === 'IncidentResolved');
+  const resolvedBy = resolved && resolved.data['by_kind'] === 'system'
+    ? (await audit(readModels, { monitor_id: monitorId, type: { $in: ['PingReceived', 'CheckCompleted'] }, position: { $lt: resolved.position } }, 1, true)).filter((e) => resolved.position - e.position < 10)
+    : [];
+  const channels = new Map(
+    (await readModels.find<ChannelDocument>('notification_channels', { project_id: projectId })).map((s) => [s.doc.id, `channel "${s.doc.name}"`]),
+  );
+  const all = [...(await causes(readModels, opened)), ...own, ...resolvedBy].sort((a, b) => a.position - b.position);
+  const seen = new Set<string>();
+  const entries = all
+    .filter((e) => !seen.has(e.id) && seen.add(e.id))
+    .map((e): TimelineEntry => ({ at: e.time, type: e.type, summary: summarize(e, channels), data: e.data }));
+  return { configuration: (settings?.data['config'] as Record<string, unknown> | undefined) ?? null, entries };
+}

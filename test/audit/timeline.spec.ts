@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { type Target, reply, startTarget } from '../support/http-targets.js';
+import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
+
+describe('Incident timeline', () => {
+  let vigil: TestVigil;
+  let key: string;
+  let projectId: string;
+  let sink: Target;
+  beforeEach(async () => {
+    sink = await startTarget(reply(204));
+    vigil = await TestVigil.start({ clock: new TestClock(Date.now()) });
+    key = await vigil.accountKey(await vigil.user('timeline@example.com'), ALL_SCOPES);
+    projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Story' } })).body.project.id;
+  });
+  afterEach(async () => {
+    await vigil.stop();
+    await sink.close();
+  });
+  const timeline = async (incidentId: string) => (await vigil.request('GET', `/v1/incidents/${incidentId}/timeline`, { key })).body;
+
+  it('tells a FAILED incident: the failing pings, the configuration then, the page and its delivery, the acknowledgement, and the ping that resolved it', async () => {
+    const channel = (await vigil.request('POST', '/v1/notification-channels', { key, body: { project_id: projectId, name: 'Ops hook', type: 'WEBHOOK', config: { url: `${sink.url}/h` } } })).body.channel.id;
+    const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Backup', type: 'JOB_BASIC', schedule: 'x', failure_tolerance: 2, notification_channel_ids: [channel] } })).body.monitor;
+    await vigil.request('GET', `/v1/ping/${m.id}?message=warming`);
+    await vigil.request('GET', `/v1/ping/${m.id}/1?message=${encodeURIComponent('disk full')}`);
+    await vigil.request('GET', `/v1/ping/${m.id}/2`);
+    await vigil.notify();
+    const [incident] = (await vigil.request('GET', `/v1/monitors/${m.id}/incidents`, { key })).body.data;
+    await vigil.request('POST', `/v1/incidents/${incident.id}/acknowledge`, { key });
+    await vigil.notify();
+    await vigil.request('GET', `/v1/ping/${m.id}`);
+    await vigil.notify();
+
+    const story = await timeline(incident.id);
+    expect(story.incident).to.include({ id: incident.id, status: 'RESOLVED' });
+    expect(story.configuration).to.include({ failure_tolerance: 2, type: 'JOB_BASIC' });
+    expect(story.entries.map((e: { type: string }) => e.type)).to.deep.equal([
+      'PingReceived', 'PingReceived', 'IncidentOpened', 'PageScheduled', 'PageFannedOut', 'PageDelivered',
+      'IncidentAcknowledged', 'PageScheduled', 'PageFannedOut', 'PageDelivered',
+      'PingReceived', 'IncidentResolved', 'PageScheduled', 'PageFannedOut', 'PageDelivered',
+    ]);
+    const summaries = story.entries.map((e: { summary: string }) => e.summary);
+    expect(summaries[0]).to.equal('FAILURE ping with exit code 1: "disk full" from 127.0.0.1');
+    expect(summaries[1]).to.equal('FAILURE ping with exit code 2 from 127.0.0.1');
+    expect(summaries[2]).to.equal('FAILED incident opened: 2 consecutive failures; last exit code 2');
+    expect(summaries[4]).to.equal('Page sent out to 1 channel');
+    expect(summaries[5]).to.equal('Delivered to channel "Ops hook" (attempt 1)');
+    expect(summaries[6]).to.equal('Acknowledged by timeline@example.com');
+    expect(summaries[10]).to.equal('SUCCESS ping from 127.0.0.1');
+    expect(summaries[11]).to.equal('Resolved automatically (SUCCESS_PING)');
+    for (const entry of story.entries) expect(Object.keys(entry)).to.deep.equal(['at', 'type', 'summary', 'data']);
+    const times = story.entries.map((e: { at: string }) => e.at);
+    expect([...times].sort()).to.deep.equal(times);
+  });
+
+  it('tells a MISSED incident by the deadlines that passed, and one resolved by a person', async () => {
+    const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Beat', type: 'JOB_HEARTBEAT', schedule: '1h', schedule_tolerance: 2, alert_enabled: false } })).body.monitor;
+    vigil.clock.advance(2 * 3600_000 + 10 * 60_000);
+    await vigil.tick();
+    const [incident] = (await vigil.request('GET', `/v1/monitors/${m.id}/incidents`, { key })).body.data;
+    await vigil.request('POST', `/v1/incidents/${incident.id}/resolve`, { key });
+    const story = await timeline(incident.id);
+    expect(story.entries.map((e: { type: string }) => e.type)).to.deep.equal(['CheckInMissed', 'CheckInMissed', 'IncidentOpened', 'IncidentResolved']);
+    expect(story.entries[0].summary).to.match(/^No check-in for the run expected at .* by its deadline .* \(1 in a row\)$/);
+    expect(story.entries[1].summary).to.match(/\(2 in a row\)$/);
+    expect(story.entries[3].summary).to.equal('Resolved by timeline@example.com');
+    expect(story.configuration).to.include({ schedule: '1h', schedule_tolerance: 2, grace_period_seconds: 300 });
+  });
+});
