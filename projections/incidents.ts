@@ -24,12 +24,13 @@ export interface IncidentDocument {
 
 export const incidentsProjection: Projection<IncidentDocument> = {
   name: 'incidents',
-  version: 1,
+  version: 2,
   collection: {
     name: 'incidents',
     indexes: [{ fields: ['project_id', 'started_at'] }, { fields: ['monitor_id', 'started_at'] }, { fields: ['project_id', 'status'] }],
   },
-  handles: ['IncidentOpened', 'IncidentAcknowledged', 'IncidentResolved', 'MonitorUpdated', 'MonitorDeleted'],
+  // A deleted monitor's incidents stay: they were archived in their own streams first.
+  handles: ['IncidentOpened', 'IncidentAcknowledged', 'IncidentResolved', 'MonitorUpdated', 'IncidentArchived', 'ProjectDeleted'],
   targets(event): Target {
     switch (event.type) {
       case 'IncidentOpened':
@@ -37,8 +38,11 @@ export const incidentsProjection: Projection<IncidentDocument> = {
       case 'IncidentResolved':
         return { ids: [event.data.incident_id] };
       case 'MonitorUpdated':
-      case 'MonitorDeleted':
         return { where: { monitor_id: event.data.monitor_id } };
+      case 'IncidentArchived':
+        return { ids: [event.data.incident_id] };
+      case 'ProjectDeleted':
+        return { where: { project_id: event.data.project_id } };
       default:
         return { ids: [] };
     }
@@ -69,7 +73,10 @@ export const incidentsProjection: Projection<IncidentDocument> = {
       case 'MonitorUpdated':
         // The summary follows the monitor's current name and slug.
         return doc && { ...doc, monitor: { ...doc.monitor, name: event.data.config.name, slug: event.data.config.slug } };
-      case 'MonitorDeleted':
+      case 'IncidentArchived':
+        // The record as it stood when archived: the same document the lifecycle built.
+        return event.data.incident as unknown as IncidentDocument;
+      case 'ProjectDeleted':
         return null;
       default:
         return doc;

@@ -1,5 +1,6 @@
 import type { EmailClaimEvent } from './identity/email-claim.js';
 import type { UserEvent } from './identity/user.js';
+import type { IncidentRecordEvent } from './incidents/incident-record.js';
 import type { MonitorEvent } from './monitors/monitor.js';
 import type { SlugClaimEvent } from './monitors/slug-claim.js';
 import type { ChannelEvent } from './notifications/channel.js';
@@ -8,7 +9,7 @@ import type { PageEvent } from './notifications/page.js';
 import type { ProjectEvent } from './projects/project.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent;
+export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -21,6 +22,6 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   IncidentAcknowledged: true, IncidentResolved: true, MonitorDeleted: true, PageScheduled: true, AlertsPaused: true,
   SlugClaimed: true, SlugReleased: true, ChannelCreated: true, ChannelUpdated: true, ChannelDeleted: true,
   GroupCreated: true, GroupUpdated: true, GroupChannelAttached: true, GroupChannelDetached: true, GroupDeleted: true,
-  PageFannedOut: true, PageDelivered: true, PageDeliveryFailed: true,
+  PageFannedOut: true, PageDelivered: true, PageDeliveryFailed: true, IncidentEvidenceRecorded: true, IncidentArchived: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

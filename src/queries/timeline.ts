@@ -91,6 +91,14 @@ function summarize(e: AuditEventDocument, channels: Map<string, string>): string
 export async function incidentTimeline(readModels: ReadModelStore, incidentId: string, projectId: string) {
   const own = await audit(readModels, { incident_id: incidentId });
   const opened = own.find((e) => e.type === 'IncidentOpened');
+  const archived = own.find((e) => e.type === 'IncidentArchived');
+  if (!opened && archived) {
+    // Its monitor was deleted: the timeline is the one archived with it.
+    return {
+      configuration: (archived.data['configuration'] as Record<string, unknown> | null) ?? null,
+      entries: (archived.data['timeline'] as unknown as TimelineEntry[]) ?? [],
+    };
+  }
   if (!opened) return { configuration: null, entries: [] as TimelineEntry[] };
   const monitorId = text(opened.data['monitor_id']);
   const [settings] = await audit(readModels, { monitor_id: monitorId, type: { $in: ['MonitorCreated', 'MonitorUpdated'] }, position: { $lt: opened.position } }, 1, true);

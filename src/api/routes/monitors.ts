@@ -11,6 +11,7 @@ import type { IncidentDocument } from '../../../projections/incidents.js';
 import type { PingDocument } from '../../../projections/pings.js';
 import { type MonitorDocument, monitorsProjection } from '../../../projections/monitors.js';
 import { readModelsAsOf, streamsEvents } from '../../audit/as-of.js';
+import { archiveMonitorIncidents } from '../../app/incident-records.js';
 import { monitorStream, pingStream } from '../../domain/monitors/monitor.js';
 import { actorOf } from '../actor.js';
 import { CreateMonitorBody, UpdateMonitorBody } from '../codecs/monitors.js';
@@ -126,6 +127,8 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
 
   router.delete('/monitors/:monitorId', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
+    // Its incidents stay readable: archived in their own streams before its streams go.
+    await settled(deps, await archiveMonitorIncidents(commands, readModels, monitor.id, actorOf(ctx.state)));
     await deleteMonitor(commands, monitor.id, actorOf(ctx.state), (position) => settled(deps, position));
     ctx.status = 204;
   });

@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+
+describe('Incident records outlive their monitor and its pings', () => {
+  let vigil: TestVigil;
+  let key: string;
+  let projectId: string;
+  beforeEach(async () => {
+    vigil = await TestVigil.start();
+    key = await vigil.accountKey(await vigil.user('retention@example.com'), ALL_SCOPES);
+    projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Kept' } })).body.project.id;
+  });
+  afterEach(() => vigil.stop());
+
+  it('keeps a deleted monitor’s incidents readable, timeline included, while its pings are gone', async () => {
+    const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Doomed job', type: 'JOB_BASIC', schedule: 'x', alert_enabled: false } })).body.monitor;
+    await vigil.request('GET', `/v1/ping/${m.id}/7`);
+    await vigil.request('GET', `/v1/ping/${m.id}`);
+    const [incident] = (await vigil.request('GET', `/v1/monitors/${m.id}/incidents`, { key })).body.data;
+    const before = (await vigil.request('GET', `/v1/incidents/${incident.id}/timeline`, { key })).body;
+
+    expect((await vigil.request('DELETE', `/v1/monitors/${m.id}`, { key })).status).to.equal(204);
+    expect(await vigil.vigil.stores.events.readStream(`pings-${m.id}`)).to.deep.equal([]);
+    const after = await vigil.request('GET', `/v1/incidents/${incident.id}`, { key });
+    expect(after.status).to.equal(200);
+    expect(after.body.incident).to.deep.equal(incident);
+    expect((await vigil.request('GET', `/v1/incidents?project_id=${projectId}`, { key })).body.data.map((i: { id: string }) => i.id)).to.include(incident.id);
+    const archived = (await vigil.request('GET', `/v1/incidents/${incident.id}/timeline`, { key })).body;
+    expect(archived.entries).to.deep.equal(before.entries);
+    expect(archived.configuration).to.deep.equal(before.configuration);
+    expect(archived.entries.map((e: { summary: string }) => e.summary)).to.include('FAILURE ping with exit code 7 from 127.0.0.1');
+  });
+
+  it('erases everything with its project, by design', async () => {
+    const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Job', type: 'JOB_BASIC', schedule: 'x', alert_enabled: false } })).body.monitor;
+    await vigil.request('GET', `/v1/ping/${m.id}/fail`);
+    const [incident] = (await vigil.request('GET', `/v1/monitors/${m.id}/incidents`, { key })).body.data;
+    expect((await vigil.request('DELETE', `/v1/projects/${projectId}`, { key })).status).to.equal(204);
+    expect((await vigil.request('GET', `/v1/incidents/${incident.id}`, { key })).status).to.equal(404);
+    expect(await vigil.vigil.stores.readModels.count('incidents', { project_id: projectId })).to.equal(0);
+  });
+});
