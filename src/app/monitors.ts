@@ -12,6 +12,7 @@ import {
 import type { UserActor } from '../domain/monitors/incidents.js';
 import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/slug-claim.js';
 import { projectDecider, projectStream } from '../domain/projects/project.js';
+import { incidentRecordDecider, incidentStream } from '../domain/incidents/incident-record.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { WrongExpectedRevisionError } from '../eventstore/event-store.js';
 import { type Actor, handleCommand, toJsonObject } from './command-handler.js';
@@ -68,8 +69,11 @@ export async function runMonitorCommand(
         if (lostRace && attempt < MAX_ATTEMPTS) continue;
         throw error;
       }
+      const state = events.reduce(monitorDecider.evolve, loaded.state);
+      // Evidence first recorded with the incident, where ping retention cannot reach it.
+      const evidence = await recordIncidentEvidence(context, monitorId, events, state, actor);
       // The cache is refreshed on the next load, which reads just the events appended here.
-      return { events, state: events.reduce(monitorDecider.evolve, loaded.state), position };
+      return { events, state, position: evidence ?? position };
     }
   });
 }
@@ -221,4 +225,61 @@ export async function deleteMonitor(
   await context.events.deleteStream(monitorStream(monitorId));
   context.monitorStates.forget(monitorId);
   if (outcome.state.config) await releaseSlug(context, outcome.state.projectId, outcome.state.config.slug, monitorId, actor);
+}
+
+const EVIDENCE_LIMIT = 20;
+
+function observation(type: string, data: Record<string, unknown>): Record<string, unknown> {
+  const keep: Record<string, readonly string[]> = {
+    PingReceived: ['ping_id', 'event', 'run_id', 'exit_code', 'message', 'duration_ms', 'received_at', 'request_ip'],
+    CheckCompleted: ['check_id', 'is_up', 'status_code', 'error', 'response_time_ms', 'ssl_expires_at', 'checked_at'],
+    CheckInMissed: ['expected_at', 'deadline_at', 'consecutive_misses'],
+    RunOverdue: ['start_ping_id', 'run_id', 'started_at', 'deadline_at', 'closed_as_failure'],
+  };
+  const at = data['received_at'] ?? data['checked_at'] ?? data['deadline_at'];
+  return { type, at: at ?? null, data: Object.fromEntries((keep[type] ?? []).map((k) => [k, data[k] ?? null])) };
+}
+
+/**
+ * For each incident just opened: what caused it (this command's observations, and for failures the
+ * failing ones before it) and the settings then, written to `incident-<id>`. Written right after
+ * the incident; returns the last log position written.
+ */
+async function recordIncidentEvidence(context: CommandContext, monitorId: string, events: MonitorEvent[], state: MonitorState, actor: Actor): Promise<number | null> {
+  let position: number | null = null;
+  for (const event of events) {
+    if (event.type !== 'IncidentOpened' || !state.config) continue;
+    const local = events.filter((e) => ['PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue'].includes(e.type)).map((e) => observation(e.type, toJsonObject(e.data)));
+    let earlier: Record<string, unknown>[] = [];
+    if (event.data.event === 'FAILED' && event.data.ping_id !== null) {
+      const recent = await context.events.readStream(pingStream(monitorId), { direction: 'backwards', maxCount: EVIDENCE_LIMIT + 1 });
+      const failing: Record<string, unknown>[] = [];
+      for (const e of recent) {
+        const failed = e.data['event'] === 'FAILURE' || e.data['is_up'] === false;
+        if (!failed) break;
+        if (e.data['ping_id'] !== event.data.ping_id) failing.push(observation(e.type, e.data));
+      }
+      earlier = failing.reverse().slice(-(state.config.failure_tolerance - 1));
+    }
+    const { type, schedule, timezone, grace_period_seconds, schedule_tolerance, failure_tolerance, min_duration_seconds, max_duration_seconds, alert_enabled, alert_surge_threshold } = state.config;
+    const outcome = await handleCommand(
+      context,
+      incidentStream(event.data.incident_id),
+      incidentRecordDecider,
+      {
+        type: 'RecordEvidence',
+        data: {
+          incident_id: event.data.incident_id,
+          monitor_id: monitorId,
+          project_id: state.projectId,
+          configuration: { type, schedule, timezone, grace_period_seconds, schedule_tolerance, failure_tolerance, min_duration_seconds, max_duration_seconds, alert_enabled, alert_surge_threshold },
+          evidence: [...earlier, ...local],
+          recorded_at: event.data.started_at,
+        },
+      },
+      actor,
+    );
+    position = outcome.position ?? position;
+  }
+  return position;
 }

@@ -101,6 +101,7 @@ export async function incidentTimeline(readModels: ReadModelStore, incidentId: s
   }
   if (!opened) return { configuration: null, entries: [] as TimelineEntry[] };
   const monitorId = text(opened.data['monitor_id']);
+  const recorded = own.find((e) => e.type === 'IncidentEvidenceRecorded');
   const [settings] = await audit(readModels, { monitor_id: monitorId, type: { $in: ['MonitorCreated', 'MonitorUpdated'] }, position: { $lt: opened.position } }, 1, true);
   const resolved = own.find((e) => e.type === 'IncidentResolved');
   const resolvedBy = resolved && resolved.data['by_kind'] === 'system'
@@ -109,10 +110,19 @@ export async function incidentTimeline(readModels: ReadModelStore, incidentId: s
   const channels = new Map(
     (await readModels.find<ChannelDocument>('notification_channels', { project_id: projectId })).map((s) => [s.doc.id, `channel "${s.doc.name}"`]),
   );
-  const all = [...(await causes(readModels, opened)), ...own, ...resolvedBy].sort((a, b) => a.position - b.position);
+  // The evidence recorded when it opened outlives ping retention; without it, read back the history.
+  const evidence: TimelineEntry[] = recorded
+    ? (recorded.data['evidence'] as Record<string, unknown>[]).map((o) => {
+        const pseudo = { type: text(o['type']), data: (o['data'] ?? {}) as Record<string, unknown> } as AuditEventDocument;
+        return { at: text(o['at']), type: pseudo.type, summary: summarize(pseudo, channels), data: pseudo.data };
+      })
+    : (await causes(readModels, opened)).map((e) => ({ at: e.time, type: e.type, summary: summarize(e, channels), data: e.data }));
+  const rest = [...own, ...resolvedBy].filter((e) => e.type !== 'IncidentEvidenceRecorded').sort((a, b) => a.position - b.position);
   const seen = new Set<string>();
-  const entries = all
-    .filter((e) => !seen.has(e.id) && seen.add(e.id))
-    .map((e): TimelineEntry => ({ at: e.time, type: e.type, summary: summarize(e, channels), data: e.data }));
-  return { configuration: (settings?.data['config'] as Record<string, unknown> | undefined) ?? null, entries };
+  const entries = [
+    ...evidence,
+    ...rest.filter((e) => !seen.has(e.id) && seen.add(e.id)).map((e): TimelineEntry => ({ at: e.time, type: e.type, summary: summarize(e, channels), data: e.data })),
+  ];
+  const configuration = (recorded?.data['configuration'] as Record<string, unknown> | undefined) ?? (settings?.data['config'] as Record<string, unknown> | undefined) ?? null;
+  return { configuration, entries };
 }

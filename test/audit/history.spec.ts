@@ -21,7 +21,7 @@ describe('Event history API', () => {
     const history = await vigil.request('GET', `/v1/monitors/${m.id}/events`, { key });
     expect(history.status).to.equal(200);
     const types = history.body.data.map((e: { type: string }) => e.type);
-    expect(types).to.deep.equal(['SlugClaimed', 'MonitorCreated', 'PingReceived', 'MonitorWentDown', 'IncidentOpened', 'PageScheduled', 'MonitorUpdated']);
+    expect(types).to.deep.equal(['SlugClaimed', 'MonitorCreated', 'PingReceived', 'MonitorWentDown', 'IncidentOpened', 'PageScheduled', 'IncidentEvidenceRecorded', 'MonitorUpdated']);
     const created = history.body.data[1];
     expect(Object.keys(created)).to.deep.equal(['id', 'type', 'time', 'actor', 'stream', 'revision', 'data']);
     expect(created.actor).to.deep.include({ kind: 'user', user_id: ownerId });

@@ -31,6 +31,22 @@ describe('Incident records outlive their monitor and its pings', () => {
     expect(archived.entries.map((e: { summary: string }) => e.summary)).to.include('FAILURE ping with exit code 7 from 127.0.0.1');
   });
 
+  it('keeps the evidence of an incident after retention has removed the pings that caused it', async () => {
+    const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Job', type: 'JOB_BASIC', schedule: 'x', retention_count: 10, failure_tolerance: 3, alert_enabled: false } })).body.monitor;
+    for (const code of [3, 4, 5]) await vigil.request('GET', `/v1/ping/${m.id}/${code}`);
+    const [incident] = (await vigil.request('GET', `/v1/monitors/${m.id}/incidents`, { key })).body.data;
+    for (let i = 0; i < 12; i++) await vigil.request('GET', `/v1/ping/${m.id}`);
+    const pings = (await vigil.request('GET', `/v1/monitors/${m.id}/pings?event=FAILURE`, { key })).body.pagination.total;
+    expect(pings).to.equal(0);
+    const story = (await vigil.request('GET', `/v1/incidents/${incident.id}/timeline`, { key })).body;
+    expect(story.entries.slice(0, 3).map((e: { summary: string }) => e.summary)).to.deep.equal([
+      'FAILURE ping with exit code 3 from 127.0.0.1',
+      'FAILURE ping with exit code 4 from 127.0.0.1',
+      'FAILURE ping with exit code 5 from 127.0.0.1',
+    ]);
+    expect(story.configuration).to.include({ failure_tolerance: 3 });
+  });
+
   it('erases everything with its project, by design', async () => {
     const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Job', type: 'JOB_BASIC', schedule: 'x', alert_enabled: false } })).body.monitor;
     await vigil.request('GET', `/v1/ping/${m.id}/fail`);
