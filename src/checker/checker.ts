@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import { runMonitorCommand } from '../app/monitors.js';
@@ -28,9 +29,7 @@ const CHECKER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, 
  */
 export class Checker {
   private readonly inFlight = new Map<string, string>();
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private wake: (() => void) | null = null;
+  private readonly loop = new BackgroundLoop(() => this.tick(), () => this.config.maxSleepMs, (error) => this.onError(error));
 
   constructor(
     private readonly commands: CommandContext,
@@ -120,27 +119,10 @@ export class Checker {
   }
 
   start(): void {
-    this.running = (async () => {
-      while (!this.stopping) {
-        try {
-          await this.tick();
-        } catch (error) {
-          this.onError(error);
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.config.maxSleepMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    })();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -1,3 +1,4 @@
+import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
 import { handleCommand } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
@@ -35,9 +36,7 @@ const MAX_BACKOFF_MS = 10 * 60_000;
  */
 export class Notifier {
   private readonly inFlight = new Set<string>();
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private wake: (() => void) | null = null;
+  private readonly loop = new BackgroundLoop(() => this.tick(), () => this.config.pollMs, (error) => this.onError(error));
 
   constructor(
     private readonly commands: CommandContext,
@@ -151,27 +150,10 @@ export class Notifier {
   }
 
   start(): void {
-    this.running = (async () => {
-      while (!this.stopping) {
-        try {
-          await this.tick();
-        } catch (error) {
-          this.onError(error);
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.config.pollMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    })();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

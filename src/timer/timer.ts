@@ -1,3 +1,4 @@
+import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import { runMonitorCommand } from '../app/monitors.js';
@@ -30,9 +31,7 @@ export class Timer {
   private readonly onError: (error: unknown) => void;
   /** The due time last fired per monitor, so a lagging read model is not fired again and again. */
   private readonly fired = new Map<string, string>();
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private wake: (() => void) | null = null;
+  private readonly loop: BackgroundLoop;
 
   constructor(
     private readonly commands: CommandContext,
@@ -43,6 +42,7 @@ export class Timer {
     this.maxSleepMs = options.maxSleepMs ?? 1000;
     this.concurrency = options.concurrency ?? 32;
     this.onError = options.onError ?? ((error) => console.error('timer error', error));
+    this.loop = new BackgroundLoop(() => this.tick(), () => this.msUntilNextDeadline(), this.onError);
   }
 
   /** Fires every deadline due by now; returns how many monitors it looked at. */
@@ -82,40 +82,16 @@ export class Timer {
 
   /** Ticks until stopped, sleeping until the next deadline (at most maxSleepMs). */
   start(): void {
-    this.running = (async () => {
-      while (!this.stopping) {
-        try {
-          await this.tick();
-        } catch (error) {
-          this.onError(error);
-        }
-        await this.sleep(await this.msUntilNextDeadline());
-      }
-    })();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async msUntilNextDeadline(): Promise<number> {
     const [next] = await this.readModels.find<DeadlineDocument>('deadlines', { due_at: { $gt: this.commands.clock().toISOString() } }, { sort: [['due_at', 1]], limit: 1 });
     const ms = next?.doc.due_at ? Date.parse(next.doc.due_at) - this.commands.clock().getTime() : this.maxSleepMs;
     return Math.max(10, Math.min(ms, this.maxSleepMs));
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
-        clearTimeout(timer);
-        self.wake = null;
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 }
