@@ -1,7 +1,6 @@
 import type { Requirement } from '../domain/access/authorize.js';
 import type { UserActor } from '../domain/monitors/incidents.js';
 import { getUser } from '../queries/identity.js';
-import { getMonitor } from '../queries/monitors.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import { HttpError } from './errors.js';
@@ -9,17 +8,30 @@ import { gate } from './gate.js';
 import type { VigilState } from './state.js';
 import { pathId } from './validation.js';
 
-/** The monitor named in the path, after the gates for its project; 404 when it does not exist or is out of reach. */
-export async function gatedMonitor(readModels: ReadModelStore, state: VigilState, rawId: string | undefined, requirement: Requirement): Promise<MonitorDocument> {
-  const monitorId = pathId(rawId, 'monitor');
-  const monitor = await getMonitor(readModels, monitorId);
-  if (!monitor) {
-    // The scope gate still answers first, so a missing scope reads the same for every id.
+/**
+ * The document named in the path, after the gates for its project; 404 when it does not exist or
+ * is out of reach. For a missing one the scope gate still answers first, so a missing scope reads
+ * the same for every id.
+ */
+export async function gatedDocument<D extends { project_id: string }>(
+  readModels: ReadModelStore,
+  state: VigilState,
+  collection: string,
+  rawId: string | undefined,
+  resource: string,
+  requirement: Requirement,
+): Promise<D> {
+  const found = (await readModels.get<D>(collection, pathId(rawId, resource)))?.doc;
+  if (!found) {
     await gate(readModels, state.caller, requirement, null);
-    throw new HttpError(404, 'monitor not found');
+    throw new HttpError(404, `${resource} not found`);
   }
-  await gate(readModels, state.caller, requirement, monitor.project_id);
-  return monitor;
+  await gate(readModels, state.caller, requirement, found.project_id);
+  return found;
+}
+
+export function gatedMonitor(readModels: ReadModelStore, state: VigilState, rawId: string | undefined, requirement: Requirement): Promise<MonitorDocument> {
+  return gatedDocument<MonitorDocument>(readModels, state, 'monitors', rawId, 'monitor', requirement);
 }
 
 /** The project a list is about: `project_id` from the query, or the one a project-scoped key is bound to. */

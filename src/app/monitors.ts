@@ -78,6 +78,16 @@ export async function runMonitorCommand(
   });
 }
 
+/** For the timer and the checker: a monitor deleted since their read model was written needs nothing. */
+export async function runMonitorCommandIfExists(context: CommandContext, command: MonitorCommand, actor: Actor): Promise<MonitorOutcome | null> {
+  try {
+    return await runMonitorCommand(context, command, actor);
+  } catch (error) {
+    if (error instanceof DomainError && error.reason === 'not_found') return null;
+    throw error;
+  }
+}
+
 export async function loadMonitorState(context: CommandContext, monitorId: string): Promise<MonitorState> {
   return (await context.monitorStates.load(context.events, monitorId)).state;
 }

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
-import { runMonitorCommand } from '../app/monitors.js';
-import { DomainError } from '../domain/errors.js';
+import { runMonitorCommandIfExists } from '../app/monitors.js';
 import type { CheckObservation } from '../domain/monitors/monitor.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { DeadlineDocument } from '../../projections/deadlines.js';
@@ -99,23 +98,19 @@ export class Checker {
       cycle_id: cycleId,
       attempts,
     };
-    try {
-      await runMonitorCommand(
-        this.commands,
-        {
-          type: 'RecordCheck',
-          monitor_id: monitorId,
-          check,
-          incident_ids: { failed: this.commands.newId(), ssl: this.commands.newId() },
-          ssl_warning_days: this.config.sslWarningDays,
-          repage_after_seconds: this.commands.repageAfterSeconds,
-          now: this.commands.clock().toISOString(),
-        },
-        CHECKER_ACTOR,
-      );
-    } catch (error) {
-      if (!(error instanceof DomainError && error.reason === 'not_found')) throw error;
-    }
+    await runMonitorCommandIfExists(
+      this.commands,
+      {
+        type: 'RecordCheck',
+        monitor_id: monitorId,
+        check,
+        incident_ids: { failed: this.commands.newId(), ssl: this.commands.newId() },
+        ssl_warning_days: this.config.sslWarningDays,
+        repage_after_seconds: this.commands.repageAfterSeconds,
+        now: this.commands.clock().toISOString(),
+      },
+      CHECKER_ACTOR,
+    );
   }
 
   start(): void {

@@ -1,8 +1,7 @@
 import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
-import { runMonitorCommand } from '../app/monitors.js';
-import { DomainError } from '../domain/errors.js';
+import { runMonitorCommandIfExists } from '../app/monitors.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { DeadlineDocument } from '../../projections/deadlines.js';
 
@@ -67,17 +66,12 @@ export class Timer {
   }
 
   private async expire(monitorId: string, now: string): Promise<void> {
-    try {
-      const incident_ids = { missed: this.commands.newId(), overdue: this.commands.newId(), failed: this.commands.newId() };
-      await runMonitorCommand(
-        this.commands,
-        { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids, repage_after_seconds: this.commands.repageAfterSeconds, now },
-        TIMER_ACTOR,
-      );
-    } catch (error) {
-      // Deleted since the read model was written: nothing to expire.
-      if (!(error instanceof DomainError && error.reason === 'not_found')) throw error;
-    }
+    const incident_ids = { missed: this.commands.newId(), overdue: this.commands.newId(), failed: this.commands.newId() };
+    await runMonitorCommandIfExists(
+      this.commands,
+      { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids, repage_after_seconds: this.commands.repageAfterSeconds, now },
+      TIMER_ACTOR,
+    );
   }
 
   /** Ticks until stopped, sleeping until the next deadline (at most maxSleepMs). */

@@ -12,7 +12,8 @@ import { type ApiDependencies, settled } from '../dependencies.js';
 import { HttpError, badRequest } from '../errors.js';
 import { gate } from '../gate.js';
 import { listFilter } from '../list-filters.js';
-import { targetProject, userActor } from '../monitor-access.js';
+import { gatedDocument, targetProject, userActor } from '../monitor-access.js';
+import type { Requirement } from '../../domain/access/authorize.js';
 import { envelope, pageOf } from '../pagination.js';
 import { incidentBody } from '../representations/incidents.js';
 import type { VigilState } from '../state.js';
@@ -29,15 +30,8 @@ const ACT = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
 
-  async function gatedIncident(state: VigilState, rawId: string | undefined, requirement: Parameters<typeof gate>[2]) {
-    const incident = await getIncident(readModels, pathId(rawId, 'incident'));
-    if (!incident) {
-      await gate(readModels, state.caller, requirement, null);
-      throw new HttpError(404, 'incident not found');
-    }
-    await gate(readModels, state.caller, requirement, incident.project_id);
-    return incident;
-  }
+  const gatedIncident = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
+    gatedDocument<IncidentDocument>(readModels, state, 'incidents', rawId, 'incident', requirement);
 
   router.get('/incidents', async (ctx) => {
     const query = decode(

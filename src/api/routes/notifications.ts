@@ -16,7 +16,8 @@ import { AttachChannelBody, CreateChannelBody, CreateGroupBody, UpdateChannelBod
 import { type ApiDependencies, settled } from '../dependencies.js';
 import { HttpError } from '../errors.js';
 import { gate } from '../gate.js';
-import { targetProject } from '../monitor-access.js';
+import { gatedDocument, targetProject } from '../monitor-access.js';
+import type { Requirement } from '../../domain/access/authorize.js';
 import { userBody } from '../representations/projects.js';
 import type { VigilState } from '../state.js';
 import { Uuid, decode, pathId } from '../validation.js';
@@ -52,25 +53,10 @@ function configFor(type: ChannelType, raw: unknown): Record<string, unknown> {
 export function notificationRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands, secrets } = deps;
 
-  async function gatedChannel(state: VigilState, rawId: string | undefined, requirement: Parameters<typeof gate>[2]) {
-    const channel = (await readModels.get<ChannelDocument>('notification_channels', pathId(rawId, 'notification channel')))?.doc;
-    if (!channel) {
-      await gate(readModels, state.caller, requirement, null);
-      throw new HttpError(404, 'notification channel not found');
-    }
-    await gate(readModels, state.caller, requirement, channel.project_id);
-    return channel;
-  }
-
-  async function gatedGroup(state: VigilState, rawId: string | undefined, requirement: Parameters<typeof gate>[2]) {
-    const group = (await readModels.get<GroupDocument>('notification_groups', pathId(rawId, 'notification group')))?.doc;
-    if (!group) {
-      await gate(readModels, state.caller, requirement, null);
-      throw new HttpError(404, 'notification group not found');
-    }
-    await gate(readModels, state.caller, requirement, group.project_id);
-    return group;
-  }
+  const gatedChannel = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
+    gatedDocument<ChannelDocument>(readModels, state, 'notification_channels', rawId, 'notification channel', requirement);
+  const gatedGroup = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
+    gatedDocument<GroupDocument>(readModels, state, 'notification_groups', rawId, 'notification group', requirement);
 
   const freshChannel = async (id: string) => {
     const doc = (await readModels.get<ChannelDocument>('notification_channels', id))?.doc;
