@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { HttpError } from './errors.js';
+import { type JsonSchema, withJsonSchema } from './openapi/json-schema.js';
 
 /**
  * Decodes request data with its codec, or fails with a 400 naming the first bad field and what
@@ -43,16 +44,20 @@ function withArticle(name: string): string {
 }
 
 export const BoundedString = (min: number, max: number) =>
-  new t.Type<string, string, unknown>(
+  withJsonSchema(new t.Type<string, string, unknown>(
     min === max ? `a string of ${min} characters` : min === 0 ? `a string of at most ${max} characters` : `a string of ${min} to ${max} characters`,
     (u): u is string => typeof u === 'string' && u.length >= min && u.length <= max,
     (u, c) => (typeof u === 'string' && u.trim().length >= min && u.length <= max ? t.success(u) : t.failure(u, c)),
     t.identity,
-  );
+  ), { type: 'string', ...(min > 0 ? { minLength: min } : {}), maxLength: max });
 
 /** A codec whose failures carry a sentence naming `field`, for rules a type name cannot say. */
-export function Checked<A>(name: string, check: (u: unknown) => { ok: true; value: A } | { ok: false; message: string }) {
-  return new t.Type<A, A, unknown>(
+export function Checked<A>(
+  name: string,
+  check: (u: unknown) => { ok: true; value: A } | { ok: false; message: string },
+  schema: JsonSchema = { description: name },
+) {
+  return withJsonSchema(new t.Type<A, A, unknown>(
     name,
     (u): u is A => check(u).ok,
     (u, c) => {
@@ -60,39 +65,46 @@ export function Checked<A>(name: string, check: (u: unknown) => { ok: true; valu
       return result.ok ? t.success(result.value) : t.failure(u, c, result.message);
     },
     t.identity,
-  );
+  ), schema);
 }
 
 export const Integer = (min: number, max: number) =>
-  new t.Type<number, number, unknown>(
+  withJsonSchema(new t.Type<number, number, unknown>(
     `an integer from ${min} to ${max}`,
     (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max,
     (u, c) => (typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max ? t.success(u) : t.failure(u, c)),
     t.identity,
-  );
+  ), { type: 'integer', minimum: min, maximum: max });
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const Uuid = new t.Type<string, string, unknown>(
-  'a UUID',
-  (u): u is string => typeof u === 'string' && UUID_PATTERN.test(u),
-  (u, c) => (typeof u === 'string' && UUID_PATTERN.test(u) ? t.success(u.toLowerCase()) : t.failure(u, c)),
-  t.identity,
+export const Uuid = withJsonSchema(
+  new t.Type<string, string, unknown>(
+    'a UUID',
+    (u): u is string => typeof u === 'string' && UUID_PATTERN.test(u),
+    (u, c) => (typeof u === 'string' && UUID_PATTERN.test(u) ? t.success(u.toLowerCase()) : t.failure(u, c)),
+    t.identity,
+  ),
+  { type: 'string', format: 'uuid' },
 );
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const Email = new t.Type<string, string, unknown>(
-  'an email address',
-  (u): u is string => typeof u === 'string' && EMAIL_PATTERN.test(u),
-  (u, c) => (typeof u === 'string' && u.length <= 254 && EMAIL_PATTERN.test(u.trim()) ? t.success(u.trim().toLowerCase()) : t.failure(u, c)),
-  t.identity,
+export const Email = withJsonSchema(
+  new t.Type<string, string, unknown>(
+    'an email address',
+    (u): u is string => typeof u === 'string' && EMAIL_PATTERN.test(u),
+    (u, c) => (typeof u === 'string' && u.length <= 254 && EMAIL_PATTERN.test(u.trim()) ? t.success(u.trim().toLowerCase()) : t.failure(u, c)),
+    t.identity,
+  ),
+  { type: 'string', format: 'email', maxLength: 254 },
 );
 
 /** One of a fixed set of strings; the name lists them so the 400 tells the caller what is accepted. */
 export function OneOf<const V extends string>(values: readonly V[]) {
   const isOneOf = (u: unknown): u is V => values.some((value) => value === u);
-  return new t.Type<V, V, unknown>(`one of ${values.join(', ')}`, isOneOf, (u, c) => (isOneOf(u) ? t.success(u) : t.failure(u, c)), t.identity);
+  const codec = new t.Type<V, V, unknown>(`one of ${values.join(', ')}`, isOneOf, (u, c) => (isOneOf(u) ? t.success(u) : t.failure(u, c)), t.identity);
+  return withJsonSchema(codec, { type: 'string', enum: [...values] });
 }
 
 /** A request body object: required and optional fields; unknown fields are ignored. */

@@ -1,5 +1,4 @@
 import type { Router } from '@koa/router';
-import * as t from 'io-ts';
 import { ALL_EVENT_TYPES } from '../../domain/events.js';
 import { pagedFind } from '../../queries/monitors.js';
 import type { Filter } from '../../readstore/read-model-store.js';
@@ -10,14 +9,9 @@ import { listFilter } from '../list-filters.js';
 import { gatedMonitor } from '../monitor-access.js';
 import { envelope, pageOf } from '../pagination.js';
 import type { VigilState } from '../state.js';
-import { Checked, decode, pathId } from '../validation.js';
+import { HistoryRangeQuery, queryFields } from '../codecs/queries.js';
+import { decode, pathId } from '../validation.js';
 
-const IsoTime = (field: string) =>
-  Checked<string>('an ISO 8601 date-time', (u) =>
-    typeof u === 'string' && /^\d{4}-\d\d-\d\d/.test(u) && !Number.isNaN(Date.parse(u))
-      ? { ok: true, value: new Date(u).toISOString() }
-      : { ok: false, message: `${field} must be an ISO 8601 date-time such as 2026-11-21T14:00:00Z` },
-  );
 
 export function eventBody(doc: AuditEventDocument) {
   return { id: doc.event_id, type: doc.type, time: doc.time, actor: doc.actor, stream: doc.stream, revision: doc.revision, data: doc.data };
@@ -29,7 +23,7 @@ export function historyRoutes(router: Router<VigilState>, deps: ApiDependencies)
 
   async function answer(query: Record<string, unknown>, scope: Filter) {
     const page = pageOf(query, 200);
-    const range = decode(t.partial({ from: IsoTime('from'), to: IsoTime('to') }), { from: query['from'], to: query['to'] }, 'query');
+    const range = decode(HistoryRangeQuery, queryFields(query, HistoryRangeQuery), 'query');
     const time = { ...(range.from ? { $gte: range.from } : {}), ...(range.to ? { $lte: range.to } : {}) };
     const filter: Filter = { ...scope, ...listFilter(query['type'], 'type', ALL_EVENT_TYPES), ...(Object.keys(time).length > 0 ? { time } : {}) };
     const { docs, total } = await pagedFind<AuditEventDocument>(readModels, 'audit_events', filter, [['position', 1]], page);

@@ -1,5 +1,4 @@
 import type { Router } from '@koa/router';
-import * as t from 'io-ts';
 import { acknowledgeIncident, resolveIncident } from '../../app/monitors.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { getIncident, getMonitor, pagedFind } from '../../queries/monitors.js';
@@ -17,13 +16,9 @@ import type { Requirement } from '../../domain/access/authorize.js';
 import { envelope, pageOf } from '../pagination.js';
 import { incidentBody } from '../representations/incidents.js';
 import type { VigilState } from '../state.js';
-import { Checked, Uuid, decode, pathId } from '../validation.js';
+import { IncidentListQuery, queryFields } from '../codecs/queries.js';
+import { decode } from '../validation.js';
 
-const AsOf = Checked<string>('an ISO 8601 date-time', (u) =>
-  typeof u === 'string' && /^\d{4}-\d\d-\d\d/.test(u) && !Number.isNaN(Date.parse(u))
-    ? { ok: true, value: new Date(u).toISOString() }
-    : { ok: false, message: 'as_of must be an ISO 8601 date-time such as 2026-11-21T14:00:00Z' },
-);
 
 const ACT = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 
@@ -35,8 +30,8 @@ export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies
 
   router.get('/incidents', async (ctx) => {
     const query = decode(
-      t.partial({ project_id: Uuid, monitor_id: Uuid, as_of: AsOf }),
-      { project_id: ctx.query['project_id'], monitor_id: ctx.query['monitor_id'], as_of: ctx.query['as_of'] },
+      IncidentListQuery,
+      queryFields(ctx.query, IncidentListQuery),
       'query',
     );
     const projectId = targetProject(ctx.state, query.project_id);

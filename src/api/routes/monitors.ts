@@ -1,5 +1,4 @@
 import type { Router } from '@koa/router';
-import * as t from 'io-ts';
 import { createMonitor, deleteMonitor, forceMonitorUp, pauseMonitor, resumeMonitor, updateMonitor } from '../../app/monitors.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
@@ -25,29 +24,14 @@ import { incidentBody } from '../representations/incidents.js';
 import { monitorBody } from '../representations/monitors.js';
 import { pingBody } from '../representations/pings.js';
 import type { VigilState } from '../state.js';
-import { Checked, OneOf, Uuid, decode, pathId } from '../validation.js';
+import { AsOfQuery, PingHistoryQuery, ProjectScopeQuery, queryFields } from '../codecs/queries.js';
+import { decode, pathId } from '../validation.js';
 import { listFilter } from '../list-filters.js';
 
 const READ = { scope: 'read' } as const;
 const CREATE = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 const MANAGE = { scope: 'manage_monitors', minimumRole: 'MANAGER' } as const;
 
-const IsoDate = (field: string) =>
-  Checked<string>('an ISO 8601 date-time', (u) =>
-    typeof u === 'string' && !Number.isNaN(Date.parse(u)) && /^\d{4}-\d\d-\d\d/.test(u)
-      ? { ok: true, value: new Date(u).toISOString() }
-      : { ok: false, message: `${field} must be an ISO 8601 date-time such as 2026-11-21T14:00:00Z` },
-  );
-const ExitCodeQuery = Checked<number>('an integer', (u) =>
-  typeof u === 'string' && /^-?\d{1,10}$/.test(u) ? { ok: true, value: Number(u) } : { ok: false, message: 'exit_code must be an integer' },
-);
-const PingHistoryQuery = t.partial({
-  run_id: t.string,
-  exit_code: ExitCodeQuery,
-  duration_assertion: OneOf(['PASS', 'TOO_FAST', 'TOO_SLOW'] as const),
-  from_date: IsoDate('from_date'),
-  to_date: IsoDate('to_date'),
-});
 
 async function assertNotificationTargets(readModels: ReadModelStore, projectId: string, groups: readonly string[], channels: readonly string[]) {
   for (const [collection, ids, field, what] of [
@@ -70,7 +54,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
   };
 
   router.get('/monitors', async (ctx) => {
-    const query = decode(t.partial({ project_id: Uuid }), { project_id: ctx.query['project_id'] }, 'query');
+    const query = decode(ProjectScopeQuery, queryFields(ctx.query, ProjectScopeQuery), 'query');
     const projectId = targetProject(ctx.state, query.project_id);
     await gate(readModels, ctx.state.caller, READ, projectId);
     ctx.body = { monitors: (await listMonitors(readModels, projectId)).map(monitorBody) };
@@ -91,7 +75,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
 
   router.get('/monitors/:monitorId', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
-    const { as_of: asOf } = decode(t.partial({ as_of: IsoDate('as_of') }), { as_of: ctx.query['as_of'] }, 'query');
+    const { as_of: asOf } = decode(AsOfQuery, queryFields(ctx.query, AsOfQuery), 'query');
     if (asOf === undefined) {
       ctx.body = { monitor: monitorBody(monitor) };
       return;
@@ -159,7 +143,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const page = pageOf(ctx.query, 100);
     const query = decode(
       PingHistoryQuery,
-      Object.fromEntries(['run_id', 'exit_code', 'duration_assertion', 'from_date', 'to_date'].map((k) => [k, ctx.query[k]])),
+      queryFields(ctx.query, PingHistoryQuery),
       'query',
     );
     const created = { ...(query.from_date ? { $gte: query.from_date } : {}), ...(query.to_date ? { $lte: query.to_date } : {}) };

@@ -20,7 +20,8 @@ import { gatedDocument, targetProject } from '../monitor-access.js';
 import type { Requirement } from '../../domain/access/authorize.js';
 import { userBody } from '../representations/projects.js';
 import type { VigilState } from '../state.js';
-import { Uuid, decode, pathId } from '../validation.js';
+import { ProjectScopeQuery, queryFields } from '../codecs/queries.js';
+import { decode, pathId } from '../validation.js';
 
 const READ = { scope: 'read' } as const;
 const WRITE = { scope: 'manage_notifications', accountKeyOnly: true, minimumRole: 'MANAGER' } as const;
@@ -84,7 +85,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
   });
 
   router.get('/notification-channels', async (ctx) => {
-    const query = decode(t.partial({ project_id: Uuid }), { project_id: ctx.query['project_id'] }, 'query');
+    const query = decode(ProjectScopeQuery, queryFields(ctx.query, ProjectScopeQuery), 'query');
     const projectId = targetProject(ctx.state, query.project_id);
     await gate(readModels, ctx.state.caller, READ, projectId);
     const owner = await ownerOf(readModels, projectId);
@@ -164,7 +165,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
   });
 
   router.get('/notification-groups', async (ctx) => {
-    const query = decode(t.partial({ project_id: Uuid }), { project_id: ctx.query['project_id'] }, 'query');
+    const query = decode(ProjectScopeQuery, queryFields(ctx.query, ProjectScopeQuery), 'query');
     const projectId = targetProject(ctx.state, query.project_id);
     await gate(readModels, ctx.state.caller, READ, projectId);
     const monitors = await listMonitors(readModels, projectId);

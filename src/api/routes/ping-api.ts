@@ -7,7 +7,8 @@ import { findMonitorBySlug } from '../../queries/monitors.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { HttpError, badRequest } from '../errors.js';
 import { readCappedBody } from '../raw-body.js';
-import { BoundedString, Checked, decode, pathId } from '../validation.js';
+import { IntegerFromQuery, queryFields } from '../codecs/queries.js';
+import { BoundedString, decode, pathId } from '../validation.js';
 
 export interface PingApiConfig {
   /** Bytes of a POST body kept as the ping's payload; the excess is discarded and flagged. */
@@ -16,16 +17,11 @@ export interface PingApiConfig {
 
 const SUFFIXES: Record<string, PingKind> = { start: 'START', success: 'SUCCESS', fail: 'FAILURE', failure: 'FAILURE', log: 'LOG' };
 
-const integerQuery = (field: string, min: number, max: number) =>
-  Checked<number>(`an integer from ${min} to ${max}`, (u) => {
-    const value = typeof u === 'string' && /^-?\d{1,10}$/.test(u) ? Number(u) : NaN;
-    return value >= min && value <= max ? { ok: true, value } : { ok: false, message: `${field} must be an integer from ${min} to ${max}` };
-  });
 
-const PingQuery = t.partial({
+export const PingQuery = t.partial({
   run_id: BoundedString(1, 128),
-  exit_code: integerQuery('exit_code', -2_147_483_648, 4_294_967_295),
-  duration_ms: integerQuery('duration_ms', 0, 2_147_483_647),
+  exit_code: IntegerFromQuery('exit_code', -2_147_483_648, 4_294_967_295),
+  duration_ms: IntegerFromQuery('duration_ms', 0, 2_147_483_647),
   message: BoundedString(0, 2000),
 });
 
@@ -50,7 +46,7 @@ export function pingRoutes(router: Router, deps: ApiDependencies, config: PingAp
     const { kind, exitCode: suffixExitCode } = kindOf(suffix);
     const query = decode(
       PingQuery,
-      Object.fromEntries(['run_id', 'exit_code', 'duration_ms', 'message'].map((k) => [k, ctx.query[k]])),
+      queryFields(ctx.query, PingQuery),
       'query',
     );
     const body = ctx.method === 'POST' ? await readCappedBody(ctx.req, config.payloadLimitBytes, Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024)) : null;

@@ -1,39 +1,24 @@
 import type { Router } from '@koa/router';
-import * as t from 'io-ts';
 import { runHttpCheck } from '../../checker/http-check.js';
 import { inspectDns } from '../../checker/dns-inspect.js';
 import { inspectTls } from '../../checker/tls-inspect.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { checkHours, periodStart, summarize } from '../../queries/uptime.js';
 import type { CheckResultDocument } from '../../../projections/check-results.js';
-import { UptimeUrl } from '../codecs/monitors.js';
 import type { ApiDependencies } from '../dependencies.js';
 import { HttpError } from '../errors.js';
 import { gate } from '../gate.js';
 import { gatedMonitor } from '../monitor-access.js';
 import type { VigilState } from '../state.js';
-import { BodyOf, BoundedString, Checked, Integer, OneOf, decode, pathId } from '../validation.js';
+import { PeriodQuery, queryFields } from '../codecs/queries.js';
+import { CheckDnsBody, CheckHttpBody, CheckSslBody } from '../codecs/tools.js';
+import { decode, pathId } from '../validation.js';
 
 const READ = { scope: 'read' } as const;
 const TOOL_TIMEOUT_MS = 10_000;
 
-const periodQuery = (raw: unknown) =>
-  decode(
-    t.partial({
-      period_hours: Checked<number>('an integer from 1 to 720', (u) => {
-        const n = typeof u === 'string' && /^\d{1,4}$/.test(u) ? Number(u) : NaN;
-        return n >= 1 && n <= 720 ? { ok: true, value: n } : { ok: false, message: 'period_hours must be an integer from 1 to 720' };
-      }),
-    }),
-    { period_hours: raw },
-    'query',
-  ).period_hours ?? 24;
+const periodQuery = (query: Record<string, unknown>) => decode(PeriodQuery, queryFields(query, PeriodQuery), 'query').period_hours ?? 24;
 
-const Hostname = Checked<string>('a host name', (u) =>
-  typeof u === 'string' && /^[A-Za-z0-9.-]{1,253}$/.test(u) || (typeof u === 'string' && /^[0-9a-fA-F:]{2,39}$/.test(u))
-    ? { ok: true, value: String(u) }
-    : { ok: false, message: 'hostname must be a host name or an IP address' },
-);
 
 export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
@@ -48,14 +33,14 @@ export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies):
 
   router.get('/monitors/:monitorId/response-time-stats', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
-    const period = periodQuery(ctx.query['period_hours']);
+    const period = periodQuery(ctx.query);
     ctx.body = summarize(await checkHours(readModels, { monitor_id: monitor.id }, periodStart(commands.clock(), period)));
   });
 
   router.get('/projects/:projectId/uptime-summary', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, READ, projectId);
-    const period = periodQuery(ctx.query['period_hours']);
+    const period = periodQuery(ctx.query);
     const hours = await checkHours(readModels, { project_id: projectId }, periodStart(commands.clock(), period));
     const monitors = (await listMonitors(readModels, projectId)).filter((m) => m.type === 'UPTIME_HTTP');
     const overall = summarize(hours);
@@ -74,7 +59,7 @@ export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies):
 
   router.post('/tools/check-http', async (ctx) => {
     await gate(readModels, ctx.state.caller, READ, null);
-    const body = decode(BodyOf({ url: UptimeUrl }, { method: OneOf(['GET', 'HEAD', 'POST'] as const), follow_redirects: t.boolean }), ctx.request.body);
+    const body = decode(CheckHttpBody, ctx.request.body);
     const outcome = await runHttpCheck(
       { url: body.url, method: body.method ?? 'GET', headers: {}, body: null, timeoutMs: TOOL_TIMEOUT_MS, followRedirects: body.follow_redirects ?? true, verifySsl: true, expectedStatus: [], keyword: null, keywordAbsent: false },
       { extraCaPem: tools.extraCaPem, denyPrivateTargets: tools.denyPrivateTargets, userAgent: 'Vigil-Uptime/0.1 (tools)' },
@@ -88,7 +73,7 @@ export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies):
 
   router.post('/tools/check-ssl', async (ctx) => {
     await gate(readModels, ctx.state.caller, READ, null);
-    const body = decode(BodyOf({ hostname: Hostname }, { port: Integer(1, 65535) }), ctx.request.body);
+    const body = decode(CheckSslBody, ctx.request.body);
     const port = body.port ?? 443;
     const inspection = await inspectTls(body.hostname, port, { extraCaPem: tools.extraCaPem, denyPrivateTargets: tools.denyPrivateTargets, timeoutMs: TOOL_TIMEOUT_MS, now: commands.clock() });
     ctx.body = { ok: true, ...inspection, hostname_checked: body.hostname, port_checked: port, checked_at: commands.clock().toISOString(), check_region: tools.region };
@@ -96,7 +81,7 @@ export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies):
 
   router.post('/tools/check-dns', async (ctx) => {
     await gate(readModels, ctx.state.caller, READ, null);
-    const body = decode(BodyOf({ hostname: BoundedString(1, 253) }, {}), ctx.request.body);
+    const body = decode(CheckDnsBody, ctx.request.body);
     const inspection = await inspectDns(body.hostname, tools.dnsServers, 3000);
     ctx.body = { ok: true, hostname_checked: body.hostname, ...inspection, checked_at: commands.clock().toISOString(), check_region: tools.region };
   });

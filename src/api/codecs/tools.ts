@@ -1,0 +1,16 @@
+import * as t from 'io-ts';
+import { BodyOf, BoundedString, Checked, Integer, OneOf } from '../validation.js';
+import { UptimeUrl } from './monitors.js';
+
+const Hostname = Checked<string>(
+  'a host name',
+  (u) =>
+    (typeof u === 'string' && /^[A-Za-z0-9.-]{1,253}$/.test(u)) || (typeof u === 'string' && /^[0-9a-fA-F:]{2,39}$/.test(u))
+      ? { ok: true, value: String(u) }
+      : { ok: false, message: 'hostname must be a host name or an IP address' },
+  { type: 'string', maxLength: 253, description: 'a host name or an IP address' },
+);
+
+export const CheckHttpBody = BodyOf({ url: UptimeUrl }, { method: OneOf(['GET', 'HEAD', 'POST'] as const), follow_redirects: t.boolean });
+export const CheckSslBody = BodyOf({ hostname: Hostname }, { port: Integer(1, 65535) });
+export const CheckDnsBody = BodyOf({ hostname: BoundedString(1, 253) }, {});
