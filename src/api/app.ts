@@ -3,12 +3,14 @@ import { Router } from '@koa/router';
 import { authenticate } from './authentication.js';
 import type { ApiDependencies } from './dependencies.js';
 import { errorMiddleware } from './errors.js';
+import { httpRequestMetrics } from './http-metrics.js';
 import { jsonBody } from './json-body.js';
 import { rateLimitPerKey } from './rate-limit.js';
 import { requestContext } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { incidentRoutes } from './routes/incidents.js';
 import { monitorRoutes } from './routes/monitors.js';
+import { operationsRoutes } from './routes/operations.js';
 import { historyRoutes } from './routes/history.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { pingRoutes } from './routes/ping-api.js';
@@ -19,6 +21,7 @@ import type { VigilState } from './state.js';
 /** The HTTP edge: request ids and logs, one error middleware, then the authenticated REST API under /v1. */
 export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   const app = new Koa<VigilState>();
+  app.use(httpRequestMetrics(deps.metrics));
   app.use(requestContext(deps.logger));
   app.use(errorMiddleware(deps.logger));
 
@@ -44,6 +47,8 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
 
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
+  // /healthz, /readyz and /metrics: unauthenticated, outside /v1.
+  app.use(operationsRoutes(deps));
   // Sets rather than throws, so allowedMethods (upstream) can still turn it into a 405.
   app.use((ctx) => {
     ctx.status = 404;

@@ -3,6 +3,8 @@ import type { SecretBox } from '../app/secret-box.js';
 import type { SmtpSettings } from '../notifications/senders.js';
 import type { ReadModelProgress } from '../projector/read-model-progress.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
+import type { ReadinessReport } from '../metrics/readiness.js';
+import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { Logger } from './logger.js';
 import type { RateLimitConfig } from './rate-limit.js';
 
@@ -18,6 +20,8 @@ export interface ApiConfig {
   checks: { extraCaPem: string | null; denyPrivateTargets: boolean; region: string; dnsServers: string[] | null };
   /** For test messages to email channels. */
   smtp: SmtpSettings | null;
+  /** VIGIL_METRICS_TOKEN: when set, /metrics answers only to it as a Bearer token. */
+  metricsToken?: string | null;
 }
 
 export interface ApiDependencies {
@@ -28,6 +32,10 @@ export interface ApiDependencies {
   progress: ReadModelProgress;
   logger: Logger;
   config: ApiConfig;
+  /** This process's metrics, served at /metrics; without them the API records none. */
+  metrics?: VigilMetrics;
+  /** What /readyz reports. */
+  readiness?: () => Promise<ReadinessReport>;
 }
 
 /** Read-your-writes: answer only once the read models include the write at `position`. */

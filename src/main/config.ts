@@ -21,6 +21,10 @@ export interface VigilConfig {
   repageAfterSeconds: number;
   /** VIGIL_SECRET_KEY; without it, embedded mode keeps a generated key file in the data dir. */
   secretKey: string | null;
+  /** /readyz fails once the read models trail the log by more than this. */
+  readyMaxLagEvents: number;
+  /** When set, /metrics wants it as a Bearer token. */
+  metricsToken: string | null;
   notify: {
     timeoutMs: number;
     maxAttempts: number;
@@ -63,6 +67,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     trustProxy: pattern(env, 'VIGIL_TRUST_PROXY', 'false', /^(true|false)$/) === 'true',
     repageAfterSeconds: integer(env, 'VIGIL_REPAGE_INTERVAL_MINUTES', 60, 1, 10_080) * 60,
     secretKey: env['VIGIL_SECRET_KEY'] || null,
+    readyMaxLagEvents: integer(env, 'VIGIL_READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
+    metricsToken: env['VIGIL_METRICS_TOKEN'] || null,
     notify: {
       timeoutMs: integer(env, 'VIGIL_NOTIFY_TIMEOUT_MS', 10_000, 100, 120_000),
       maxAttempts: integer(env, 'VIGIL_NOTIFY_MAX_ATTEMPTS', 6, 1, 20),

@@ -16,6 +16,7 @@ import { Projector } from '../projector/projector.js';
 import { CheckpointPoller, type ReadModelProgress } from '../projector/read-model-progress.js';
 import { ConfigError, type RoleName, type VigilConfig } from './config.js';
 import { type Stores, openStores } from './stores.js';
+import { observability } from './observability.js';
 
 export interface RunningVigil {
   /** Base URL of the API, when the api role runs. */
@@ -37,6 +38,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Build the timer and checker but leave it to the caller to tick them (tests drive time by hand). */
   manualTimer?: boolean;
+  /** Node's process metrics (CPU, memory, event loop, GC) on /metrics; on unless turned off. */
+  processMetrics?: boolean;
 }
 
 /** Starts the chosen roles in this process against the stores the config names. */
@@ -44,10 +47,16 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   const logger = options.logger ?? createLogger(config.logLevel);
   const stores = await openStores(config, options.clock ? { clock: options.clock } : {});
   const projections = allProjections();
+  const { metrics, readiness } = observability(stores, projections, {
+    processMetrics: options.processMetrics ?? true,
+    readyMaxLagEvents: config.readyMaxLagEvents,
+    logger,
+  });
   let projector: Projector | null = null;
   if (options.roles.includes('projector')) {
     projector = new Projector(stores.events, stores.readModels, projections, {
       onError: (error) => logger.error({ err: error }, 'projector failed; retrying'),
+      metrics,
     });
     await projector.start();
   } else {
@@ -61,7 +70,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   });
   let timer: Timer | null = null;
   if (options.roles.includes('timer')) {
-    timer = new Timer(commands, stores.readModels, { onError: (error) => logger.error({ err: error }, 'timer failed; retrying') });
+    timer = new Timer(commands, stores.readModels, { onError: (error) => logger.error({ err: error }, 'timer failed; retrying'), metrics });
     if (!options.manualTimer) timer.start();
   }
 
@@ -86,7 +95,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   const secrets = options.roles.includes('api') || options.roles.includes('notifier') ? secretBoxFor(config, stores) : null;
   let notifier: Notifier | null = null;
   if (options.roles.includes('notifier') && secrets) {
-    notifier = new Notifier(commands, stores.readModels, secrets, config.notify, (error) => logger.error({ err: error }, 'notifier failed; retrying'));
+    notifier = new Notifier(commands, stores.readModels, secrets, config.notify, (error) => logger.error({ err: error }, 'notifier failed; retrying'), metrics);
     if (!options.manualTimer) notifier.start();
   }
 
@@ -100,6 +109,8 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       readModels: stores.readModels,
       progress,
       logger,
+      metrics,
+      readiness,
       config: {
         bodyLimitBytes: config.bodyLimitBytes,
         rateLimit: config.rateLimit,
@@ -108,6 +119,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         trustProxy: config.trustProxy,
         checks: { extraCaPem, denyPrivateTargets: config.checks.denyPrivateTargets, region: config.checks.region, dnsServers: config.checks.dnsServers },
         smtp: config.notify.smtp,
+        metricsToken: config.metricsToken,
       },
     });
     server = app.listen(config.port, config.host);

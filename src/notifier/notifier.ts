@@ -4,6 +4,7 @@ import { handleCommand } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import type { SecretBox } from '../app/secret-box.js';
 import { pageDecider, pageStream } from '../domain/notifications/page.js';
+import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { pageMessage } from '../notifications/message.js';
 import { type DeliveryContext, DeliveryError, type SmtpSettings, deliver } from '../notifications/senders.js';
@@ -44,6 +45,7 @@ export class Notifier {
     private readonly secrets: SecretBox,
     private readonly config: NotifierConfig,
     private readonly onError: (error: unknown) => void = (error) => console.error('notifier error', error),
+    private readonly metrics: Pick<VigilMetrics, 'notificationDeliveries' | 'notificationFailures'> | null = null,
   ) {}
 
   /** Fans out pending pages, then makes every delivery that is due; returns how many of each. */
@@ -139,8 +141,10 @@ export class Notifier {
     try {
       const config = this.secrets.open(channel.config_sealed);
       await deliver(channel.type, typeof config === 'object' && config !== null ? (config as Record<string, unknown>) : {}, message, context);
+      this.metrics?.notificationDeliveries.inc({ type: channel.type });
       return { delivered: true };
     } catch (error) {
+      this.metrics?.notificationFailures.inc({ type: channel.type });
       const text = error instanceof DeliveryError ? error.message : 'delivery failed';
       const attempt = delivery.attempts + 1;
       if (attempt >= this.config.maxAttempts) return { delivered: false, error: text, next_attempt_at: null };

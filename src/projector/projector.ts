@@ -1,4 +1,6 @@
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import type { IncidentKind } from '../domain/monitors/incidents.js';
+import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import {
   type CheckpointAdvance,
   type Document,
@@ -13,6 +15,8 @@ export interface ProjectorOptions {
   /** Events applied in memory before their writes and the checkpoints are committed together. */
   batchSize?: number;
   onError?: (error: unknown) => void;
+  /** Counts incidents opened as they first reach the read models. */
+  metrics?: Pick<VigilMetrics, 'incidentsOpened'>;
 }
 
 interface PendingWrite {
@@ -42,6 +46,14 @@ export class Projector implements ReadModelProgress {
   private running: Promise<void> | null = null;
   private stopping = false;
   private stopSubscription: (() => Promise<void>) | null = null;
+  private readonly metrics: Pick<VigilMetrics, 'incidentsOpened'> | null;
+  /**
+   * The furthest any projection had committed when this projector loaded the checkpoints: events
+   * up to it were counted by whoever first committed them, so a replay (a rebuilt projection,
+   * a lost checkpoint race) does not count them again.
+   */
+  private countedUpTo = 0;
+  private uncountedIncidents: IncidentKind[] = [];
 
   constructor(
     private readonly events: EventStore,
@@ -51,6 +63,7 @@ export class Projector implements ReadModelProgress {
   ) {
     this.batchSize = options.batchSize ?? 1000;
     this.onError = options.onError ?? ((error) => console.error('projector error', error));
+    this.metrics = options.metrics ?? null;
   }
 
   /** Everything up to this log position is in the read models. */
@@ -117,6 +130,8 @@ export class Projector implements ReadModelProgress {
   private async prepare(): Promise<void> {
     await this.readModels.ensureCollections(this.projections.map((p) => p.collection));
     const stored = new Map((await this.readModels.readCheckpoints()).map((c) => [c.name, c]));
+    this.countedUpTo = Math.max(this.countedUpTo, ...[...stored.values()].map((c) => c.position));
+    this.uncountedIncidents = [];
     this.checkpoints.clear();
     for (const projection of this.projections) {
       const checkpoint = stored.get(projection.name);
@@ -183,6 +198,7 @@ export class Projector implements ReadModelProgress {
     }
     this.lastProcessed = event.position;
     this.dirty = true;
+    if (event.type === 'IncidentOpened' && event.position > this.countedUpTo) this.uncountedIncidents.push(event.data.event);
   }
 
   private async applyTo(projection: Projection<object>, id: string, event: ProjectedEvent): Promise<void> {
@@ -217,6 +233,9 @@ export class Projector implements ReadModelProgress {
       .filter((p) => (this.checkpoints.get(p.name) ?? 0) < position)
       .map((p) => ({ name: p.name, version: p.version, position, expectedPosition: this.checkpoints.get(p.name) ?? 0 }));
     await this.readModels.commit(writes, advances);
+    for (const kind of this.uncountedIncidents) this.metrics?.incidentsOpened.inc({ kind });
+    this.uncountedIncidents = [];
+    this.countedUpTo = Math.max(this.countedUpTo, position);
     for (const advance of advances) this.checkpoints.set(advance.name, position);
     this.overlay = new Map();
     this.dirty = false;

@@ -2,6 +2,7 @@ import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import { runMonitorCommandIfExists } from '../app/monitors.js';
+import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { DeadlineDocument } from '../../projections/deadlines.js';
 
@@ -13,6 +14,8 @@ export interface TimerOptions {
   /** Monitors expired at once. */
   concurrency?: number;
   onError?: (error: unknown) => void;
+  /** Observes how late each deadline is fired. */
+  metrics?: Pick<VigilMetrics, 'timerLateness'>;
 }
 
 const TIMER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
@@ -28,6 +31,7 @@ export class Timer {
   private readonly maxSleepMs: number;
   private readonly concurrency: number;
   private readonly onError: (error: unknown) => void;
+  private readonly metrics: Pick<VigilMetrics, 'timerLateness'> | null;
   /** The due time last fired per monitor, so a lagging read model is not fired again and again. */
   private readonly fired = new Map<string, string>();
   private readonly loop: BackgroundLoop;
@@ -41,6 +45,7 @@ export class Timer {
     this.maxSleepMs = options.maxSleepMs ?? 1000;
     this.concurrency = options.concurrency ?? 32;
     this.onError = options.onError ?? ((error) => console.error('timer error', error));
+    this.metrics = options.metrics ?? null;
     this.loop = new BackgroundLoop(() => this.tick(), () => this.msUntilNextDeadline(), this.onError);
   }
 
@@ -56,6 +61,7 @@ export class Timer {
         await Promise.all(
           fresh.slice(i, i + this.concurrency).map(async ({ id, doc }) => {
             this.fired.set(id, doc.due_at!);
+            this.metrics?.timerLateness.observe(Math.max(0, Date.parse(now) - Date.parse(doc.due_at!)) / 1000);
             await this.expire(doc.monitor_id, now);
           }),
         );

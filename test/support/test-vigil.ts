@@ -53,6 +53,7 @@ export class TestVigil {
     const vigil = await startVigil(loadConfig(env), {
       roles: ['api', 'projector', 'timer', 'checker', 'notifier'],
       manualTimer: true,
+      processMetrics: false,
       clock: clock.now,
       logger: pino({ level: 'silent' }),
     });

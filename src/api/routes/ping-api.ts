@@ -67,6 +67,7 @@ export function pingRoutes(router: Router, deps: ApiDependencies, config: PingAp
       },
       { kind: 'system', user_id: null, api_key_id: null, request_id: ctx.state['requestId'] ?? null },
     );
+    deps.metrics?.pingsReceived.inc({ event: recorded.event });
     ctx.body = {
       ok: true,
       ping_id: recorded.pingId,
