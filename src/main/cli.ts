@@ -18,6 +18,8 @@ import { type ExportedEvent, projectEvents } from '../audit/export.js';
 import type { JsonObject } from '../eventstore/event-store.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import { verifyReadModels } from '../audit/verify-read-models.js';
+import { runExec } from '../cli/exec.js';
+import { runPing } from '../cli/ping-command.js';
 import { ConfigError, loadConfig, parseRoles } from './config.js';
 import { openStores } from './stores.js';
 import { startVigil } from './vigil.js';
@@ -37,7 +39,9 @@ const USAGE = `usage:
   vigil verify
   vigil events export --project P [--from ISO] [--to ISO] > file.ndjson
   vigil replay file.ndjson
-  vigil serve [--roles api,projector,timer,checker,notifier]`;
+  vigil serve [--roles api,projector,timer,checker,notifier]
+  vigil exec (--monitor ID | --slug SLUG [--ping-key KEY]) [--url URL] [--timeout 30m] [--tail-kb 10] -- COMMAND [ARGS...]
+  vigil ping MONITOR_ID [start|success|fail|log] [--url URL] [--run-id X] [--message M] [--exit-code N]`;
 
 const CLI_ACTOR: Actor = { kind: 'cli', user_id: null, api_key_id: null, request_id: null };
 
@@ -58,6 +62,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       default:
         if (noun === 'verify' && verb === undefined) return await verify(io);
         if (noun === 'replay') return await replay(verb, io);
+        // A wrapped job's output is passed through byte for byte, so exec writes to the real stdout.
+        if (noun === 'exec') return await runExec(argv.slice(1), { env: io.env, stdout: process.stdout, stderr: io.stderr });
+        if (noun === 'ping') return await runPing(argv.slice(1), io);
         if (noun === 'serve') return await serve([verb, ...rest].filter((a): a is string => a !== undefined), io);
         throw new UsageError(noun ? `unknown command: ${command}` : 'no command given');
     }

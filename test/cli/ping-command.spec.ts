@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import { PassThrough } from 'node:stream';
+import { runCli } from '../../src/main/cli.js';
+import { reply, startTarget } from '../support/http-targets.js';
+import { freePort } from '../support/server-process.js';
+import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+
+async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const lines: string[] = [];
+  const stderr = new PassThrough();
+  const errors: Buffer[] = [];
+  stderr.on('data', (chunk: Buffer) => errors.push(chunk));
+  const code = await runCli(args, { env, stdout: (text) => lines.push(text), stderr });
+  return { code, stdout: lines, stderr: Buffer.concat(errors).toString('utf8') };
+}
+
+describe('vigil ping', () => {
+  let vigil: TestVigil;
+  let key: string;
+  let project: { id: string; ping_key: string };
+  before(async () => {
+    vigil = await TestVigil.start();
+    key = await vigil.accountKey(await vigil.user('ping-cli@example.com'), ALL_SCOPES);
+    project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Ping CLI' } })).body.project;
+  });
+  after(() => vigil.stop());
+
+  async function monitor(body: Record<string, unknown> = {}) {
+    const created = await vigil.request('POST', '/v1/monitors', {
+      key,
+      body: { project_id: project.id, name: 'Job', type: 'JOB_HEARTBEAT', schedule: '1h', ...body },
+    });
+    return created.body.monitor as { id: string; slug: string };
+  }
+  async function newestPing(monitorId: string) {
+    return (await vigil.request('GET', `/v1/monitors/${monitorId}/pings?limit=1`, { key })).body.data[0];
+  }
+
+  it('sends a SUCCESS ping by default and prints the answer as JSON', async () => {
+    const m = await monitor();
+    const run = await cli(['ping', m.id, '--url', vigil.url]);
+    expect(run.code).to.equal(0);
+    expect(run.stderr).to.equal('');
+    expect(run.stdout).to.have.length(1);
+    const answer = JSON.parse(run.stdout[0]!);
+    expect(answer).to.include({ ok: true, monitor_id: m.id, event: 'SUCCESS' });
+    expect((await newestPing(m.id)).id).to.equal(answer.ping_id);
+  });
+
+  it('sends the kind, run id, message and exit code it is given', async () => {
+    const m = await monitor();
+    expect((await cli(['ping', m.id, 'start', '--run-id', 'r-7', '--message', 'nightly run'], { VIGIL_URL: vigil.url })).code).to.equal(0);
+    expect(await newestPing(m.id)).to.include({ event: 'START', run_id: 'r-7', message: 'nightly run' });
+    expect((await cli(['ping', m.id, 'fail', '--run-id', 'r-7', '--exit-code', '2'], { VIGIL_URL: vigil.url })).code).to.equal(0);
+    expect(await newestPing(m.id)).to.include({ event: 'FAILURE', run_id: 'r-7', exit_code: 2 });
+    expect((await cli(['ping', m.id, 'log', '--message', 'halfway'], { VIGIL_URL: vigil.url })).code).to.equal(0);
+    expect(await newestPing(m.id)).to.include({ event: 'LOG', message: 'halfway' });
+  });
+
+  it('finds the monitor by slug with --ping-key or VIGIL_PING_KEY', async () => {
+    const m = await monitor({ name: 'Slugged', slug: 'ping-cli-slug' });
+    const withFlag = await cli(['ping', '--slug', 'ping-cli-slug', '--ping-key', project.ping_key, 'start', '--url', vigil.url]);
+    expect(JSON.parse(withFlag.stdout[0]!)).to.include({ monitor_id: m.id, event: 'START' });
+    const fromEnv = await cli(['ping', '--slug', 'ping-cli-slug'], { VIGIL_URL: vigil.url, VIGIL_PING_KEY: project.ping_key });
+    expect(JSON.parse(fromEnv.stdout[0]!)).to.include({ monitor_id: m.id, event: 'SUCCESS' });
+  });
+
+  it('exits 1 with Vigil’s error on stderr and nothing on stdout when the ping is refused', async () => {
+    const run = await cli(['ping', '6f0b0a57-1d7c-4b36-9f1a-2a6a1b0f9a00', '--url', vigil.url]);
+    expect(run).to.deep.equal({ code: 1, stdout: [], stderr: 'vigil: ping failed: 404 monitor not found\n' });
+    const wrongKey = await cli(['ping', '--slug', 'ping-cli-slug', '--ping-key', 'not-the-key', '--url', vigil.url]);
+    expect(wrongKey.code).to.equal(1);
+  });
+
+  it('exits 1 when Vigil is unreachable', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const run = await cli(['ping', 'm1', '--url', closed]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.equal(`vigil: ping failed: ${closed} unreachable (ECONNREFUSED)\n`);
+  });
+
+  it('keeps the path of a base URL, for a Vigil behind a proxy at a prefix', async () => {
+    const proxy = await startTarget(reply(200, '{"ok":true}'));
+    try {
+      expect((await cli(['ping', 'm1', 'start', '--url', `${proxy.url}/vigil/`, '--run-id', 'a b'])).code).to.equal(0);
+      expect(proxy.seen.map((r) => r.url)).to.deep.equal(['/vigil/v1/ping/m1/start?run_id=a+b']);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('exits 2 with the usage for a missing monitor, an unknown kind or a bad exit code', async () => {
+    for (const [args, message] of [
+      [['ping'], /which monitor\?/],
+      [['ping', 'm1', 'finish'], /the ping kind is start, success, fail or log, not finish/],
+      [['ping', 'm1', 'fail', '--exit-code', 'x'], /--exit-code must be a whole number, not x/],
+      [['ping', 'm1', 'start', 'extra'], /unexpected argument extra/],
+    ] as const) {
+      const run = await cli([...args], { VIGIL_URL: vigil.url });
+      expect(run.code, args.join(' ')).to.equal(2);
+      expect(run.stderr, args.join(' ')).to.match(message);
+      expect(run.stderr).to.include('usage:\n  vigil ping');
+    }
+  });
+});
