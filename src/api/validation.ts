@@ -107,9 +107,25 @@ export function OneOf<const V extends string>(values: readonly V[]) {
   return withJsonSchema(codec, { type: 'string', enum: [...values] });
 }
 
-/** A request body object: required and optional fields; unknown fields are ignored. */
+/**
+ * A request body object: required and optional fields; unknown fields are dropped, so a handler
+ * that spreads the body into a command can never carry a field nobody checked (a `type` or a
+ * `project_id` of the caller's choosing).
+ */
 export function BodyOf<R extends t.Props, O extends t.Props>(required: R, optional: O, name = 'a JSON object') {
-  return t.intersection([t.type(required), t.partial(optional)], name);
+  const loose = t.intersection([t.type(required), t.partial(optional)], name);
+  const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
+  const validate: typeof loose.validate = (u, c) => {
+    const result = loose.validate(u, c);
+    return isRight(result) ? t.success(onlyKnown(result.right, known)) : result;
+  };
+  return new t.IntersectionType(name, loose.is, validate, loose.encode, loose.types);
+}
+
+function onlyKnown<A extends object>(value: A, known: ReadonlySet<string>): A {
+  const copy = { ...value };
+  for (const key of Object.keys(copy)) if (!known.has(key)) Reflect.deleteProperty(copy, key);
+  return copy;
 }
 
 /** An id in the path that is not a UUID names nothing that exists: 404, like any unknown id. */
