@@ -19,6 +19,10 @@ export function jsonBody(limitBytes: number): Middleware {
       const status = (error as { status?: unknown }).status;
       if (status === 413) throw new HttpError(413, `request body is larger than the limit of ${limitBytes} bytes`);
       if (status === 400) throw new HttpError(400, 'request body is not valid JSON');
+      // Decompression errors (zlib, brotli) carry no status: a body that is not what its Content-Encoding says is the client's fault.
+      if (status === undefined && !/^(identity)?$/i.test(ctx.get('Content-Encoding'))) {
+        throw new HttpError(400, `request body is not valid ${ctx.get('Content-Encoding')} data`);
+      }
       throw error;
     }
     await next();
