@@ -18,6 +18,8 @@ export interface VigilConfig {
   apiKeyPrefix: string;
   pingPayloadLimitBytes: number;
   trustProxy: boolean;
+  /** Bounds on slow clients (slowloris): headers, a whole request, an idle keep-alive connection. */
+  httpTimeouts: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   repageAfterSeconds: number;
   /** VIGIL_SECRET_KEY; without it, embedded mode keeps a generated key file in the data dir. */
   secretKey: string | null;
@@ -65,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     apiKeyPrefix: pattern(env, 'VIGIL_API_KEY_PREFIX', 'vgl', /^[a-z][a-z0-9]{0,15}$/),
     pingPayloadLimitBytes: integer(env, 'VIGIL_PING_PAYLOAD_LIMIT', 100_000, 0, 10 * 1024 * 1024),
     trustProxy: pattern(env, 'VIGIL_TRUST_PROXY', 'false', /^(true|false)$/) === 'true',
+    httpTimeouts: httpTimeouts(env),
     repageAfterSeconds: integer(env, 'VIGIL_REPAGE_INTERVAL_MINUTES', 60, 1, 10_080) * 60,
     secretKey: env['VIGIL_SECRET_KEY'] || null,
     readyMaxLagEvents: integer(env, 'VIGIL_READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
@@ -105,6 +108,16 @@ export function parseRoles(value: string | undefined): RoleName[] {
   const unknown = roles.filter((role) => !(ROLE_NAMES as readonly string[]).includes(role));
   if (unknown.length > 0) throw new ConfigError(`unknown role ${unknown.join(', ')}; roles are ${ROLE_NAMES.join(', ')}`);
   return ROLE_NAMES.filter((role) => roles.includes(role));
+}
+
+function httpTimeouts(env: NodeJS.ProcessEnv): VigilConfig['httpTimeouts'] {
+  const headersTimeoutMs = integer(env, 'VIGIL_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  const requestTimeoutMs = integer(env, 'VIGIL_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`VIGIL_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than VIGIL_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: integer(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000) };
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

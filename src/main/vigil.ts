@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { allProjections } from '../../projections/index.js';
 import { createApiApp } from '../api/app.js';
+import { createHttpServer } from '../api/http-server.js';
 import { type Logger, createLogger } from '../api/logger.js';
 import { type CommandContext, commandContext } from '../app/context.js';
 import { Timer } from '../timer/timer.js';
@@ -21,6 +22,8 @@ import { observability } from './observability.js';
 export interface RunningVigil {
   /** Base URL of the API, when the api role runs. */
   url: string | null;
+  /** The Koa app behind that URL (its routers say which routes it serves). */
+  api: ReturnType<typeof createApiApp> | null;
   stores: Stores;
   projector: Projector | null;
   timer: Timer | null;
@@ -100,6 +103,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   }
 
   let server: Server | null = null;
+  let api: RunningVigil['api'] = null;
   let url: string | null = null;
   if (options.roles.includes('api') && secrets) {
     const progress: ReadModelProgress = projector ?? new CheckpointPoller(stores.readModels, projections.map((p) => p.name));
@@ -122,21 +126,20 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         metricsToken: config.metricsToken,
       },
     });
-    server = app.listen(config.port, config.host);
+    api = app;
+    server = createHttpServer(app.callback(), config.httpTimeouts).listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server!.once('listening', resolve);
       server!.once('error', reject);
     });
     const address = server.address() as AddressInfo;
     url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-    // Slow clients must not hold sockets forever.
-    server.headersTimeout = 15_000;
-    server.requestTimeout = 30_000;
   }
 
   let stopped = false;
   return {
     url,
+    api,
     stores,
     projector,
     timer,
