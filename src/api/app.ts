@@ -8,6 +8,7 @@ import { jsonBody } from './json-body.js';
 import { rateLimitPerKey } from './rate-limit.js';
 import { requestContext } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { docsRouter } from './routes/docs.js';
 import { incidentRoutes } from './routes/incidents.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { operationsRoutes } from './routes/operations.js';
@@ -18,6 +19,9 @@ import { uptimeRoutes } from './routes/uptime.js';
 import { projectRoutes } from './routes/projects.js';
 import type { VigilState } from './state.js';
 
+/** The version of the REST contract the OpenAPI document describes. */
+export const API_VERSION = '1.0.0';
+
 /** The HTTP edge: request ids and logs, one error middleware, then the authenticated REST API under /v1. */
 export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   const app = new Koa<VigilState>();
@@ -26,6 +30,11 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   app.use(errorMiddleware(deps.logger));
 
   app.proxy = deps.config.trustProxy;
+
+  // The OpenAPI document and its explorer: public, outside /v1.
+  const docs = docsRouter({ version: API_VERSION, pingPayloadLimitBytes: deps.config.pingPayloadLimitBytes, bodyLimitBytes: deps.config.bodyLimitBytes });
+  app.use(docs.routes());
+  app.use(docs.allowedMethods({ throw: true }));
 
   // The Ping API comes first and apart: no API key, no JSON parsing (the body is the payload).
   const pings = new Router({ prefix: '/v1' });

@@ -90,7 +90,8 @@ export class TestVigil {
     }
     const response = await fetch(`${this.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+    const json = /json/.test(response.headers.get('content-type') ?? '');
+    return { status: response.status, headers: response.headers, text, body: text && json ? JSON.parse(text) : undefined };
   }
 
   /** Lets the timer fire what is due at the test clock's now, then waits for the read models. */

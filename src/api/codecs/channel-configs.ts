@@ -36,7 +36,7 @@ const Recipients = t.refinement(t.array(Email), (list) => list.length >= 1 && li
 
 interface ChannelTypeSpec {
   name: string;
-  codec: t.Decoder<unknown, Record<string, unknown>>;
+  codec: t.Decoder<unknown, Record<string, unknown>> & t.Any;
   /** What `/types` shows: each field, whether it is required, and whether it is secret. */
   schema: Record<string, { type: string; required: boolean; secret: boolean; description: string }>;
 }

@@ -1,8 +1,10 @@
 import * as t from 'io-ts';
 import { CHANNEL_TYPES } from '../../domain/notifications/channel.js';
+import { described } from '../openapi/json-schema.js';
 import { BodyOf, BoundedString, OneOf, Uuid } from '../validation.js';
 
-const ConfigObject = t.UnknownRecord;
+/** Decoded against its channel type's codec by the handler, once the type is known. */
+const ConfigObject = described(t.UnknownRecord, { type: 'object', $ref: '#/components/schemas/ChannelConfigs' });
 
 export const CreateChannelBody = BodyOf(
   { name: BoundedString(1, 100), type: OneOf(CHANNEL_TYPES), config: ConfigObject },

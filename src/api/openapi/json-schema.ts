@@ -14,6 +14,11 @@ export function withJsonSchema<C extends t.Any>(codec: C, schema: JsonSchema): C
   return codec;
 }
 
+/** A fresh copy of `base` carrying `schema` (annotating a shared codec such as `t.string` would annotate every use). */
+export function described<A, O>(base: t.Type<A, O, unknown>, schema: JsonSchema): t.Type<A, O, unknown> {
+  return withJsonSchema(new t.Type<A, O, unknown>(base.name, base.is, base.validate, base.encode), schema);
+}
+
 export interface SchemaOptions {
   /** Responses are exact (`additionalProperties: false`); requests ignore unknown fields. */
   closed: boolean;

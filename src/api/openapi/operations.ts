@@ -1,0 +1,164 @@
+import * as t from 'io-ts';
+import { ALL_EVENT_TYPES } from '../../domain/events.js';
+import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
+import { PING_KINDS } from '../../domain/monitors/pings.js';
+import { CreateApiKeyBody } from '../codecs/api-keys.js';
+import { CreateMonitorBody, UpdateMonitorBody } from '../codecs/monitors.js';
+import { AttachChannelBody, CreateChannelBody, CreateGroupBody, UpdateChannelBody, UpdateGroupBody } from '../codecs/notifications.js';
+import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody } from '../codecs/projects.js';
+import {
+  AsOfQuery,
+  HistoryRangeQuery,
+  IncidentListQuery,
+  PageQuery,
+  PeriodQuery,
+  PingHistoryQuery,
+  ProjectScopeQuery,
+} from '../codecs/queries.js';
+import { CheckDnsBody, CheckHttpBody, CheckSslBody } from '../codecs/tools.js';
+import { PingQuery } from '../routes/ping-api.js';
+import type { JsonSchema } from './json-schema.js';
+import * as R from './responses.js';
+
+/**
+ * Every route the server answers, with the codecs its handler decodes. The OpenAPI document is
+ * built from this list, and a spec walks the routers and fails on any route missing here.
+ */
+export interface Operation {
+  method: 'get' | 'post' | 'patch' | 'delete' | 'head';
+  /** Koa-style, with its prefix: `/v1/monitors/:monitorId`. */
+  path: string;
+  tag: string;
+  summary: string;
+  /** Who may call it (scope, key kind, role), in words. */
+  access?: string;
+  description?: string;
+  query?: t.PartialType<t.Props>;
+  /** Comma-separated list filters, which are parsed apart from the codecs. */
+  listFilters?: Record<string, readonly string[]>;
+  body?: t.Any;
+  /** The raw request body is the payload (the Ping API). */
+  payload?: boolean;
+  success: { status: 200 | 201 | 204; description: string; body?: t.Any; contentType?: string };
+  /** Unauthenticated: the Ping API and the operator endpoints. */
+  public?: boolean;
+}
+
+const READ = 'Scope `read`; any role in the project.';
+const CREATE_MONITOR = 'Scope `manage_monitors`; role MEMBER or higher. Project keys may call it.';
+const MANAGE_MONITOR = 'Scope `manage_monitors`; role MANAGER or higher. Project keys may call it.';
+const MANAGE_PROJECT = 'Account key with scope `manage_projects`; role MANAGER or higher.';
+const MANAGE_NOTIFICATIONS = 'Account key with scope `manage_notifications`; role MANAGER or higher.';
+const DESTROY = 'Account key with scope `destroy`; role OWNER.';
+const PAGE_100 = PageQuery(100);
+const PAGE_200 = PageQuery(200);
+
+const merge = (...parts: t.PartialType<t.Props>[]) => t.partial(Object.assign({}, ...parts.map((part) => part.props)));
+
+const crud = (tag: string, summary: string) => ({ tag, summary });
+
+export const OPERATIONS: readonly Operation[] = [
+  // Projects
+  { method: 'get', path: '/v1/projects', ...crud('Projects', 'List the projects the key can reach'), access: READ, success: { status: 200, description: 'The projects', body: t.type({ projects: t.array(R.Project) }) } },
+  { method: 'post', path: '/v1/projects', ...crud('Projects', 'Create a project (the caller becomes its OWNER)'), access: 'Account key with scope `manage_projects`.', body: CreateProjectBody, success: { status: 201, description: 'The new project', body: t.type({ project: R.Project }) } },
+  { method: 'get', path: '/v1/projects/:projectId', ...crud('Projects', 'Read a project with its members'), access: READ, success: { status: 200, description: 'The project', body: t.type({ project: R.Project }) } },
+  { method: 'patch', path: '/v1/projects/:projectId', ...crud('Projects', 'Rename or describe a project'), access: MANAGE_PROJECT, body: UpdateProjectBody, success: { status: 200, description: 'The project', body: t.type({ project: R.Project }) } },
+  { method: 'delete', path: '/v1/projects/:projectId', ...crud('Projects', 'Delete a project with its monitors, pings and keys'), access: DESTROY, success: { status: 204, description: 'Deleted' } },
+  { method: 'post', path: '/v1/projects/:projectId/ping-key/rotate', ...crud('Projects', 'Issue a new ping key (the old one stops working)'), access: MANAGE_PROJECT, success: { status: 200, description: 'The project with its new ping key', body: t.type({ project: R.Project }) } },
+  { method: 'post', path: '/v1/projects/:projectId/members', ...crud('Projects', 'Add a member by user_id or email'), access: MANAGE_PROJECT, body: AddMemberBody, success: { status: 201, description: 'The member', body: t.type({ member: R.Member }) } },
+  { method: 'patch', path: '/v1/projects/:projectId/members/:userId', ...crud('Projects', "Change a member's role"), access: MANAGE_PROJECT, body: ChangeMemberBody, success: { status: 200, description: 'The member', body: t.type({ member: R.Member }) } },
+  { method: 'delete', path: '/v1/projects/:projectId/members/:userId', ...crud('Projects', 'Remove a member'), access: MANAGE_PROJECT, success: { status: 204, description: 'Removed' } },
+  { method: 'get', path: '/v1/projects/:projectId/events', ...crud('History', "The project's recorded events, oldest first"), access: READ, query: merge(PAGE_200, HistoryRangeQuery), listFilters: { type: ALL_EVENT_TYPES }, success: { status: 200, description: 'A page of events', body: R.PageOf(R.RecordedEvent) } },
+  { method: 'get', path: '/v1/projects/:projectId/uptime-summary', ...crud('Uptime', 'Uptime of every HTTP monitor of the project'), access: READ, query: PeriodQuery, success: { status: 200, description: 'Per-monitor and overall uptime', body: R.UptimeSummary } },
+
+  // API keys
+  { method: 'get', path: '/v1/api-keys', ...crud('API keys', "The caller's keys (never their values)"), access: 'Any key with scope `read`; a project key sees only keys of its project.', success: { status: 200, description: 'The keys', body: t.type({ api_keys: t.array(R.ApiKey) }) } },
+  { method: 'post', path: '/v1/api-keys', ...crud('API keys', 'Mint a key (shown once)'), access: 'A key can only mint keys with no more power than itself and expiring no later.', body: CreateApiKeyBody, success: { status: 201, description: 'The key and its value, shown this once', body: t.type({ api_key: R.ApiKey, key: t.string }) } },
+  { method: 'delete', path: '/v1/api-keys/:apiKeyId', ...crud('API keys', 'Revoke a key'), access: 'The key itself, or a key of the same user with at least its power.', success: { status: 204, description: 'Revoked' } },
+
+  // Monitors
+  { method: 'get', path: '/v1/monitors', ...crud('Monitors', "List a project's monitors"), access: READ, query: ProjectScopeQuery, success: { status: 200, description: 'The monitors', body: t.type({ monitors: t.array(R.Monitor) }) } },
+  { method: 'post', path: '/v1/monitors', ...crud('Monitors', 'Create a monitor'), access: CREATE_MONITOR, body: CreateMonitorBody, success: { status: 201, description: 'The new monitor', body: t.type({ message: t.string, monitor: R.Monitor }) } },
+  { method: 'get', path: '/v1/monitors/:monitorId', ...crud('Monitors', 'Read a monitor, now or as it stood at `as_of`'), access: READ, query: AsOfQuery, success: { status: 200, description: 'The monitor', body: t.intersection([t.type({ monitor: R.Monitor }), t.partial({ as_of: t.string })]) } },
+  { method: 'patch', path: '/v1/monitors/:monitorId', ...crud('Monitors', 'Change a monitor; `status` PAUSED pauses, UP resumes and forces it up'), access: MANAGE_MONITOR, body: UpdateMonitorBody, success: { status: 200, description: 'The monitor', body: t.type({ monitor: R.Monitor }) } },
+  { method: 'delete', path: '/v1/monitors/:monitorId', ...crud('Monitors', 'Delete a monitor and its pings (its incidents stay readable)'), access: MANAGE_MONITOR, success: { status: 204, description: 'Deleted' } },
+  { method: 'post', path: '/v1/monitors/:monitorId/pause', ...crud('Monitors', 'Pause a monitor'), access: MANAGE_MONITOR, success: { status: 200, description: 'The monitor', body: t.type({ monitor: R.Monitor }) } },
+  { method: 'post', path: '/v1/monitors/:monitorId/resume', ...crud('Monitors', 'Resume a paused monitor'), access: MANAGE_MONITOR, success: { status: 200, description: 'The monitor', body: t.type({ monitor: R.Monitor }) } },
+  { method: 'get', path: '/v1/monitors/:monitorId/incidents', ...crud('Incidents', "A monitor's incidents, newest first"), access: READ, query: PAGE_200, listFilters: { status: INCIDENT_STATUSES, event: INCIDENT_KINDS }, success: { status: 200, description: 'A page of incidents', body: R.PageOf(R.Incident) } },
+  { method: 'get', path: '/v1/monitors/:monitorId/pings', ...crud('Pings', "A monitor's ping history, newest first (payloads cut to 256 characters)"), access: READ, query: merge(PAGE_100, PingHistoryQuery), listFilters: { event: PING_KINDS }, success: { status: 200, description: 'A page of pings', body: R.PageOf(R.Ping) } },
+  { method: 'get', path: '/v1/monitors/:monitorId/pings/:pingId', ...crud('Pings', 'One ping with its full payload'), access: READ, success: { status: 200, description: 'The ping', body: t.type({ ping: R.PingDetail }) } },
+  { method: 'get', path: '/v1/monitors/:monitorId/schedule', ...crud('Monitors', 'The next expected check-ins'), access: READ, success: { status: 200, description: 'The schedule preview', body: R.Schedule } },
+  { method: 'get', path: '/v1/monitors/:monitorId/warnings', ...crud('Monitors', 'Integration warnings from the last 7 days of pings'), access: READ, success: { status: 200, description: 'Warnings', body: R.Warnings } },
+  { method: 'get', path: '/v1/monitors/:monitorId/events', ...crud('History', "The monitor's recorded events, oldest first"), access: READ, query: merge(PAGE_200, HistoryRangeQuery), listFilters: { type: ALL_EVENT_TYPES }, success: { status: 200, description: 'A page of events', body: R.PageOf(R.RecordedEvent) } },
+  { method: 'get', path: '/v1/monitors/:monitorId/check-results/latest', ...crud('Uptime', 'The latest HTTP check'), access: READ, success: { status: 200, description: 'The latest check result', body: R.CheckResult } },
+  { method: 'get', path: '/v1/monitors/:monitorId/response-time-stats', ...crud('Uptime', 'Response times and uptime over a period'), access: READ, query: PeriodQuery, success: { status: 200, description: 'Statistics', body: R.UptimeStats } },
+
+  // Incidents
+  { method: 'get', path: '/v1/incidents', ...crud('Incidents', "A project's incidents, newest first, now or as they stood at `as_of`"), access: READ, query: merge(PAGE_200, IncidentListQuery), listFilters: { status: INCIDENT_STATUSES, event: INCIDENT_KINDS }, success: { status: 200, description: 'A page of incidents', body: t.intersection([R.PageOf(R.Incident), t.partial({ as_of: t.string })]) } },
+  { method: 'get', path: '/v1/incidents/:incidentId', ...crud('Incidents', 'Read an incident'), access: READ, success: { status: 200, description: 'The incident', body: t.type({ incident: R.Incident }) } },
+  { method: 'get', path: '/v1/incidents/:incidentId/timeline', ...crud('Incidents', 'What happened, from the observations that opened it to its resolution'), access: READ, success: { status: 200, description: 'The timeline', body: R.Timeline } },
+  { method: 'post', path: '/v1/incidents/:incidentId/acknowledge', ...crud('Incidents', 'Acknowledge an open incident (stops re-paging)'), access: 'Scope `manage_monitors`; role MEMBER or higher.', success: { status: 200, description: 'The incident', body: t.type({ incident: R.Incident }) } },
+  { method: 'post', path: '/v1/incidents/:incidentId/resolve', ...crud('Incidents', 'Resolve an incident'), access: 'Scope `manage_monitors`; role MEMBER or higher.', success: { status: 200, description: 'The incident', body: t.type({ incident: R.Incident }) } },
+
+  // Notifications
+  { method: 'get', path: '/v1/notification-channels/types', ...crud('Notifications', 'Channel types and their config fields'), access: READ, success: { status: 200, description: 'The types', body: t.type({ types: t.array(t.type({ type: t.string, name: t.string, config_schema: t.UnknownRecord })) }) } },
+  { method: 'get', path: '/v1/notification-channels', ...crud('Notifications', "A project's channels"), access: READ, query: ProjectScopeQuery, success: { status: 200, description: 'The channels', body: t.array(R.ChannelItem) } },
+  { method: 'post', path: '/v1/notification-channels', ...crud('Notifications', 'Create a channel (its config is encrypted before it is stored)'), access: MANAGE_NOTIFICATIONS, body: CreateChannelBody, success: { status: 201, description: 'The channel (and, for a webhook without a secret, the generated signing secret, shown once)', body: t.intersection([t.type({ channel: R.Channel }), t.partial({ signing_secret: t.string })]) } },
+  { method: 'get', path: '/v1/notification-channels/:channelId', ...crud('Notifications', 'Read a channel (which config fields are set, never their values)'), access: READ, success: { status: 200, description: 'The channel', body: t.type({ channel: R.Channel }) } },
+  { method: 'patch', path: '/v1/notification-channels/:channelId', ...crud('Notifications', 'Change a channel'), access: MANAGE_NOTIFICATIONS, body: UpdateChannelBody, success: { status: 200, description: 'The channel', body: t.type({ channel: R.Channel }) } },
+  { method: 'delete', path: '/v1/notification-channels/:channelId', ...crud('Notifications', 'Delete a channel'), access: DESTROY, success: { status: 204, description: 'Deleted' } },
+  { method: 'post', path: '/v1/notification-channels/:channelId/test', ...crud('Notifications', 'Send a test message through a channel'), access: MANAGE_NOTIFICATIONS, success: { status: 200, description: 'Whether it was delivered', body: t.type({ ok: t.literal(true), delivered: t.boolean, error: t.union([t.string, t.null]), tested_at: t.string }) } },
+  { method: 'get', path: '/v1/notification-groups', ...crud('Notifications', "A project's notification groups"), access: READ, query: ProjectScopeQuery, success: { status: 200, description: 'The groups', body: t.array(R.GroupItem) } },
+  { method: 'post', path: '/v1/notification-groups', ...crud('Notifications', 'Create a notification group'), access: MANAGE_NOTIFICATIONS, body: CreateGroupBody, success: { status: 201, description: 'The group', body: t.type({ group: R.GroupDetail }) } },
+  { method: 'get', path: '/v1/notification-groups/:groupId', ...crud('Notifications', 'Read a group with its channels'), access: READ, success: { status: 200, description: 'The group', body: t.type({ group: R.GroupDetail }) } },
+  { method: 'patch', path: '/v1/notification-groups/:groupId', ...crud('Notifications', 'Change a group'), access: MANAGE_NOTIFICATIONS, body: UpdateGroupBody, success: { status: 200, description: 'The group', body: t.type({ group: R.GroupDetail }) } },
+  { method: 'delete', path: '/v1/notification-groups/:groupId', ...crud('Notifications', 'Delete a group'), access: DESTROY, success: { status: 204, description: 'Deleted' } },
+  { method: 'get', path: '/v1/notification-groups/:groupId/channels', ...crud('Notifications', "A group's channels"), access: READ, success: { status: 200, description: 'The channels', body: t.array(R.ChannelItem) } },
+  { method: 'post', path: '/v1/notification-groups/:groupId/channels', ...crud('Notifications', 'Add a channel to a group'), access: MANAGE_NOTIFICATIONS, body: AttachChannelBody, success: { status: 204, description: 'Added' } },
+  { method: 'delete', path: '/v1/notification-groups/:groupId/channels/:channelId', ...crud('Notifications', 'Take a channel out of a group'), access: MANAGE_NOTIFICATIONS, success: { status: 204, description: 'Removed' } },
+
+  // Diagnostic tools
+  { method: 'post', path: '/v1/tools/check-http', ...crud('Tools', 'Run one HTTP check now, as the checker would'), access: READ, body: CheckHttpBody, success: { status: 200, description: 'What the probe saw', body: R.ToolReport } },
+  { method: 'post', path: '/v1/tools/check-ssl', ...crud('Tools', "Inspect a host's TLS certificate"), access: READ, body: CheckSslBody, success: { status: 200, description: 'The certificate', body: R.ToolReport } },
+  { method: 'post', path: '/v1/tools/check-dns', ...crud('Tools', 'Resolve a host name'), access: READ, body: CheckDnsBody, success: { status: 200, description: 'The records', body: R.ToolReport } },
+
+  // The Ping API: no key; GET, POST and HEAD alike.
+  ...pingOperations(),
+];
+
+function pingOperations(): Operation[] {
+  const forms = [
+    { path: '/v1/ping/:monitorId', summary: 'Ping a monitor by id (SUCCESS)' },
+    { path: '/v1/ping/:monitorId/:suffix', summary: 'Ping a monitor by id: start, success, fail, failure, log or an exit code 0-255' },
+    { path: '/v1/s-ping/:pingKey/:slug', summary: "Ping a monitor by its project's ping key and its slug (SUCCESS)" },
+    { path: '/v1/s-ping/:pingKey/:slug/:suffix', summary: 'Ping a monitor by ping key and slug: start, success, fail, failure, log or an exit code 0-255' },
+  ];
+  const methods = ['get', 'post', 'head'] as const;
+  return forms.flatMap((form) =>
+    methods.map((method) => ({
+      method,
+      path: form.path,
+      tag: 'Ping API',
+      summary: form.summary,
+      public: true,
+      description:
+        'No API key. Answered once the ping is durably recorded. A POST body is kept as the payload up to the configured limit (the excess is counted and discarded).',
+      query: PingQuery,
+      ...(method === 'post' ? { payload: true } : {}),
+      success: { status: 200 as const, description: 'Recorded', body: R.PingAccepted },
+    })),
+  );
+}
+
+/** Operator endpoints outside /v1. */
+export const OPERATOR_OPERATIONS: readonly Operation[] = [
+  { method: 'get', path: '/openapi.json', tag: 'Operator', summary: 'This document', public: true, success: { status: 200, description: 'OpenAPI 3.1', body: t.UnknownRecord } },
+  { method: 'get', path: '/docs', tag: 'Operator', summary: 'The interactive API explorer', public: true, success: { status: 200, description: 'An HTML page', contentType: 'text/html' } },
+  { method: 'get', path: '/docs/explorer.js', tag: 'Operator', summary: "The explorer's start-up script", public: true, success: { status: 200, description: 'JavaScript', contentType: 'text/javascript' } },
+  { method: 'get', path: '/docs/assets/:file', tag: 'Operator', summary: "The explorer's files (swagger-ui-dist, served locally)", public: true, success: { status: 200, description: 'CSS, JavaScript or an icon', contentType: '*/*' } },
+  { method: 'get', path: '/healthz', tag: 'Operator', summary: 'Liveness: the process is up', public: true, success: { status: 200, description: 'Up', body: t.type({ status: t.literal('ok') }) } },
+  { method: 'get', path: '/readyz', tag: 'Operator', summary: 'Readiness: stores reachable and read models caught up (503 otherwise)', public: true, success: { status: 200, description: 'Ready', body: t.UnknownRecord } },
+  { method: 'get', path: '/metrics', tag: 'Operator', summary: 'Prometheus metrics', public: true, success: { status: 200, description: 'Prometheus text format', contentType: 'text/plain' } },
+];
+
+export type { JsonSchema };
