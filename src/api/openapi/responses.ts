@@ -1,7 +1,9 @@
 import * as t from 'io-ts';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
+import { ROLES } from '../../domain/access/roles.js';
 import { SCOPES } from '../../domain/access/scopes.js';
+import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
 import { described } from './json-schema.js';
 
 /**
@@ -27,7 +29,7 @@ export const PageOf = <C extends t.Any>(item: C) => t.type({ data: t.array(item)
 export const User = t.type({ id: Id, email: t.string, first_name: t.string, last_name: t.string });
 
 export const Member = t.intersection([
-  t.type({ id: Id, project_id: Id, user_id: Id, role: Enum(['OWNER', 'MANAGER', 'MEMBER', 'READONLY']), joined_at: Time }),
+  t.type({ id: Id, project_id: Id, user_id: Id, role: Enum(ROLES), joined_at: Time }),
   t.partial({ user: nullable(User) }),
 ]);
 
@@ -80,7 +82,7 @@ export const Monitor = t.intersection([
     name: t.string,
     description: t.string,
     tags: t.array(t.string),
-    type: Enum(['JOB_BASIC', 'JOB_CRON', 'JOB_INTERVAL', 'UPTIME_HTTP']),
+    type: Enum(MONITOR_TYPES),
     schedule: nullable(t.string),
     timezone: t.string,
     grace_period_seconds: t.number,
@@ -94,7 +96,7 @@ export const Monitor = t.intersection([
     retention_count: t.number,
     notification_group_ids: t.array(Id),
     notification_channel_ids: t.array(Id),
-    status: Enum(['NEW', 'UP', 'DOWN', 'PAUSED']),
+    status: Enum(['UP', 'DOWN', 'PAUSED']),
     consecutive_failures: t.number,
     consecutive_misses: t.number,
     consecutive_alerts: t.number,
