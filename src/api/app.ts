@@ -22,6 +22,9 @@ import type { VigilState } from './state.js';
 /** The version of the REST contract the OpenAPI document describes. */
 export const API_VERSION = '1.0.0';
 
+/** How long an unknown API key waits for the read models to reach the log's head before its 401. */
+const UNKNOWN_KEY_CATCH_UP_MS = 2_000;
+
 /** The HTTP edge: request ids and logs, one error middleware, then the authenticated REST API under /v1. */
 export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   const app = new Koa<VigilState>();
@@ -43,7 +46,11 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   app.use(pings.allowedMethods({ throw: true }));
 
   const rest = new Router<VigilState>({ prefix: '/v1' });
-  rest.use(authenticate(deps.readModels, deps.commands.clock));
+  const catchUpWithLog = async () => {
+    const head = await deps.commands.events.headPosition();
+    await deps.progress.waitForPosition(head, UNKNOWN_KEY_CATCH_UP_MS).catch(() => undefined);
+  };
+  rest.use(authenticate(deps.readModels, deps.commands.clock, catchUpWithLog));
   rest.use(rateLimitPerKey(deps.config.rateLimit));
   rest.use(jsonBody(deps.config.bodyLimitBytes));
   projectRoutes(rest, deps);

@@ -6,14 +6,24 @@ import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { HttpError } from './errors.js';
 import type { VigilState } from './state.js';
 
-/** Every REST request carries a live API key in X-API-Key; anything else is a 401. */
-export function authenticate(readModels: ReadModelStore, clock: () => Date): Middleware<VigilState> {
+/**
+ * Every REST request carries a live API key in X-API-Key; anything else is a 401.
+ *
+ * A key minted a moment ago by another process (`vigil keys create` next to a running server) is
+ * in the log before it is in the read models; an unknown key therefore waits, briefly, for the
+ * read models to reach the log's head before it is refused. `catchUp` resolves either way.
+ */
+export function authenticate(readModels: ReadModelStore, clock: () => Date, catchUp: () => Promise<void> = async () => {}): Middleware<VigilState> {
   return async (ctx, next) => {
     const presented = ctx.get('X-API-Key');
     if (presented === '') throw new HttpError(401, 'missing X-API-Key header');
     if (!API_KEY_PATTERN.test(presented)) throw new HttpError(401, 'invalid API key');
     const hash = hashApiKey(presented);
-    const key = await findApiKeyByHash(readModels, hash);
+    let key = await findApiKeyByHash(readModels, hash);
+    if (!key) {
+      await catchUp();
+      key = await findApiKeyByHash(readModels, hash);
+    }
     if (!key || !sameHash(key.key_hash, hash)) throw new HttpError(401, 'invalid API key');
     if (key.revoked_at !== null) throw new HttpError(401, 'API key has been revoked');
     if (!isBefore(clock().toISOString(), key.expires_at)) throw new HttpError(401, 'API key has expired');
