@@ -17,7 +17,11 @@ export function jsonBody(limitBytes: number): Middleware {
       await parse(ctx, async () => undefined);
     } catch (error) {
       const status = (error as { status?: unknown }).status;
-      if (status === 413) throw new HttpError(413, `request body is larger than the limit of ${limitBytes} bytes`);
+      if (status === 413) {
+        // The rest is discarded as it streams: closing on unread data would reset the connection before the client reads the 413.
+        ctx.req.resume();
+        throw new HttpError(413, `request body is larger than the limit of ${limitBytes} bytes`);
+      }
       if (status === 400) throw new HttpError(400, 'request body is not valid JSON');
       // Decompression errors (zlib, brotli) carry no status: a body that is not what its Content-Encoding says is the client's fault.
       if (status === undefined && !/^(identity)?$/i.test(ctx.get('Content-Encoding'))) {

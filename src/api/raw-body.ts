@@ -10,24 +10,34 @@ export interface CappedBody {
 
 /**
  * Reads a body keeping at most `keepBytes` of it; the rest is counted and discarded as it
- * streams, never buffered. Past `refuseBytes` the request is refused outright.
+ * streams, never buffered. Past `refuseBytes` (or declared past it) the request is refused
+ * outright with a 413 while the rest is discarded as it arrives. Destroying the stream, or
+ * closing on unread data, would reset the connection before the client read the 413.
  */
 export async function readCappedBody(request: IncomingMessage, keepBytes: number, refuseBytes: number): Promise<CappedBody> {
+  const tooLarge = new HttpError(413, `ping body is larger than ${refuseBytes} bytes`);
+  if (Number(request.headers['content-length'] ?? 0) > refuseBytes) throw tooLarge;
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let bytes = 0;
-  for await (const chunk of request) {
-    const buffer: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    bytes += buffer.length;
-    if (bytes > refuseBytes) {
-      request.destroy();
-      throw new HttpError(413, `ping body is larger than ${refuseBytes} bytes`);
+  try {
+    for await (const chunk of request.iterator({ destroyOnReturn: false })) {
+      const buffer: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      bytes += buffer.length;
+      if (bytes > refuseBytes) {
+        request.resume();
+        throw tooLarge;
+      }
+      if (keptBytes < keepBytes) {
+        const slice = buffer.subarray(0, keepBytes - keptBytes);
+        kept.push(slice);
+        keptBytes += slice.length;
+      }
     }
-    if (keptBytes < keepBytes) {
-      const slice = buffer.subarray(0, keepBytes - keptBytes);
-      kept.push(slice);
-      keptBytes += slice.length;
-    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    // The client went away mid-body (or timed out): its fault, not the server's.
+    throw new HttpError(400, 'ping body was not received in full');
   }
   return { text: Buffer.concat(kept).toString('utf8'), bytes, truncated: bytes > keepBytes };
 }
