@@ -26,7 +26,13 @@ export async function gatedDocument<D extends { project_id: string }>(
     await gate(readModels, state.caller, requirement, null);
     throw new HttpError(404, `${resource} not found`);
   }
-  await gate(readModels, state.caller, requirement, found.project_id);
+  try {
+    await gate(readModels, state.caller, requirement, found.project_id);
+  } catch (error) {
+    // Out of reach reads exactly as missing (SPEC "Errors"): "project not found" would tell an outsider the id exists.
+    if (error instanceof HttpError && error.status === 404) throw new HttpError(404, `${resource} not found`);
+    throw error;
+  }
   return found;
 }
 
