@@ -63,7 +63,7 @@ export function apiKeyRoutes(router: Router<VigilState>, deps: ApiDependencies):
     ctx.body = { api_key: apiKeyBody({ id, ...fields, revoked_at: null }), key: issued.key };
   });
 
-  /** A key may revoke itself, or any key of its user that it could have minted. */
+  /** A key may revoke itself, or any key of its user with no more power than itself (expiry aside). */
   router.delete('/api-keys/:apiKeyId', async (ctx) => {
     const { caller } = ctx.state;
     const apiKeyId = pathId(ctx.params['apiKeyId'], 'API key');
