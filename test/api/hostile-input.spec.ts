@@ -527,7 +527,9 @@ async function assertBriefly<T>(property: fc.IAsyncProperty<T>, params: { numRun
   if (!details.failed) return;
   const shown = JSON.stringify(details.counterexample, (_key, value: unknown) => (typeof value === 'string' && value.length > 300 ? `${value.slice(0, 300)}…(${value.length} chars)` : value));
   const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-  throw new Error(`property failed (seed ${details.seed}, path "${details.counterexamplePath}"): ${cause.slice(0, 1500)}\ncounterexample: ${shown.slice(0, 1500)}`);
+  throw new Error(
+    `property failed (FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS_PER_ROUTE} replays it; fast-check seed ${details.seed}, path "${details.counterexamplePath}"): ${cause.slice(0, 1500)}\ncounterexample: ${shown.slice(0, 1500)}`,
+  );
 }
 
 /** encodeURIComponent, except a lone surrogate becomes the invalid UTF-8 a careless client would send. */
