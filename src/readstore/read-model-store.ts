@@ -72,6 +72,11 @@ export interface ReadModelStore {
   /** Writes the documents and advances the checkpoints; atomically where the store allows. */
   commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[]): Promise<void>;
   readCheckpoints(): Promise<Checkpoint[]>;
+  /**
+   * Runs `load`, which fills the collections from the start of the log (a rebuild), with the store
+   * tuned for bulk writes; every index is in place again when it returns or throws.
+   */
+  bulkLoad<T>(collections: readonly CollectionSpec[], load: () => Promise<T>): Promise<T>;
   /** Empties the collections and sets the checkpoint to the start of the log at `version`. */
   reset(checkpoint: { name: string; version: number }, collections: readonly CollectionSpec[]): Promise<void>;
   close(): Promise<void>;

@@ -8,6 +8,7 @@ import {
   type DocumentWrite,
   type Filter,
   type FindOptions,
+  type IndexSpec,
   type ReadModelStore,
   type Scalar,
   type StoredDocument,
@@ -23,6 +24,18 @@ interface DocumentRow {
   doc: string;
 }
 
+/** The per-document statements of one collection, prepared once: a rebuild runs them millions of times. */
+interface TableStatements {
+  get: Statement<[string], DocumentRow>;
+  upsert: Statement<[string, number, string]>;
+  remove: Statement<[string, number]>;
+}
+
+interface IndexDefinition {
+  leadingField: string;
+  sql: string;
+}
+
 /**
  * Read models in the same SQLite file as the events: a projection's writes and its checkpoint
  * commit in one transaction, so a crash can never leave one without the other.
@@ -32,10 +45,20 @@ interface DocumentRow {
 export class SqliteReadModelStore implements ReadModelStore {
   private readonly known = new Set<string>();
   private readonly statements = new Map<string, Statement>();
+  private readonly tables = new Map<string, TableStatements>();
+  /** Non-unique indexes held back during a bulk load, by collection. */
+  private readonly deferredIndexes = new Map<string, IndexDefinition[]>();
+  private readonly readCheckpoint: Statement<[string], Checkpoint>;
+  private readonly saveCheckpoint: Statement<[string, number, number]>;
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(`CREATE TABLE IF NOT EXISTS rm_checkpoints (
       name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL)`);
+    this.readCheckpoint = db.prepare('SELECT name, version, position FROM rm_checkpoints WHERE name = ?');
+    this.saveCheckpoint = db.prepare(
+      `INSERT INTO rm_checkpoints (name, version, position) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position`,
+    );
   }
 
   async ensureCollections(specs: readonly CollectionSpec[]): Promise<void> {
@@ -45,22 +68,19 @@ export class SqliteReadModelStore implements ReadModelStore {
   private createCollection(spec: CollectionSpec): void {
     const table = tableName(spec.name);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, position INTEGER NOT NULL, doc TEXT NOT NULL)`);
-    for (const index of spec.indexes) {
-      const name = `${table}__${index.fields.map((f) => assertFieldPath(f).replaceAll('.', '_')).join('__')}`;
-      const columns = index.fields.map(fieldExpression).join(', ');
-      this.db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name} ON ${table} (${columns})`);
-    }
+    for (const index of spec.indexes) this.db.exec(indexDefinition(spec.name, index).sql);
     this.known.add(spec.name);
   }
 
   async get<D = Document>(collection: string, id: string): Promise<StoredDocument<D> | null> {
     if (!this.exists(collection)) return null;
-    const row = this.prepare(`SELECT id, position, doc FROM ${tableName(collection)} WHERE id = ?`).get(id) as DocumentRow | undefined;
+    const row = this.table(collection).get.get(id);
     return row ? toStored<D>(row) : null;
   }
 
   async find<D = Document>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<StoredDocument<D>[]> {
     if (!this.exists(collection)) return [];
+    this.createDeferredIndexes(collection, [...Object.keys(filter), ...(options.sort ?? []).map(([field]) => field)]);
     const where = whereClause(filter);
     const order = [...(options.sort ?? []).map(([field, direction]) => `${fieldExpression(field)} ${direction === 1 ? 'ASC' : 'DESC'}`), 'id ASC'];
     const sql =
@@ -71,40 +91,57 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   async count(collection: string, filter: Filter = {}): Promise<number> {
     if (!this.exists(collection)) return 0;
+    this.createDeferredIndexes(collection, Object.keys(filter));
     const where = whereClause(filter);
     const row = this.prepare(`SELECT COUNT(*) AS n FROM ${tableName(collection)} ${where.sql}`).get(...where.params) as { n: number } | undefined;
     return row?.n ?? 0;
   }
 
   async commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[]): Promise<void> {
-    const readCheckpoint = this.db.prepare<[string], Checkpoint>('SELECT name, version, position FROM rm_checkpoints WHERE name = ?');
-    const saveCheckpoint = this.db.prepare(
-      `INSERT INTO rm_checkpoints (name, version, position) VALUES (?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position`,
-    );
     this.db
       .transaction(() => {
         for (const checkpoint of checkpoints) {
-          const stored = readCheckpoint.get(checkpoint.name);
+          const stored = this.readCheckpoint.get(checkpoint.name);
           if ((stored?.position ?? null) !== checkpoint.expectedPosition) throw new CheckpointConflictError(checkpoint.name);
         }
+        let collection = '';
+        let statements: TableStatements | null = null;
         for (const write of writes) {
-          const table = tableName(write.collection);
-          if (write.doc === null) {
-            this.prepare(`DELETE FROM ${table} WHERE id = ? AND position <= ?`).run(write.id, write.position);
-          } else {
-            this
-              .prepare(
-                `INSERT INTO ${table} (id, position, doc) VALUES (?, ?, ?)
-                 ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc
-                 WHERE excluded.position > ${table}.position`,
-              )
-              .run(write.id, write.position, JSON.stringify(write.doc));
+          // Writes arrive grouped by collection: look the statements up once per run of them.
+          if (statements === null || write.collection !== collection) {
+            collection = write.collection;
+            statements = this.table(collection);
           }
+          if (write.doc === null) statements.remove.run(write.id, write.position);
+          else statements.upsert.run(write.id, write.position, JSON.stringify(write.doc));
         }
-        for (const checkpoint of checkpoints) saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
+        for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
       })
       .immediate();
+  }
+
+  /**
+   * Non-unique indexes are dropped for the load and built once at the end, which is several times
+   * cheaper than keeping them up to date row by row; one a query leans on is built the first time
+   * a query names its leading field. The WAL is checkpointed in larger steps meanwhile, because
+   * each checkpoint syncs the file and a rebuild would otherwise pay for hundreds of them.
+   * Unique indexes stay, so a load cannot store what the live path would refuse.
+   */
+  async bulkLoad<T>(collections: readonly CollectionSpec[], load: () => Promise<T>): Promise<T> {
+    const autocheckpoint = Number(this.db.pragma('wal_autocheckpoint', { simple: true }));
+    for (const spec of collections) {
+      this.createCollection(spec);
+      const deferred = spec.indexes.filter((index) => !index.unique).map((index) => indexDefinition(spec.name, index));
+      for (const index of spec.indexes.filter((i) => !i.unique)) this.db.exec(`DROP INDEX IF EXISTS ${indexName(spec.name, index)}`);
+      this.deferredIndexes.set(spec.name, [...(this.deferredIndexes.get(spec.name) ?? []), ...deferred]);
+    }
+    this.db.pragma(`wal_autocheckpoint = ${BULK_LOAD_AUTOCHECKPOINT_PAGES}`);
+    try {
+      return await load();
+    } finally {
+      for (const spec of collections) this.createDeferredIndexes(spec.name, null);
+      this.db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
+    }
   }
 
   async readCheckpoints(): Promise<Checkpoint[]> {
@@ -116,6 +153,8 @@ export class SqliteReadModelStore implements ReadModelStore {
       .transaction(() => {
         for (const spec of collections) {
           this.statements.clear();
+          this.tables.delete(spec.name);
+          this.deferredIndexes.delete(spec.name);
           this.db.exec(`DROP TABLE IF EXISTS ${tableName(spec.name)}`);
           this.known.delete(spec.name);
           this.createCollection(spec);
@@ -132,7 +171,37 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   async close(): Promise<void> {}
 
-  /** Statements are cached: a rebuild runs the same few writes hundreds of thousands of times. */
+  private table(collection: string): TableStatements {
+    let statements = this.tables.get(collection);
+    if (!statements) {
+      const table = tableName(collection);
+      statements = {
+        get: this.db.prepare(`SELECT id, position, doc FROM ${table} WHERE id = ?`),
+        upsert: this.db.prepare(
+          `INSERT INTO ${table} (id, position, doc) VALUES (?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc
+           WHERE excluded.position > ${table}.position`,
+        ),
+        remove: this.db.prepare(`DELETE FROM ${table} WHERE id = ? AND position <= ?`),
+      };
+      this.tables.set(collection, statements);
+    }
+    return statements;
+  }
+
+  /** Builds the held-back indexes led by one of `fields`, or all of them when `fields` is null. */
+  private createDeferredIndexes(collection: string, fields: readonly string[] | null): void {
+    const deferred = this.deferredIndexes.get(collection);
+    if (!deferred) return;
+    const needed = deferred.filter((index) => fields === null || fields.includes(index.leadingField));
+    if (needed.length === 0) return;
+    for (const index of needed) this.db.exec(index.sql);
+    const left = deferred.filter((index) => !needed.includes(index));
+    if (left.length > 0) this.deferredIndexes.set(collection, left);
+    else this.deferredIndexes.delete(collection);
+  }
+
+  /** Statements are cached: the API asks the same few queries over and over. */
   private prepare(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
@@ -151,8 +220,23 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 }
 
+/** Pages of WAL between automatic checkpoints during a bulk load (SQLite's default is 1,000). */
+const BULK_LOAD_AUTOCHECKPOINT_PAGES = 16_384;
+
 function tableName(collection: string): string {
   return `rm_${assertCollectionName(collection)}`;
+}
+
+function indexName(collection: string, index: IndexSpec): string {
+  return `${tableName(collection)}__${index.fields.map((f) => assertFieldPath(f).replaceAll('.', '_')).join('__')}`;
+}
+
+function indexDefinition(collection: string, index: IndexSpec): IndexDefinition {
+  const columns = index.fields.map(fieldExpression).join(', ');
+  return {
+    leadingField: index.fields[0]!,
+    sql: `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName(collection, index)} ON ${tableName(collection)} (${columns})`,
+  };
 }
 
 /** The path is validated, then inlined so that the expression matches the index definition. */

@@ -100,6 +100,29 @@ export function readModelStoreContract(adapter: string, open: () => Promise<Read
       expect((await store.readCheckpoints()).find((c) => c.name === name)?.position).to.equal(9);
     });
 
+    it('bulk loads: queries inside see every committed write, a unique index still refuses a duplicate, and queries after are the same', async () => {
+      const during = await store.bulkLoad([monitors], async () => {
+        await seed();
+        const duplicate = await store.commit([write('m5', 5, { name: 'echo', slug: 'a', project_id: 'p1' })], []).catch((e) => e);
+        expect(duplicate).to.be.instanceOf(Error);
+        return ids(await store.find(monitors.name, { project_id: 'p1' }, { sort: [['name', -1]] }));
+      });
+      expect(during).to.deep.equal(['m4', 'm2', 'm1']);
+      expect(ids(await store.find(monitors.name, { project_id: 'p1' }, { sort: [['name', -1]] }))).to.deep.equal(during);
+      expect(await store.count(monitors.name, { slug: 'a' })).to.equal(1);
+    });
+
+    it('ends a bulk load that fails with its indexes in place and the error passed on', async () => {
+      const error = await store.bulkLoad([monitors], async () => {
+        await seed();
+        throw new Error('load failed');
+      }).catch((e) => e);
+      expect(error).to.match(/load failed/);
+      const duplicate = await store.commit([write('m5', 5, { name: 'echo', slug: 'a', project_id: 'p1' })], []).catch((e) => e);
+      expect(duplicate).to.be.instanceOf(Error);
+      expect(ids(await store.find(monitors.name, { project_id: 'p2' }))).to.deep.equal(['m3']);
+    });
+
     it('resets a projection: its collections empty, its checkpoint at the start under the new version', async () => {
       const name = projection();
       await seed();
