@@ -88,6 +88,15 @@ describe('Projector', () => {
     expect(progress.at(-1)).to.equal(await stores.events.headPosition());
   });
 
+  it('rebuilds over many batches, reading back what its own earlier batches wrote', async () => {
+    for (let n = 1; n <= 40; n++) await rename(stores, `p${n % 3}`, n);
+    await new Projector(stores.events, stores.readModels, [renameCounter()]).catchUp();
+    const live = dumpReadModels(stores.db);
+    await new Projector(stores.events, stores.readModels, [renameCounter()], { rebuildBatchSize: 3 }).rebuild();
+    expect(dumpReadModels(stores.db)).to.deep.equal(live);
+    expect((await renames(stores, 'p1'))?.['renames']).to.equal(14);
+  });
+
   it('picks up, within a second, events another process appended to the same file', async () => {
     const projector = new Projector(stores.events, stores.readModels, [renameCounter()]);
     await projector.start();
