@@ -1,0 +1,21 @@
+/**
+ * `npm run bench`: every benchmark in turn, each as its own process (so one's memory does not
+ * weigh on the next), then bench/RESULTS.md from all their results. A benchmark that fails does
+ * not stop the others; the run exits non-zero if any did.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeReport } from './results.js';
+
+const BENCHMARKS = ['bench:append', 'bench:replay', 'bench:pings', 'bench:timer', 'bench:notify'];
+
+const failed: string[] = [];
+for (const script of BENCHMARKS) {
+  console.log(`\n> npm run ${script}`);
+  const started = performance.now();
+  const run = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit' });
+  console.log(`(${script} took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  if (run.status !== 0) failed.push(`${script} (exit ${run.status ?? run.signal})`);
+}
+writeReport();
+console.log(`\nbench/RESULTS.md regenerated${failed.length > 0 ? `; failed: ${failed.join(', ')}` : ''}`);
+if (failed.length > 0) process.exitCode = 1;
