@@ -1,10 +1,13 @@
 import { OPEN_RUNS_KEPT } from '../src/domain/monitors/pings.js';
 import { addSeconds } from '../src/domain/monitors/schedule.js';
 import type { Projection } from '../src/projector/projection.js';
+import { slotOf } from '../src/coordination/partitions.js';
 
 export interface DeadlineDocument {
   id: string;
   monitor_id: string;
+  /** The monitor's work slot: which timer and checker instance handles it (see src/coordination). */
+  slot: number;
   /** `checkin`: jobs report to Vigil; `check`: Vigil checks the monitor itself (UPTIME_HTTP). */
   kind: 'checkin' | 'check';
   paused: boolean;
@@ -41,7 +44,7 @@ function withDue(doc: Omit<DeadlineDocument, 'due_at' | 'check_due_at'>): Deadli
  */
 export const deadlinesProjection: Projection<DeadlineDocument> = {
   name: 'deadlines',
-  version: 4,
+  version: 5,
   collection: { name: 'deadlines', indexes: [{ fields: ['due_at'] }, { fields: ['check_due_at'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue',
@@ -52,7 +55,7 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
     if (event.type === 'MonitorCreated') {
       const { monitor_id, next_expected_at, config } = event.data;
       return withDue({
-        id: monitor_id, monitor_id, kind: config.type === 'UPTIME_HTTP' ? 'check' : 'checkin', paused: false, next_expected_at,
+        id: monitor_id, monitor_id, slot: slotOf(monitor_id), kind: config.type === 'UPTIME_HTTP' ? 'check' : 'checkin', paused: false, next_expected_at,
         grace_period_seconds: config.grace_period_seconds, max_duration_seconds: config.max_duration_seconds, open_runs: [], repages: {},
       });
     }

@@ -1,5 +1,6 @@
 import type { PageReason } from '../src/domain/notifications/page.js';
 import type { Projection, Target } from '../src/projector/projection.js';
+import { slotOf } from '../src/coordination/partitions.js';
 
 /** Pages decided but not yet fanned out to channels. Gone once fanned out. */
 export interface PendingPageDocument {
@@ -7,13 +8,15 @@ export interface PendingPageDocument {
   incident_id: string;
   monitor_id: string;
   project_id: string;
+  /** The monitor's work slot: which notifier instance fans the page out (see src/coordination). */
+  slot: number;
   reason: PageReason;
   at: string;
 }
 
 export const pendingPagesProjection: Projection<PendingPageDocument> = {
   name: 'pending_pages',
-  version: 1,
+  version: 2,
   collection: { name: 'pending_pages', indexes: [{ fields: ['at'] }] },
   // A deleted monitor's streams leave the log, pages included: its pending pages go too.
   handles: ['PageScheduled', 'PageFannedOut', 'MonitorDeleted'],
@@ -24,7 +27,7 @@ export const pendingPagesProjection: Projection<PendingPageDocument> = {
   apply(_doc, event) {
     if (event.type !== 'PageScheduled') return null;
     const { page_id, incident_id, monitor_id, project_id, reason, at } = event.data;
-    return { id: page_id, incident_id, monitor_id, project_id, reason, at };
+    return { id: page_id, incident_id, monitor_id, project_id, slot: slotOf(monitor_id), reason, at };
   },
 };
 
@@ -36,6 +39,8 @@ export interface DeliveryDocument {
   incident_id: string;
   monitor_id: string;
   project_id: string;
+  /** The monitor's work slot: which notifier instance makes the delivery. */
+  slot: number;
   reason: PageReason;
   status: 'pending' | 'failed';
   attempts: number;
@@ -48,7 +53,7 @@ export const deliveryId = (pageId: string, channelId: string) => `${pageId}|${ch
 
 export const deliveriesProjection: Projection<DeliveryDocument> = {
   name: 'deliveries',
-  version: 1,
+  version: 2,
   collection: { name: 'deliveries', indexes: [{ fields: ['status', 'next_attempt_at'] }] },
   handles: ['PageFannedOut', 'PageDelivered', 'PageDeliveryFailed'],
   targets(event): Target {
@@ -68,7 +73,7 @@ export const deliveriesProjection: Projection<DeliveryDocument> = {
         const d = event.data;
         const channelId = id.slice(d.page_id.length + 1);
         return {
-          id, page_id: d.page_id, channel_id: channelId, incident_id: d.incident_id, monitor_id: d.monitor_id, project_id: d.project_id, reason: d.reason,
+          id, page_id: d.page_id, channel_id: channelId, incident_id: d.incident_id, monitor_id: d.monitor_id, project_id: d.project_id, slot: slotOf(d.monitor_id), reason: d.reason,
           status: 'pending', attempts: 0, next_attempt_at: d.at, last_error: null, created_at: d.at,
         };
       }

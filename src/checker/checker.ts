@@ -3,6 +3,7 @@ import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import { runMonitorCommandIfExists } from '../app/monitors.js';
+import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
 import type { CheckObservation } from '../domain/monitors/monitor.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { DeadlineDocument } from '../../projections/deadlines.js';
@@ -36,12 +37,16 @@ export class Checker {
     private readonly config: CheckerConfig,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     private readonly onError: (error: unknown) => void = (error) => console.error('checker error', error),
+    /** The monitors this instance checks, when several checkers share the work. */
+    private readonly share: WorkShare = ALL_THE_WORK,
   ) {}
 
   /** Checks every monitor due now, a few at a time; returns how many it checked. */
   async tick(): Promise<number> {
+    const scope = await this.share.scope();
+    if (!scope) return 0;
     const now = this.commands.clock().toISOString();
-    const due = await this.readModels.find<DeadlineDocument>('deadlines', { check_due_at: { $lte: now } }, { sort: [['check_due_at', 1]], limit: 1000 });
+    const due = await this.readModels.find<DeadlineDocument>('deadlines', { ...scope, check_due_at: { $lte: now } }, { sort: [['check_due_at', 1]], limit: 1000 });
     const fresh = due.filter((d) => d.doc.check_due_at !== null && this.inFlight.get(d.id) !== d.doc.check_due_at);
     const cycleId = randomUUID();
     for (let i = 0; i < fresh.length; i += this.config.concurrency) {
@@ -51,6 +56,8 @@ export class Checker {
           try {
             await this.checkMonitor(doc.monitor_id, cycleId);
           } catch (error) {
+            // Not recorded: check it again next tick rather than waiting for a due time that will not move.
+            this.inFlight.delete(id);
             this.onError(error);
           }
         }),

@@ -20,9 +20,9 @@ export class MongoLeaseStore implements LeaseStore {
     private readonly leases: Collection<LeaseShape>,
   ) {}
 
-  static async connect(url: string, databaseName: string): Promise<MongoLeaseStore> {
+  /** The driver connects on first use, so a process that never takes a lease never connects. */
+  static open(url: string, databaseName: string): MongoLeaseStore {
     const client = new MongoClient(url);
-    await client.connect();
     return new MongoLeaseStore(client, client.db(databaseName).collection<LeaseShape>('coordination_leases'));
   }
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { SLOT_COUNT } from '../coordination/partitions.js';
 
 export const ROLE_NAMES = ['api', 'projector', 'timer', 'checker', 'notifier'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
@@ -27,6 +28,8 @@ export interface VigilConfig {
   readyMaxLagEvents: number;
   /** When set, /metrics wants it as a Bearer token. */
   metricsToken: string | null;
+  /** How instances of the timer, checker and notifier share work: leases in the read-model store. */
+  coordination: { leaseTtlMs: number; partitions: number };
   notify: {
     timeoutMs: number;
     maxAttempts: number;
@@ -72,6 +75,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     secretKey: env['VIGIL_SECRET_KEY'] || null,
     readyMaxLagEvents: integer(env, 'VIGIL_READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
     metricsToken: env['VIGIL_METRICS_TOKEN'] || null,
+    coordination: {
+      leaseTtlMs: integer(env, 'VIGIL_LEASE_TTL_MS', 10_000, 300, 600_000),
+      partitions: integer(env, 'VIGIL_PARTITIONS', 16, 1, SLOT_COUNT),
+    },
     notify: {
       timeoutMs: integer(env, 'VIGIL_NOTIFY_TIMEOUT_MS', 10_000, 100, 120_000),
       maxAttempts: integer(env, 'VIGIL_NOTIFY_MAX_ATTEMPTS', 6, 1, 20),

@@ -1,4 +1,7 @@
 import { join } from 'node:path';
+import type { LeaseStore } from '../coordination/leases.js';
+import { MongoLeaseStore } from '../coordination/mongo-lease-store.js';
+import { SqliteLeaseStore } from '../coordination/sqlite-lease-store.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import { EsdbEventStore } from '../eventstore/esdb-event-store.js';
 import { type SqliteDatabase, openSqliteDatabase } from '../eventstore/sqlite-database.js';
@@ -11,6 +14,8 @@ import type { VigilConfig } from './config.js';
 export interface Stores {
   events: EventStore;
   readModels: ReadModelStore;
+  /** Leases for role instances that share work; kept beside the read models they work from. */
+  leases: LeaseStore;
   /** Where the embedded file lives, when one is used. */
   sqlitePath: string | null;
   /** The event store's connection to the embedded file, for tools that read it directly (verify). */
@@ -32,18 +37,22 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
     return db;
   };
   const eventsDb = config.eventStoreUrl ? null : open('full');
-  const events: EventStore = eventsDb ? new SqliteEventStore(eventsDb, options.clock ? { clock: options.clock } : {}) : EsdbEventStore.connect(config.eventStoreUrl!);
-  const readModels: ReadModelStore = config.mongoUrl
-    ? await MongoReadModelStore.connect(config.mongoUrl, config.mongoDatabase)
-    : new SqliteReadModelStore(open('normal'));
+  const events: EventStore = eventsDb ? new SqliteEventStore(eventsDb, { writer: process.env['VIGIL_SQLITE_WRITER'] === 'thread' ? 'thread' : 'inline', ...(options.clock ? { clock: options.clock } : {}) }) : EsdbEventStore.connect(config.eventStoreUrl!);
+  const readModelsDb = config.mongoUrl ? null : open('normal');
+  const readModels: ReadModelStore = readModelsDb
+    ? new SqliteReadModelStore(readModelsDb)
+    : await MongoReadModelStore.connect(config.mongoUrl!, config.mongoDatabase);
+  const leases: LeaseStore = readModelsDb ? new SqliteLeaseStore(readModelsDb) : MongoLeaseStore.open(config.mongoUrl!, config.mongoDatabase);
   return {
     events,
     readModels,
+    leases,
     sqlitePath,
     sqliteDb: eventsDb,
     close: async () => {
       await events.close();
       await readModels.close();
+      await leases.close();
       for (const db of opened) db.close();
     },
   };

@@ -11,6 +11,10 @@ import { Notifier } from '../notifier/notifier.js';
 import { SecretBox } from '../app/secret-box.js';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { PartitionLeases } from '../coordination/partition-leases.js';
+import { LeasedClaims } from '../coordination/work-claims.js';
 
 const VIGIL_VERSION = '0.1';
 import { Projector } from '../projector/projector.js';
@@ -29,11 +33,17 @@ export interface RunningVigil {
   timer: Timer | null;
   checker: Checker | null;
   notifier: Notifier | null;
+  /** This process in the lease store: hostname:pid:random. */
+  holder: string;
+  /** The partitions each coordinated role of this process holds, shared with its other instances. */
+  shares: Partial<Record<CoordinatedRole, PartitionLeases>>;
   /** The command side shared by the roles of this process (one lock table, one state cache). */
   commands: CommandContext;
   logger: Logger;
   stop: () => Promise<void>;
 }
+
+type CoordinatedRole = 'timer' | 'checker' | 'notifier';
 
 export interface StartOptions {
   roles: readonly RoleName[];
@@ -66,6 +76,20 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     await stores.readModels.ensureCollections(projections.map((p) => p.collection));
   }
 
+  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const clock = options.clock ?? (() => new Date());
+  const shares: RunningVigil['shares'] = {};
+  const shareOf = async (role: CoordinatedRole): Promise<PartitionLeases> => {
+    const { leaseTtlMs, partitions } = config.coordination;
+    const share = new PartitionLeases(stores.leases, role, holder, {
+      ttlMs: leaseTtlMs, partitions, clock, onError: (error) => logger.error({ err: error }, `${role} leases failed; retrying`),
+    });
+    // Driven by hand, leases are renewed when a tick finds them old by the test's clock.
+    await (options.manualTimer ? share.refresh() : share.start());
+    shares[role] = share;
+    return share;
+  };
+
   const commands = commandContext(stores.events, {
     apiKeyPrefix: config.apiKeyPrefix,
     repageAfterSeconds: config.repageAfterSeconds,
@@ -73,7 +97,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   });
   let timer: Timer | null = null;
   if (options.roles.includes('timer')) {
-    timer = new Timer(commands, stores.readModels, { onError: (error) => logger.error({ err: error }, 'timer failed; retrying'), metrics });
+    timer = new Timer(commands, stores.readModels, { onError: (error) => logger.error({ err: error }, 'timer failed; retrying'), metrics, share: await shareOf('timer') });
     if (!options.manualTimer) timer.start();
   }
 
@@ -91,6 +115,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       },
       undefined,
       (error) => logger.error({ err: error }, 'check failed to run'),
+      await shareOf('checker'),
     );
     if (!options.manualTimer) checker.start();
   }
@@ -98,7 +123,12 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   const secrets = options.roles.includes('api') || options.roles.includes('notifier') ? secretBoxFor(config, stores) : null;
   let notifier: Notifier | null = null;
   if (options.roles.includes('notifier') && secrets) {
-    notifier = new Notifier(commands, stores.readModels, secrets, config.notify, (error) => logger.error({ err: error }, 'notifier failed; retrying'), metrics);
+    // A delivery's claim outlives its longest attempt, so only a dead holder's claim ever expires.
+    const claims = new LeasedClaims(stores.leases, 'notifier/delivery/', holder, config.notify.timeoutMs + config.coordination.leaseTtlMs, clock);
+    notifier = new Notifier(commands, stores.readModels, secrets, config.notify, (error) => logger.error({ err: error }, 'notifier failed; retrying'), metrics, {
+      share: await shareOf('notifier'),
+      claims,
+    });
     if (!options.manualTimer) notifier.start();
   }
 
@@ -145,6 +175,8 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     timer,
     checker,
     notifier,
+    holder,
+    shares,
     commands,
     logger,
     stop: async () => {
@@ -157,6 +189,8 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       await notifier?.stop();
       await checker?.stop();
       await timer?.stop();
+      // Let go of the partitions only once no tick is in progress, so the others take over at once.
+      for (const share of Object.values(shares)) await share.stop();
       await projector?.stop();
       await stores.close();
     },

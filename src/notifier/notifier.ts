@@ -1,8 +1,10 @@
 import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
-import { handleCommand } from '../app/command-handler.js';
+import { handleCommand, loadState } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import type { SecretBox } from '../app/secret-box.js';
+import { UNCONTESTED, type WorkClaims } from '../coordination/work-claims.js';
+import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
 import { pageDecider, pageStream } from '../domain/notifications/page.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
@@ -24,6 +26,12 @@ export interface NotifierConfig {
   smtp: SmtpSettings | null;
 }
 
+/** How notifier instances divide the work: by monitor partition, and one claim per delivery in progress. */
+export interface NotifierCoordination {
+  share?: WorkShare;
+  claims?: WorkClaims;
+}
+
 const NOTIFIER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
 const MAX_BACKOFF_MS = 10 * 60_000;
 
@@ -34,9 +42,16 @@ const MAX_BACKOFF_MS = 10 * 60_000;
  * is then made at least once, retried with backoff, and its outcome recorded as an event: after a
  * restart nothing delivered is sent again and nothing pending is forgotten. Receivers de-duplicate
  * on the idempotency key (`webhook-id`), which a crash between sending and recording can repeat.
+ *
+ * Several notifiers split the pages by monitor partition, and each delivery is claimed while it is
+ * made and checked against the page stream first, so a page is sent once in the normal case even
+ * while partitions change hands; only a notifier dying between sending and recording makes a
+ * second notifier send it again, once the dead one's claim has expired (at least once).
  */
 export class Notifier {
   private readonly inFlight = new Set<string>();
+  private readonly share: WorkShare;
+  private readonly claims: WorkClaims;
   private readonly loop = new BackgroundLoop(() => this.tick(), () => this.config.pollMs, (error) => this.onError(error));
 
   constructor(
@@ -46,11 +61,17 @@ export class Notifier {
     private readonly config: NotifierConfig,
     private readonly onError: (error: unknown) => void = (error) => console.error('notifier error', error),
     private readonly metrics: Pick<VigilMetrics, 'notificationDeliveries' | 'notificationFailures'> | null = null,
-  ) {}
+    coordination: NotifierCoordination = {},
+  ) {
+    this.share = coordination.share ?? ALL_THE_WORK;
+    this.claims = coordination.claims ?? UNCONTESTED;
+  }
 
   /** Fans out pending pages, then makes every delivery that is due; returns how many of each. */
   async tick(): Promise<{ fannedOut: number; attempted: number }> {
-    const pages = (await this.readModels.find<PendingPageDocument>('pending_pages', {}, { sort: [['at', 1]], limit: 500 })).map((s) => s.doc);
+    const scope = await this.share.scope();
+    if (!scope) return { fannedOut: 0, attempted: 0 };
+    const pages = (await this.readModels.find<PendingPageDocument>('pending_pages', scope, { sort: [['at', 1]], limit: 500 })).map((s) => s.doc);
     let fannedOut = 0;
     const fresh: DeliveryDocument[] = [];
     for (const page of pages) {
@@ -72,7 +93,7 @@ export class Notifier {
           for (const channelId of event.data.channel_ids) {
             fresh.push({
               id: deliveryId(page.id, channelId), page_id: page.id, channel_id: channelId, incident_id: page.incident_id, monitor_id: page.monitor_id,
-              project_id: page.project_id, reason: page.reason, status: 'pending', attempts: 0, next_attempt_at: event.data.at, last_error: null, created_at: event.data.at,
+              project_id: page.project_id, slot: page.slot, reason: page.reason, status: 'pending', attempts: 0, next_attempt_at: event.data.at, last_error: null, created_at: event.data.at,
             });
           }
         }
@@ -81,7 +102,7 @@ export class Notifier {
         setTimeout(() => this.inFlight.delete(page.id), 5_000).unref();
       }
     }
-    const stored = (await this.readModels.find<DeliveryDocument>('deliveries', { status: 'pending', next_attempt_at: { $lte: this.now() } }, { sort: [['next_attempt_at', 1]], limit: 500 })).map((s) => s.doc);
+    const stored = (await this.readModels.find<DeliveryDocument>('deliveries', { ...scope, status: 'pending', next_attempt_at: { $lte: this.now() } }, { sort: [['next_attempt_at', 1]], limit: 500 })).map((s) => s.doc);
     const due = [...fresh, ...stored].filter((d, i, all) => !this.inFlight.has(`${d.id}#${d.attempts}`) && all.findIndex((o) => o.id === d.id && o.attempts === d.attempts) === i);
     for (let i = 0; i < due.length; i += this.config.concurrency) {
       // All channels of a page (and of several pages) are sent to in parallel.
@@ -110,8 +131,13 @@ export class Notifier {
 
   private async attempt(delivery: DeliveryDocument): Promise<void> {
     const key = `${delivery.id}#${delivery.attempts}`;
-    this.inFlight.add(key);
+    let claimed = false;
     try {
+      // Another notifier making this delivery right now keeps it; it is looked at again next tick.
+      claimed = await this.claims.claim(delivery.id);
+      if (!claimed) return;
+      this.inFlight.add(key);
+      if (!(await this.stillDue(delivery))) return;
       const outcome = await this.send(delivery);
       await handleCommand(
         this.commands,
@@ -123,8 +149,21 @@ export class Notifier {
     } catch (error) {
       this.onError(error);
     } finally {
-      setTimeout(() => this.inFlight.delete(key), 5_000).unref();
+      if (claimed) {
+        await this.claims.release(delivery.id).catch((error: unknown) => this.onError(error));
+        setTimeout(() => this.inFlight.delete(key), 5_000).unref();
+      }
     }
+  }
+
+  /**
+   * The page stream, not the read model, says whether this attempt is still to be made: the
+   * delivery document may trail an outcome another notifier (or this one) has just recorded.
+   */
+  private async stillDue(delivery: DeliveryDocument): Promise<boolean> {
+    const { state } = await loadState(this.commands.events, pageStream(delivery.page_id), pageDecider);
+    const recorded = state.deliveries.get(delivery.channel_id);
+    return recorded !== undefined && !recorded.delivered && recorded.attempts === delivery.attempts;
   }
 
   private async send(delivery: DeliveryDocument): Promise<{ delivered: true } | { delivered: false; error: string; next_attempt_at: string | null }> {

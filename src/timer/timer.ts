@@ -2,6 +2,7 @@ import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import { runMonitorCommandIfExists } from '../app/monitors.js';
+import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { DeadlineDocument } from '../../projections/deadlines.js';
@@ -16,6 +17,8 @@ export interface TimerOptions {
   onError?: (error: unknown) => void;
   /** Observes how late each deadline is fired. */
   metrics?: Pick<VigilMetrics, 'timerLateness'>;
+  /** The monitors this instance fires for, when several timers share the work. */
+  share?: WorkShare;
 }
 
 const TIMER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
@@ -35,6 +38,7 @@ export class Timer {
   /** The due time last fired per monitor, so a lagging read model is not fired again and again. */
   private readonly fired = new Map<string, string>();
   private readonly loop: BackgroundLoop;
+  private readonly share: WorkShare;
 
   constructor(
     private readonly commands: CommandContext,
@@ -46,15 +50,18 @@ export class Timer {
     this.concurrency = options.concurrency ?? 32;
     this.onError = options.onError ?? ((error) => console.error('timer error', error));
     this.metrics = options.metrics ?? null;
+    this.share = options.share ?? ALL_THE_WORK;
     this.loop = new BackgroundLoop(() => this.tick(), () => this.msUntilNextDeadline(), this.onError);
   }
 
   /** Fires every deadline due by now; returns how many monitors it looked at. */
   async tick(): Promise<number> {
+    const scope = await this.share.scope();
+    if (!scope) return 0;
     const now = this.commands.clock().toISOString();
     let sent = 0;
     for (;;) {
-      const due = await this.readModels.find<DeadlineDocument>('deadlines', { due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: this.batchSize });
+      const due = await this.readModels.find<DeadlineDocument>('deadlines', { ...scope, due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: this.batchSize });
       const fresh = due.filter((d) => d.doc.due_at !== null && this.fired.get(d.id) !== d.doc.due_at);
       // A few at a time: commands to different monitors share the store's group commits.
       for (let i = 0; i < fresh.length; i += this.concurrency) {
@@ -62,7 +69,13 @@ export class Timer {
           fresh.slice(i, i + this.concurrency).map(async ({ id, doc }) => {
             this.fired.set(id, doc.due_at!);
             this.metrics?.timerLateness.observe(Math.max(0, Date.parse(now) - Date.parse(doc.due_at!)) / 1000);
-            await this.expire(doc.monitor_id, now);
+            try {
+              await this.expire(doc.monitor_id, now);
+            } catch (error) {
+              // Not fired after all: the next tick tries again rather than skipping it for good.
+              this.fired.delete(id);
+              throw error;
+            }
           }),
         );
       }
@@ -90,7 +103,9 @@ export class Timer {
   }
 
   private async msUntilNextDeadline(): Promise<number> {
-    const [next] = await this.readModels.find<DeadlineDocument>('deadlines', { due_at: { $gt: this.commands.clock().toISOString() } }, { sort: [['due_at', 1]], limit: 1 });
+    const scope = await this.share.scope();
+    if (!scope) return this.maxSleepMs;
+    const [next] = await this.readModels.find<DeadlineDocument>('deadlines', { ...scope, due_at: { $gt: this.commands.clock().toISOString() } }, { sort: [['due_at', 1]], limit: 1 });
     const ms = next?.doc.due_at ? Date.parse(next.doc.due_at) - this.commands.clock().getTime() : this.maxSleepMs;
     return Math.max(10, Math.min(ms, this.maxSleepMs));
   }

@@ -29,7 +29,7 @@ if (mongoUrl) {
     const database = `vigil_leases_${randomUUID().slice(0, 8)}`;
     const opened: MongoLeaseStore[] = [];
     const open = async () => {
-      const store = await MongoLeaseStore.connect(mongoUrl, database);
+      const store = MongoLeaseStore.open(mongoUrl, database);
       opened.push(store);
       return store;
     };
