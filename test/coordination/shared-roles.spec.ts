@@ -113,7 +113,7 @@ describe('Timer, checker and notifier instances sharing one store', function () 
     await a.settle();
     for (const id of sites) expect((await a.vigil.stores.events.readStream(`monitor-${id}`)).filter((e) => e.type === 'CheckCompleted'), id).to.have.length(1);
 
-    const [attemptedByA, attemptedByB] = await notifyUntilQuiet([a.vigil, b]);
+    const [attemptedByA = 0, attemptedByB = 0] = await notifyUntilQuiet([a.vigil, b]);
     const pages = await events('PageScheduled');
     expect(pages).to.have.length(jobs.length + sites.length);
     expect(attemptedByA + attemptedByB).to.equal(pages.length);
