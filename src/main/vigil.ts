@@ -11,8 +11,8 @@ import { Notifier } from '../notifier/notifier.js';
 import { SecretBox } from '../app/secret-box.js';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { newHolderId, releaseDeadLocalHolders } from '../coordination/holders.js';
+import { LeadProjector } from '../coordination/lead-projector.js';
 import { PartitionLeases } from '../coordination/partition-leases.js';
 import { LeasedClaims } from '../coordination/work-claims.js';
 
@@ -33,7 +33,7 @@ export interface RunningVigil {
   timer: Timer | null;
   checker: Checker | null;
   notifier: Notifier | null;
-  /** This process in the lease store: hostname:pid:random. */
+  /** This process in the lease store: hostname:pid:process start:random. */
   holder: string;
   /** The partitions each coordinated role of this process holds, shared with its other instances. */
   shares: Partial<Record<CoordinatedRole, PartitionLeases>>;
@@ -65,19 +65,27 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     readyMaxLagEvents: config.readyMaxLagEvents,
     logger,
   });
-  let projector: Projector | null = null;
+  const holder = newHolderId();
+  const clock = options.clock ?? (() => new Date());
+  // Restarted after a crash, take back at once what the dead process held rather than wait out its leases.
+  await releaseDeadLocalHolders(stores.leases, clock());
+  const checkpoints = new CheckpointPoller(stores.readModels, projections.map((p) => p.name));
+  let lead: LeadProjector | null = null;
   if (options.roles.includes('projector')) {
-    projector = new Projector(stores.events, stores.readModels, projections, {
+    const makeProjector = () => new Projector(stores.events, stores.readModels, projections, {
       onError: (error) => logger.error({ err: error }, 'projector failed; retrying'),
       metrics,
     });
-    await projector.start();
-  } else {
+    lead = new LeadProjector(
+      stores.leases, holder, { ttlMs: config.coordination.leaseTtlMs, clock, onError: (error) => logger.error({ err: error }, 'projector lease failed; retrying') },
+      makeProjector, checkpoints,
+    );
+    await lead.start();
+  }
+  if (!lead?.projector) {
     await stores.readModels.ensureCollections(projections.map((p) => p.collection));
   }
 
-  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const clock = options.clock ?? (() => new Date());
   const shares: RunningVigil['shares'] = {};
   const shareOf = async (role: CoordinatedRole): Promise<PartitionLeases> => {
     const { leaseTtlMs, partitions } = config.coordination;
@@ -136,7 +144,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   let api: RunningVigil['api'] = null;
   let url: string | null = null;
   if (options.roles.includes('api') && secrets) {
-    const progress: ReadModelProgress = projector ?? new CheckpointPoller(stores.readModels, projections.map((p) => p.name));
+    const progress: ReadModelProgress = lead ?? checkpoints;
     const app = createApiApp({
       commands,
       secrets,
@@ -171,7 +179,9 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     url,
     api,
     stores,
-    projector,
+    get projector() {
+      return lead?.projector ?? null;
+    },
     timer,
     checker,
     notifier,
@@ -191,7 +201,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       await timer?.stop();
       // Let go of the partitions only once no tick is in progress, so the others take over at once.
       for (const share of Object.values(shares)) await share.stop();
-      await projector?.stop();
+      await lead?.stop();
       await stores.close();
     },
   };
