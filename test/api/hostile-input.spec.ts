@@ -1,10 +1,8 @@
-import { Router } from '@koa/router';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { createSocket } from 'node:dgram';
 import { gzipSync } from 'node:zlib';
 import { Agent, type OutgoingHttpHeaders } from 'node:http';
-import type Koa from 'koa';
 import type * as t from 'io-ts';
 import {
   CONTENT_ENCODINGS,
@@ -23,30 +21,13 @@ import { type Target, reply, startTarget } from '../support/http-targets.js';
 import { type RawResponse, type UploadOutcome, converse, parseRawResponse, send, trickle, upload } from '../support/raw-http.js';
 import { ConfigError, loadConfig } from '../../src/main/config.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+import { type ServedRoute, servedRoutes } from '../support/served-routes.js';
 
 /** Every run is reproducible: FUZZ_SEED=<n> replays (or explores) another sequence. */
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261121);
 const RUNS_PER_ROUTE = Number(process.env['FUZZ_RUNS'] ?? 6);
 
-interface Route {
-  method: string;
-  path: string;
-  params: string[];
-}
-
-/** What the app serves, read from the routers it mounts: a route added tomorrow is fuzzed tomorrow. */
-function servedRoutes(app: Koa<any>): Route[] {
-  const routes: Route[] = [];
-  for (const middleware of app.middleware) {
-    const router: unknown = 'router' in middleware ? middleware.router : undefined;
-    if (!(router instanceof Router)) continue;
-    for (const layer of router.stack) {
-      if (typeof layer.path !== 'string') continue;
-      for (const method of layer.methods) routes.push({ method, path: layer.path, params: layer.paramNames.map((key) => String(key.name)) });
-    }
-  }
-  return routes;
-}
+type Route = ServedRoute;
 
 const isPingRoute = (route: Route) => /\/(s-)?ping\//.test(route.path);
 
