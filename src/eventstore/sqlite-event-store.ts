@@ -1,6 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { dirname, extname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './sqlite-database.js';
-import { chainHash, eventContent, eventHash } from './event-hash.js';
 import {
   type AppendResult,
   type EventStore,
@@ -11,11 +13,10 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
-  StreamDeletedError,
-  WrongExpectedRevisionError,
   matchesPrefixes,
-  satisfiesExpectedRevision,
 } from './event-store.js';
+import { type LogWrite, type LogWriteOutcome, SqliteLogWriter, ensureLogSchema, rejectionError } from './sqlite-log-writer.js';
+import type { WriterReply, WriterRequest } from './sqlite-writer-thread.js';
 
 interface EventRow {
   position: number;
@@ -28,18 +29,9 @@ interface EventRow {
   created: string;
 }
 
-interface StreamRow {
-  revision: number;
-  max_count: number | null;
-  deleted: number;
-  last_hash: string;
-}
-
-interface PendingAppend {
-  streamName: string;
-  events: readonly EventToAppend[];
-  expectedRevision: ExpectedRevision;
-  resolve: (result: AppendResult) => void;
+interface PendingWrite {
+  write: LogWrite;
+  resolve: (result: AppendResult | null) => void;
   reject: (error: unknown) => void;
 }
 
@@ -47,24 +39,36 @@ export interface SqliteEventStoreOptions {
   /** How often an idle subscription looks for events written by other processes. */
   pollIntervalMs?: number;
   clock?: () => Date;
+  /**
+   * `thread`: commits (and the fsync each one waits for) run on a writer thread with its own
+   * connection, so the thread that appends stays free while a group is made durable, and the
+   * next group gathers meanwhile. `inline` (the default): on the caller's thread. A file
+   * database only.
+   */
+  writer?: 'inline' | 'thread';
 }
 
 const SUBSCRIPTION_PAGE = 512;
 
 /**
- * The embedded event store. Appends made in the same turn of the event loop are committed
- * together in one transaction (group commit): one fsync acknowledges them all, which is what
- * makes concurrent ping ingestion cheap while every acknowledged event is durable.
+ * The embedded event store. Appends queued before the next commit starts are committed together in
+ * one transaction (group commit): one fsync acknowledges them all, which is what makes concurrent
+ * ping ingestion cheap while every acknowledged event is durable. A commit starts on the next turn
+ * of the event loop, or with a writer thread as soon as the previous one is durable. Truncations
+ * and deletions queue with the appends, so they land in the order they were asked for.
  */
 export class SqliteEventStore implements EventStore {
-  private pending: PendingAppend[] = [];
+  private pending: PendingWrite[] = [];
   private flushScheduled = false;
+  private inFlight: Promise<void> | null = null;
   private readonly newEventListeners = new Set<() => void>();
   private closed = false;
   private commits = 0;
   private readonly pollIntervalMs: number;
   private readonly clock: () => Date;
   private readonly statements;
+  private readonly inlineWriter: SqliteLogWriter | null;
+  private readonly writerThread: Worker | null;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -72,70 +76,45 @@ export class SqliteEventStore implements EventStore {
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.clock = options.clock ?? (() => new Date());
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS es_events (
-        position INTEGER PRIMARY KEY AUTOINCREMENT,
-        stream TEXT NOT NULL,
-        revision INTEGER NOT NULL,
-        id TEXT NOT NULL,
-        type TEXT NOT NULL,
-        data TEXT,
-        metadata TEXT,
-        created TEXT NOT NULL,
-        -- Tamper evidence: chained to the stream's previous event, and a running hash over the log.
-        hash TEXT NOT NULL,
-        chain TEXT NOT NULL,
-        -- Retention and deletion blank the content but keep the hashes, so the chain stays whole.
-        removed INTEGER NOT NULL DEFAULT 0,
-        UNIQUE (stream, revision)
-      );
-      CREATE TABLE IF NOT EXISTS es_streams (
-        stream TEXT PRIMARY KEY,
-        revision INTEGER NOT NULL,
-        max_count INTEGER,
-        deleted INTEGER NOT NULL DEFAULT 0,
-        last_hash TEXT NOT NULL DEFAULT ''
-      );
-    `);
+    ensureLogSchema(db);
+    if (options.writer === 'thread') {
+      if (db.memory) throw new Error('a writer thread needs a database file, not :memory:');
+      this.inlineWriter = null;
+      this.writerThread = startWriterThread(db.name);
+    } else {
+      this.inlineWriter = new SqliteLogWriter(db);
+      this.writerThread = null;
+    }
     this.statements = {
-      stream: db.prepare<[string], StreamRow>('SELECT revision, max_count, deleted, last_hash FROM es_streams WHERE stream = ?'),
-      insertEvent: db.prepare(
-        'INSERT INTO es_events (stream, revision, id, type, data, metadata, created, hash, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      lastChain: db.prepare<[], { chain: string }>('SELECT chain FROM es_events ORDER BY position DESC LIMIT 1'),
-      saveStream: db.prepare(
-        `INSERT INTO es_streams (stream, revision, last_hash) VALUES (?, ?, ?)
-         ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision, last_hash = excluded.last_hash`,
-      ),
-      truncate: db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE stream = ? AND revision <= ? AND removed = 0'),
-      forwards: db.prepare<[string, number, number], EventRow>(
+      // Without a max count, no LIMIT: SQLite runs the same indexed search several times faster
+      // without one, and reading a stream from a cached revision is on every ping's path.
+      forwards: db.prepare<[string, number], EventRow>('SELECT * FROM es_events WHERE stream = ? AND revision >= ? AND removed = 0 ORDER BY revision ASC'),
+      forwardsLimited: db.prepare<[string, number, number], EventRow>(
         'SELECT * FROM es_events WHERE stream = ? AND revision >= ? AND removed = 0 ORDER BY revision ASC LIMIT ?',
       ),
-      backwards: db.prepare<[string, number, number], EventRow>(
+      backwards: db.prepare<[string, number], EventRow>('SELECT * FROM es_events WHERE stream = ? AND revision <= ? AND removed = 0 ORDER BY revision DESC'),
+      backwardsLimited: db.prepare<[string, number, number], EventRow>(
         'SELECT * FROM es_events WHERE stream = ? AND revision <= ? AND removed = 0 ORDER BY revision DESC LIMIT ?',
       ),
       all: db.prepare<[number, number], EventRow>('SELECT * FROM es_events WHERE position > ? AND removed = 0 ORDER BY position ASC LIMIT ?'),
       head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM es_events'),
-      setMaxCount: db.prepare(
-        `INSERT INTO es_streams (stream, revision, max_count) VALUES (?, -1, ?)
-         ON CONFLICT (stream) DO UPDATE SET max_count = excluded.max_count`,
-      ),
-      deleteEvents: db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE stream = ? AND removed = 0'),
-      markDeleted: db.prepare(
-        `INSERT INTO es_streams (stream, revision, deleted) VALUES (?, -1, 1)
-         ON CONFLICT (stream) DO UPDATE SET deleted = 1`,
-      ),
     };
   }
 
-  appendToStream(
+  async appendToStream(
     streamName: string,
     events: readonly EventToAppend[],
     options: { expectedRevision?: ExpectedRevision } = {},
   ): Promise<AppendResult> {
+    const result = await this.enqueue({ kind: 'append', streamName, events, expectedRevision: options.expectedRevision ?? 'any' });
+    if (!result) throw new Error('an append recorded no result');
+    return result;
+  }
+
+  private enqueue(write: LogWrite): Promise<AppendResult | null> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
-    return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({ streamName, events, expectedRevision: options.expectedRevision ?? 'any', resolve, reject });
+    return new Promise((resolve, reject) => {
+      this.pending.push({ write, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -143,81 +122,88 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
+  /** Commits what has queued up; with a writer thread, only once the previous group is durable. */
   private flush(): void {
+    this.flushScheduled = false;
+    if (this.inFlight || this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
-    this.flushScheduled = false;
-    if (batch.length === 0) return;
+    const writes = batch.map((pending) => pending.write);
     const created = this.clock().toISOString();
-    type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
-    let outcomes: Outcome[];
-    try {
-      outcomes = this.db
-        .transaction(() =>
-          batch.map((append): Outcome => {
-            try {
-              return { ok: true, result: this.appendInTransaction(append, created) };
-            } catch (error) {
-              // A rejected expectation fails its own append, not the whole group.
-              if (error instanceof WrongExpectedRevisionError || error instanceof StreamDeletedError) {
-                return { ok: false, error };
-              }
-              throw error;
-            }
-          }),
-        )
-        .immediate();
-      this.commits += 1;
-    } catch (error) {
-      for (const append of batch) append.reject(error);
+    if (this.inlineWriter) {
+      let outcomes: LogWriteOutcome[];
+      try {
+        outcomes = this.inlineWriter.commit(writes, created);
+      } catch (error) {
+        for (const pending of batch) pending.reject(error);
+        return;
+      }
+      this.settle(batch, outcomes);
       return;
     }
+    this.inFlight = this.commitOnWriterThread({ writes, created }).then(
+      (outcomes) => this.settle(batch, outcomes),
+      (error: unknown) => {
+        for (const pending of batch) pending.reject(error);
+      },
+    ).finally(() => {
+      this.inFlight = null;
+      this.flush();
+    });
+  }
+
+  private commitOnWriterThread(request: WriterRequest): Promise<LogWriteOutcome[]> {
+    const thread = this.writerThread!;
+    return new Promise<LogWriteOutcome[]>((resolve, reject) => {
+      if (thread.threadId === -1) {
+        reject(new Error('the event store writer thread has stopped'));
+        return;
+      }
+      const onMessage = (reply: WriterReply) => {
+        cleanUp();
+        if (reply.ok) resolve(reply.outcomes);
+        else reject(Object.assign(new Error(reply.message), reply.code ? { code: reply.code } : {}));
+      };
+      const onError = (error: unknown) => {
+        cleanUp();
+        reject(error);
+      };
+      const onExit = () => onError(new Error('the event store writer thread stopped during a commit'));
+      const cleanUp = () => {
+        thread.off('message', onMessage);
+        thread.off('error', onError);
+        thread.off('exit', onExit);
+        // An idle writer thread does not keep the process alive; one with a commit under way does.
+        thread.unref();
+      };
+      thread.on('message', onMessage);
+      thread.on('error', onError);
+      thread.on('exit', onExit);
+      thread.ref();
+      thread.postMessage(request);
+    });
+  }
+
+  private settle(batch: PendingWrite[], outcomes: LogWriteOutcome[]): void {
+    this.commits += 1;
     outcomes.forEach((outcome, index) => {
-      const append = batch[index]!;
-      if (outcome.ok) append.resolve(outcome.result);
-      else append.reject(outcome.error);
+      const pending = batch[index]!;
+      if (outcome.ok) pending.resolve(outcome.result);
+      else pending.reject(rejectionError(outcome.error));
     });
     this.notifyNewEvents();
   }
 
-  private appendInTransaction(append: PendingAppend, created: string): AppendResult {
-    const stream = this.statements.stream.get(append.streamName);
-    if (stream?.deleted) throw new StreamDeletedError(append.streamName);
-    const current = stream && stream.revision >= 0 ? stream.revision : 'no_stream';
-    if (!satisfiesExpectedRevision(append.expectedRevision, current)) {
-      throw new WrongExpectedRevisionError(append.streamName, append.expectedRevision, current);
-    }
-    let revision = current === 'no_stream' ? -1 : current;
-    let position = this.statements.head.get()?.head ?? 0;
-    let streamHash = stream?.last_hash ?? '';
-    let chain = this.statements.lastChain.get()?.chain ?? '';
-    for (const event of append.events) {
-      revision += 1;
-      const row = {
-        stream: append.streamName,
-        revision,
-        id: event.id ?? randomUUID(),
-        type: event.type,
-        created,
-        data: JSON.stringify(event.data),
-        metadata: JSON.stringify(event.metadata ?? {}),
-      };
-      streamHash = eventHash(streamHash, eventContent(row));
-      chain = chainHash(chain, streamHash);
-      const info = this.statements.insertEvent.run(row.stream, row.revision, row.id, row.type, row.data, row.metadata, row.created, streamHash, chain);
-      position = Number(info.lastInsertRowid);
-    }
-    this.statements.saveStream.run(append.streamName, revision, streamHash);
-    if (stream?.max_count) this.statements.truncate.run(append.streamName, revision - stream.max_count);
-    return { nextExpectedRevision: revision, position };
-  }
-
   async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const maxCount = options.maxCount ?? Number.MAX_SAFE_INTEGER;
-    const rows =
-      options.direction === 'backwards'
-        ? this.statements.backwards.all(streamName, options.fromRevision ?? Number.MAX_SAFE_INTEGER, maxCount)
-        : this.statements.forwards.all(streamName, options.fromRevision ?? 0, maxCount);
+    const { maxCount } = options;
+    let rows: EventRow[];
+    if (options.direction === 'backwards') {
+      const from = options.fromRevision ?? Number.MAX_SAFE_INTEGER;
+      rows = maxCount === undefined ? this.statements.backwards.all(streamName, from) : this.statements.backwardsLimited.all(streamName, from, maxCount);
+    } else {
+      const from = options.fromRevision ?? 0;
+      rows = maxCount === undefined ? this.statements.forwards.all(streamName, from) : this.statements.forwardsLimited.all(streamName, from, maxCount);
+    }
     return rows.map(toRecordedEvent);
   }
 
@@ -273,31 +259,28 @@ export class SqliteEventStore implements EventStore {
 
   async setStreamMaxCount(streamName: string, maxCount: number): Promise<void> {
     if (!Number.isInteger(maxCount) || maxCount < 1) throw new RangeError('maxCount must be a positive integer');
-    this.flushQueuedAppends();
-    this.db.transaction(() => {
-      this.statements.setMaxCount.run(streamName, maxCount);
-      const stream = this.statements.stream.get(streamName);
-      if (stream && stream.revision >= 0) this.statements.truncate.run(streamName, stream.revision - maxCount);
-    })();
+    await this.enqueue({ kind: 'setMaxCount', streamName, maxCount });
   }
 
   async deleteStream(streamName: string): Promise<void> {
-    this.flushQueuedAppends();
-    this.db.transaction(() => {
-      this.statements.deleteEvents.run(streamName);
-      this.statements.markDeleted.run(streamName);
-    })();
+    await this.enqueue({ kind: 'delete', streamName });
   }
 
+  /** Commits whatever was asked for before the close, then stops writing. */
   async close(): Promise<void> {
-    this.flushQueuedAppends();
+    if (this.closed) return;
     this.closed = true;
+    while (this.inFlight || this.pending.length > 0) {
+      this.flush();
+      await this.inFlight;
+    }
+    if (this.writerThread && this.writerThread.threadId !== -1) {
+      const exited = new Promise((resolve) => this.writerThread!.once('exit', resolve));
+      this.writerThread.ref();
+      this.writerThread.postMessage('close' satisfies WriterRequest);
+      await exited;
+    }
     this.notifyNewEvents();
-  }
-
-  /** Appends asked for before a delete or truncation must land before it, as the caller ordered them. */
-  private flushQueuedAppends(): void {
-    if (this.pending.length > 0) this.flush();
   }
 
   /** Transactions committed so far: with group commit, fewer than the appends acknowledged. */
@@ -321,4 +304,30 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     metadata: JSON.parse(row.metadata ?? '{}'),
     created: row.created,
   };
+}
+
+/**
+ * The writer thread runs the module beside this one: `.js` once built; under tsx (development,
+ * tests) the `.ts` source, and a worker thread does not inherit tsx's loader, so it registers it first.
+ */
+function startWriterThread(path: string): Worker {
+  const extension = extname(fileURLToPath(import.meta.url));
+  const entry = new URL(`./sqlite-writer-thread${extension}`, import.meta.url);
+  const thread =
+    extension === '.ts'
+      ? new Worker(
+          `import(${JSON.stringify(tsxApi())}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`,
+          { eval: true, workerData: { path } },
+        )
+      : new Worker(entry, { workerData: { path } });
+  // A commit under way sees the failure; later ones find the thread gone.
+  thread.on('error', () => {});
+  thread.unref();
+  return thread;
+}
+
+/** tsx's ESM api (`tsx/esm/api`, its import condition), found from wherever this module runs. */
+function tsxApi(): string {
+  const packageDir = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
+  return pathToFileURL(join(packageDir, 'dist/esm/api/index.mjs')).href;
 }

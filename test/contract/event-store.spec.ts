@@ -4,19 +4,21 @@ import { SqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { eventStoreContract } from './event-store.contract.js';
 
-eventStoreContract('SQLite', async () => {
-  const dir = makeTempDir('vigil-es');
-  const db = openSqliteDatabase(`${dir.path}/vigil.db`);
-  const store = new SqliteEventStore(db, { pollIntervalMs: 20 });
-  return {
-    store,
-    dispose: async () => {
-      await store.close();
-      db.close();
-      dir.remove();
-    },
-  };
-});
+for (const writer of ['inline', 'thread'] as const) {
+  eventStoreContract(`SQLite, commits on ${writer === 'inline' ? "the caller's thread" : 'a writer thread'}`, async () => {
+    const dir = makeTempDir('vigil-es');
+    const db = openSqliteDatabase(`${dir.path}/vigil.db`);
+    const store = new SqliteEventStore(db, { pollIntervalMs: 20, writer });
+    return {
+      store,
+      dispose: async () => {
+        await store.close();
+        db.close();
+        dir.remove();
+      },
+    };
+  });
+}
 
 const esdbUrl = process.env['VIGIL_EVENTSTORE_URL'];
 if (esdbUrl) {

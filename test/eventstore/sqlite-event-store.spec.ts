@@ -55,3 +55,75 @@ describe('SqliteEventStore', () => {
     cliDb.close();
   });
 });
+
+describe('SqliteEventStore with a writer thread', () => {
+  let dir: ReturnType<typeof makeTempDir>;
+  beforeEach(() => (dir = makeTempDir('vigil-sqlite-es-thread')));
+  afterEach(() => dir.remove());
+
+  it('commits appends queued together in one transaction, on its own connection', async () => {
+    const db = openSqliteDatabase(`${dir.path}/vigil.db`);
+    const store = new SqliteEventStore(db, { writer: 'thread' });
+    await Promise.all(Array.from({ length: 100 }, (_, i) => store.appendToStream(`s-${i}`, [{ type: 'Counted', data: { n: i } }])));
+    expect(store.commitCount).to.equal(1);
+    // Acknowledged means committed: a connection opened afterwards sees every event.
+    const other = openSqliteDatabase(`${dir.path}/vigil.db`);
+    expect(await new SqliteEventStore(other).readAll()).to.have.length(100);
+    other.close();
+    await store.close();
+    db.close();
+  });
+
+  it('queues appends made during a commit for the next one, in the order they were made', async () => {
+    const db = openSqliteDatabase(`${dir.path}/vigil.db`);
+    const store = new SqliteEventStore(db, { writer: 'thread' });
+    const first = store.appendToStream('ordered', [{ type: 'Counted', data: { n: 0 } }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = Array.from({ length: 10 }, (_, i) => store.appendToStream('ordered', [{ type: 'Counted', data: { n: i + 1 } }]));
+    await Promise.all([first, ...later]);
+    expect(store.commitCount).to.equal(2);
+    expect((await store.readStream('ordered')).map((e) => e.data['n'])).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    await store.close();
+    db.close();
+  });
+
+  it('on close, commits what was asked for before it, then refuses more', async () => {
+    const db = openSqliteDatabase(`${dir.path}/vigil.db`);
+    const store = new SqliteEventStore(db, { writer: 'thread' });
+    const appended = store.appendToStream('last', [{ type: 'Counted', data: { n: 1 } }]);
+    const truncated = store.setStreamMaxCount('last', 1);
+    await store.close();
+    await Promise.all([appended, truncated]);
+    expect(await store.readStream('last')).to.have.length(1);
+    const refused = await store.appendToStream('last', [{ type: 'Counted', data: { n: 2 } }]).catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(Error);
+    db.close();
+  });
+
+  it('needs a database file: an in-memory database has no second connection', () => {
+    const db = openSqliteDatabase(':memory:');
+    expect(() => new SqliteEventStore(db, { writer: 'thread' })).to.throw(/database file/);
+    db.close();
+  });
+});
+
+describe('SqliteEventStore retention', () => {
+  let dir: ReturnType<typeof makeTempDir>;
+  beforeEach(() => (dir = makeTempDir('vigil-sqlite-es-retention')));
+  afterEach(() => dir.remove());
+
+  it('keeps the newest max count events as appends push older ones out, a few at a time', async () => {
+    const db = openSqliteDatabase(`${dir.path}/vigil.db`);
+    const store = new SqliteEventStore(db);
+    await store.setStreamMaxCount('kept', 3);
+    for (let n = 0; n < 10; n += 2) await store.appendToStream('kept', [{ type: 'Counted', data: { n } }, { type: 'Counted', data: { n: n + 1 } }]);
+    expect((await store.readStream('kept')).map((e) => e.data['n'])).to.deep.equal([7, 8, 9]);
+    await store.setStreamMaxCount('kept', 5);
+    await store.appendToStream('kept', [{ type: 'Counted', data: { n: 10 } }]);
+    expect((await store.readStream('kept')).map((e) => e.data['n'])).to.deep.equal([7, 8, 9, 10]);
+    await store.setStreamMaxCount('kept', 2);
+    expect((await store.readStream('kept')).map((e) => e.data['n'])).to.deep.equal([9, 10]);
+    await store.close();
+    db.close();
+  });
+});

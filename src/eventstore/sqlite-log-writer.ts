@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { SqliteDatabase } from './sqlite-database.js';
+import { chainHash, eventContent, eventHash } from './event-hash.js';
+import {
+  type AppendResult,
+  type EventToAppend,
+  type ExpectedRevision,
+  StreamDeletedError,
+  WrongExpectedRevisionError,
+  satisfiesExpectedRevision,
+} from './event-store.js';
+
+/** One change to the log, in the order the callers asked for it. */
+export type LogWrite =
+  | { kind: 'append'; streamName: string; events: readonly EventToAppend[]; expectedRevision: ExpectedRevision }
+  | { kind: 'setMaxCount'; streamName: string; maxCount: number }
+  | { kind: 'delete'; streamName: string };
+
+/** What became of one write: plain data, so that it can cross from a writer thread. */
+export type LogWriteOutcome = { ok: true; result: AppendResult | null } | { ok: false; error: RejectedWrite };
+
+/** The expectations a write can fail on its own, without failing the rest of its group. */
+export type RejectedWrite =
+  | { name: 'WrongExpectedRevisionError'; streamName: string; expected: ExpectedRevision; actual: number | 'no_stream' }
+  | { name: 'StreamDeletedError'; streamName: string };
+
+export function rejectionError(rejected: RejectedWrite): Error {
+  return rejected.name === 'WrongExpectedRevisionError'
+    ? new WrongExpectedRevisionError(rejected.streamName, rejected.expected, rejected.actual)
+    : new StreamDeletedError(rejected.streamName);
+}
+
+interface StreamRow {
+  revision: number;
+  max_count: number | null;
+  deleted: number;
+  last_hash: string;
+}
+
+export function ensureLogSchema(db: SqliteDatabase): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS es_events (
+      position INTEGER PRIMARY KEY AUTOINCREMENT,
+      stream TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      id TEXT NOT NULL,
+      type TEXT NOT NULL,
+      data TEXT,
+      metadata TEXT,
+      created TEXT NOT NULL,
+      -- Tamper evidence: chained to the stream's previous event, and a running hash over the log.
+      hash TEXT NOT NULL,
+      chain TEXT NOT NULL,
+      -- Retention and deletion blank the content but keep the hashes, so the chain stays whole.
+      removed INTEGER NOT NULL DEFAULT 0,
+      UNIQUE (stream, revision)
+    );
+    CREATE TABLE IF NOT EXISTS es_streams (
+      stream TEXT PRIMARY KEY,
+      revision INTEGER NOT NULL,
+      max_count INTEGER,
+      deleted INTEGER NOT NULL DEFAULT 0,
+      last_hash TEXT NOT NULL DEFAULT ''
+    );
+  `);
+}
+
+/**
+ * The write side of the embedded log: a group of writes goes into one IMMEDIATE transaction, so
+ * one fsync (synchronous = FULL) makes the whole group durable. It runs on whichever thread owns
+ * the writing connection: the caller's, or a writer thread of its own.
+ */
+export class SqliteLogWriter {
+  private readonly statements;
+
+  constructor(private readonly db: SqliteDatabase) {
+    ensureLogSchema(db);
+    this.statements = {
+      stream: db.prepare<[string], StreamRow>('SELECT revision, max_count, deleted, last_hash FROM es_streams WHERE stream = ?'),
+      insertEvent: db.prepare(
+        'INSERT INTO es_events (stream, revision, id, type, data, metadata, created, hash, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      lastChain: db.prepare<[], { chain: string }>('SELECT chain FROM es_events ORDER BY position DESC LIMIT 1'),
+      head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM es_events'),
+      saveStream: db.prepare(
+        `INSERT INTO es_streams (stream, revision, last_hash) VALUES (?, ?, ?)
+         ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision, last_hash = excluded.last_hash`,
+      ),
+      // Bounded below as well: the events already removed stay in the index, and a long-lived
+      // stream would otherwise walk past every one of them on each append.
+      truncateRange: db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE stream = ? AND revision > ? AND revision <= ? AND removed = 0'),
+      truncate: db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE stream = ? AND revision <= ? AND removed = 0'),
+      setMaxCount: db.prepare(
+        `INSERT INTO es_streams (stream, revision, max_count) VALUES (?, -1, ?)
+         ON CONFLICT (stream) DO UPDATE SET max_count = excluded.max_count`,
+      ),
+      deleteEvents: db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE stream = ? AND removed = 0'),
+      markDeleted: db.prepare(
+        `INSERT INTO es_streams (stream, revision, deleted) VALUES (?, -1, 1)
+         ON CONFLICT (stream) DO UPDATE SET deleted = 1`,
+      ),
+    };
+  }
+
+  /**
+   * Applies the writes in order in one transaction. A rejected expectation fails its own write,
+   * not the group; anything else (the disk, a lock held too long) throws and commits nothing.
+   */
+  commit(writes: readonly LogWrite[], created: string): LogWriteOutcome[] {
+    return this.db
+      .transaction(() => {
+        const log = { chain: this.statements.lastChain.get()?.chain ?? '' };
+        return writes.map((write): LogWriteOutcome => {
+          try {
+            return { ok: true, result: this.apply(write, created, log) };
+          } catch (error) {
+            if (error instanceof WrongExpectedRevisionError) {
+              return { ok: false, error: { name: 'WrongExpectedRevisionError', streamName: error.streamName, expected: error.expected, actual: error.actual } };
+            }
+            if (error instanceof StreamDeletedError) return { ok: false, error: { name: 'StreamDeletedError', streamName: error.streamName } };
+            throw error;
+          }
+        });
+      })
+      .immediate();
+  }
+
+  private apply(write: LogWrite, created: string, log: { chain: string }): AppendResult | null {
+    switch (write.kind) {
+      case 'append':
+        return this.append(write, created, log);
+      case 'setMaxCount': {
+        this.statements.setMaxCount.run(write.streamName, write.maxCount);
+        const stream = this.statements.stream.get(write.streamName);
+        if (stream && stream.revision >= 0) this.statements.truncate.run(write.streamName, stream.revision - write.maxCount);
+        return null;
+      }
+      case 'delete':
+        this.statements.deleteEvents.run(write.streamName);
+        this.statements.markDeleted.run(write.streamName);
+        return null;
+      default: {
+        const exhaustive: never = write;
+        return exhaustive;
+      }
+    }
+  }
+
+  private append(append: Extract<LogWrite, { kind: 'append' }>, created: string, log: { chain: string }): AppendResult {
+    const stream = this.statements.stream.get(append.streamName);
+    if (stream?.deleted) throw new StreamDeletedError(append.streamName);
+    const current = stream && stream.revision >= 0 ? stream.revision : 'no_stream';
+    if (!satisfiesExpectedRevision(append.expectedRevision, current)) {
+      throw new WrongExpectedRevisionError(append.streamName, append.expectedRevision, current);
+    }
+    const before = current === 'no_stream' ? -1 : current;
+    let revision = before;
+    // An empty append records nothing; its position is the log's head, as for a read.
+    let position = append.events.length === 0 ? (this.statements.head.get()?.head ?? 0) : 0;
+    let streamHash = stream?.last_hash ?? '';
+    for (const event of append.events) {
+      revision += 1;
+      const row = {
+        stream: append.streamName,
+        revision,
+        id: event.id ?? randomUUID(),
+        type: event.type,
+        created,
+        data: JSON.stringify(event.data),
+        metadata: JSON.stringify(event.metadata ?? {}),
+      };
+      streamHash = eventHash(streamHash, eventContent(row));
+      log.chain = chainHash(log.chain, streamHash);
+      const info = this.statements.insertEvent.run(row.stream, row.revision, row.id, row.type, row.data, row.metadata, row.created, streamHash, log.chain);
+      position = Number(info.lastInsertRowid);
+    }
+    this.statements.saveStream.run(append.streamName, revision, streamHash);
+    // Only the events this append pushed out of the window: the older ones went with earlier appends.
+    if (stream?.max_count) this.statements.truncateRange.run(append.streamName, before - stream.max_count, revision - stream.max_count);
+    return { nextExpectedRevision: revision, position };
+  }
+}

@@ -1,0 +1,37 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openSqliteDatabase } from './sqlite-database.js';
+import { type LogWrite, type LogWriteOutcome, SqliteLogWriter } from './sqlite-log-writer.js';
+
+/** A group of writes for the writer thread (or the word to close), and what it answers. */
+export type WriterRequest = { writes: LogWrite[]; created: string } | 'close';
+export type WriterReply = { ok: true; outcomes: LogWriteOutcome[] } | { ok: false; message: string; code: string | null };
+
+/**
+ * The thread that owns the embedded log's writing connection. A commit blocks for its fsync
+ * (synchronous = FULL); here that wait keeps this thread busy, not the one answering HTTP.
+ */
+function serve(path: string): void {
+  const port = parentPort;
+  if (!port) throw new Error('sqlite-writer-thread runs as a worker thread');
+  const db = openSqliteDatabase(path);
+  const writer = new SqliteLogWriter(db);
+  port.on('message', (request: WriterRequest) => {
+    if (request === 'close') {
+      db.close();
+      port.close();
+      return;
+    }
+    let reply: WriterReply;
+    try {
+      reply = { ok: true, outcomes: writer.commit(request.writes, request.created) };
+    } catch (error) {
+      const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : null;
+      reply = { ok: false, message: error instanceof Error ? error.message : String(error), code };
+    }
+    port.postMessage(reply);
+  });
+}
+
+const path: unknown = workerData?.['path'];
+if (typeof path !== 'string') throw new Error('sqlite-writer-thread needs workerData.path');
+serve(path);
