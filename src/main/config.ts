@@ -28,6 +28,8 @@ export interface VigilConfig {
   readyMaxLagEvents: number;
   /** When set, /metrics wants it as a Bearer token. */
   metricsToken: string | null;
+  /** Where the embedded log's commits (and their fsync) run: the process's main thread or a writer thread. */
+  sqliteWriter: 'inline' | 'thread';
   /** How instances of the timer, checker and notifier share work: leases in the read-model store. */
   coordination: { leaseTtlMs: number; partitions: number };
   notify: {
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     secretKey: env['VIGIL_SECRET_KEY'] || null,
     readyMaxLagEvents: integer(env, 'VIGIL_READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
     metricsToken: env['VIGIL_METRICS_TOKEN'] || null,
+    sqliteWriter: pattern(env, 'VIGIL_SQLITE_WRITER', 'inline', /^(inline|thread)$/) === 'thread' ? 'thread' : 'inline',
     coordination: {
       leaseTtlMs: integer(env, 'VIGIL_LEASE_TTL_MS', 10_000, 300, 600_000),
       partitions: integer(env, 'VIGIL_PARTITIONS', 16, 1, SLOT_COUNT),

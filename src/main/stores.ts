@@ -37,7 +37,7 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
     return db;
   };
   const eventsDb = config.eventStoreUrl ? null : open('full');
-  const events: EventStore = eventsDb ? new SqliteEventStore(eventsDb, { writer: process.env['VIGIL_SQLITE_WRITER'] === 'thread' ? 'thread' : 'inline', ...(options.clock ? { clock: options.clock } : {}) }) : EsdbEventStore.connect(config.eventStoreUrl!);
+  const events: EventStore = eventsDb ? new SqliteEventStore(eventsDb, { writer: config.sqliteWriter, ...(options.clock ? { clock: options.clock } : {}) }) : EsdbEventStore.connect(config.eventStoreUrl!);
   const readModelsDb = config.mongoUrl ? null : open('normal');
   const readModels: ReadModelStore = readModelsDb
     ? new SqliteReadModelStore(readModelsDb)
