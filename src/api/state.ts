@@ -4,4 +4,6 @@ import type { Caller } from '../domain/access/authorize.js';
 export interface VigilState {
   requestId: string;
   caller: Caller;
+  /** Routine traffic (pings): logged at debug unless it failed. */
+  routine?: boolean;
 }

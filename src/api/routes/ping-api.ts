@@ -43,6 +43,7 @@ function kindOf(suffix: string | undefined): { kind: PingKind; exitCode: number 
  */
 export function pingRoutes(router: Router, deps: ApiDependencies, config: PingApiConfig): void {
   async function handle(ctx: Context, monitorId: string, suffix: string | undefined) {
+    ctx.state['routine'] = true;
     const { kind, exitCode: suffixExitCode } = kindOf(suffix);
     const query = decode(
       PingQuery,

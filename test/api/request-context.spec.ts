@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import Koa from 'koa';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { requestContext } from '../../src/api/request-context.js';
+
+describe('Request logging', () => {
+  let server: Server;
+  let url: string;
+  let lines: { level: number; msg: string; path: string; status: number; request_id: string }[];
+
+  async function start(level: string) {
+    lines = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const app = new Koa();
+    app.use(requestContext(pino({ level }, sink)));
+    app.use((ctx) => {
+      if (ctx.path.startsWith('/ping')) ctx.state['routine'] = true;
+      ctx.status = ctx.path.endsWith('/missing') ? 404 : 200;
+      ctx.body = { ok: ctx.status === 200 };
+    });
+    server = createServer(app.callback()).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  afterEach(() => new Promise((resolve) => server.close(resolve)));
+
+  const get = async (path: string) => {
+    const response = await fetch(`${url}${path}`, { headers: { 'X-Request-Id': `req-${path.replaceAll('/', '-')}` } });
+    await response.text();
+  };
+  const logged = () => lines.filter((line) => line.msg === 'request').map((line) => ({ path: line.path, status: line.status, level: line.level }));
+
+  it('logs every request at info with its id, path and status', async () => {
+    await start('info');
+    await get('/v1/projects');
+    expect(logged()).to.deep.equal([{ path: '/v1/projects', status: 200, level: 30 }]);
+    expect(lines[0]!.request_id).to.equal('req--v1-projects');
+  });
+
+  it('logs routine traffic (pings) that succeeded at debug only, and routine traffic that failed at info', async () => {
+    await start('info');
+    await get('/ping/ok');
+    await get('/ping/missing');
+    expect(logged()).to.deep.equal([{ path: '/ping/missing', status: 404, level: 30 }]);
+  });
+
+  it('shows successful routine traffic when the level is debug', async () => {
+    await start('debug');
+    await get('/ping/ok');
+    expect(logged()).to.deep.equal([{ path: '/ping/ok', status: 200, level: 20 }]);
+  });
+});
