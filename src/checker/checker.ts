@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
-import { runMonitorCommandIfExists } from '../app/monitors.js';
+import { loadMonitorState, runMonitorCommandIfExists } from '../app/monitors.js';
+import { UNCONTESTED, type WorkClaims } from '../coordination/work-claims.js';
 import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
 import type { CheckObservation } from '../domain/monitors/monitor.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
@@ -20,15 +21,27 @@ export interface CheckerConfig extends CheckerEnvironment {
   maxSleepMs: number;
 }
 
+/** How checker instances divide the work: by monitor partition, and one claim per check in progress. */
+export interface CheckerCoordination {
+  share?: WorkShare;
+  claims?: WorkClaims;
+}
+
 const CHECKER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
 
 /**
  * Runs the uptime checks that are due (from the deadlines read model, `kind: check`) and records
  * each outcome as a command; the monitor decides what it means. A failed check is retried a few
  * times, seconds apart, before it counts, so one dropped packet pages nobody.
+ *
+ * Several checkers split the monitors by partition; a check is also claimed while it runs and
+ * made only if the monitor's own stream still says it is due, so two checkers never probe a
+ * target for the same slot, even while a partition changes hands.
  */
 export class Checker {
   private readonly inFlight = new Map<string, string>();
+  private readonly share: WorkShare;
+  private readonly claims: WorkClaims;
   private readonly loop = new BackgroundLoop(() => this.tick(), () => this.config.maxSleepMs, (error) => this.onError(error));
 
   constructor(
@@ -37,9 +50,11 @@ export class Checker {
     private readonly config: CheckerConfig,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     private readonly onError: (error: unknown) => void = (error) => console.error('checker error', error),
-    /** The monitors this instance checks, when several checkers share the work. */
-    private readonly share: WorkShare = ALL_THE_WORK,
-  ) {}
+    coordination: CheckerCoordination = {},
+  ) {
+    this.share = coordination.share ?? ALL_THE_WORK;
+    this.claims = coordination.claims ?? UNCONTESTED;
+  }
 
   /** Checks every monitor due now, a few at a time; returns how many it checked. */
   async tick(): Promise<number> {
@@ -54,7 +69,8 @@ export class Checker {
         fresh.slice(i, i + this.config.concurrency).map(async ({ id, doc }) => {
           this.inFlight.set(id, doc.check_due_at!);
           try {
-            await this.checkMonitor(doc.monitor_id, cycleId);
+            // Another checker has it: look again next tick, in case that one dies before recording.
+            if ((await this.checkMonitor(doc.monitor_id, cycleId, now)) === 'claimed elsewhere') this.inFlight.delete(id);
           } catch (error) {
             // Not recorded: check it again next tick rather than waiting for a due time that will not move.
             this.inFlight.delete(id);
@@ -66,10 +82,26 @@ export class Checker {
     return fresh.length;
   }
 
-  private async checkMonitor(monitorId: string, cycleId: string): Promise<void> {
+  private async checkMonitor(monitorId: string, cycleId: string, dueBy: string): Promise<'claimed elsewhere' | void> {
     const monitor = (await this.readModels.get<MonitorDocument>('monitors', monitorId))?.doc;
     if (!monitor?.uptime || monitor.paused) return;
     const uptime = monitor.uptime;
+    const longestMs = (this.config.retries + 1) * (uptime.uptime_timeout_ms + this.config.retryDelayMs);
+    if (!(await this.claims.claim(monitorId, longestMs))) return 'claimed elsewhere';
+    try {
+      if (await this.stillDue(monitorId, dueBy)) await this.probeAndRecord(monitorId, uptime, cycleId);
+    } finally {
+      await this.claims.release(monitorId);
+    }
+  }
+
+  /** The monitor's stream, not the read model, says whether the check is still to be made. */
+  private async stillDue(monitorId: string, dueBy: string): Promise<boolean> {
+    const state = await loadMonitorState(this.commands, monitorId);
+    return state.lifecycle === 'active' && !state.paused && state.nextExpectedAt !== null && Date.parse(state.nextExpectedAt) <= Date.parse(dueBy);
+  }
+
+  private async probeAndRecord(monitorId: string, uptime: NonNullable<MonitorDocument['uptime']>, cycleId: string): Promise<void> {
     let outcome: HttpCheckOutcome;
     let attempts = 0;
     for (;;) {

@@ -6,7 +6,8 @@ import type { LeaseStore } from './leases.js';
  * A holder that dies mid-work leaves its claim to expire, and then the work is done again.
  */
 export interface WorkClaims {
-  claim(key: string): Promise<boolean>;
+  /** Claims `key` for as long as the work may take (`workMs`), plus a margin; false if another holds it. */
+  claim(key: string, workMs: number): Promise<boolean>;
   release(key: string): Promise<void>;
 }
 
@@ -18,12 +19,13 @@ export class LeasedClaims implements WorkClaims {
     private readonly leases: LeaseStore,
     private readonly prefix: string,
     private readonly holder: string,
-    private readonly ttlMs: number,
+    /** On top of the work's own longest duration, so only a dead holder's claim ever expires. */
+    private readonly marginMs: number,
     private readonly clock: () => Date,
   ) {}
 
-  claim(key: string): Promise<boolean> {
-    return this.leases.acquire(`${this.prefix}${key}`, this.holder, this.ttlMs, this.clock());
+  claim(key: string, workMs: number): Promise<boolean> {
+    return this.leases.acquire(`${this.prefix}${key}`, this.holder, workMs + this.marginMs, this.clock());
   }
 
   release(key: string): Promise<void> {

@@ -123,7 +123,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       },
       undefined,
       (error) => logger.error({ err: error }, 'check failed to run'),
-      await shareOf('checker'),
+      { share: await shareOf('checker'), claims: new LeasedClaims(stores.leases, 'checker/check/', holder, config.coordination.leaseTtlMs, clock) },
     );
     if (!options.manualTimer) checker.start();
   }
@@ -131,8 +131,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   const secrets = options.roles.includes('api') || options.roles.includes('notifier') ? secretBoxFor(config, stores) : null;
   let notifier: Notifier | null = null;
   if (options.roles.includes('notifier') && secrets) {
-    // A delivery's claim outlives its longest attempt, so only a dead holder's claim ever expires.
-    const claims = new LeasedClaims(stores.leases, 'notifier/delivery/', holder, config.notify.timeoutMs + config.coordination.leaseTtlMs, clock);
+    const claims = new LeasedClaims(stores.leases, 'notifier/delivery/', holder, config.coordination.leaseTtlMs, clock);
     notifier = new Notifier(commands, stores.readModels, secrets, config.notify, (error) => logger.error({ err: error }, 'notifier failed; retrying'), metrics, {
       share: await shareOf('notifier'),
       claims,

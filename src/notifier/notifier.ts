@@ -134,7 +134,7 @@ export class Notifier {
     let claimed = false;
     try {
       // Another notifier making this delivery right now keeps it; it is looked at again next tick.
-      claimed = await this.claims.claim(delivery.id);
+      claimed = await this.claims.claim(delivery.id, this.config.timeoutMs);
       if (!claimed) return;
       this.inFlight.add(key);
       if (!(await this.stillDue(delivery))) return;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { SecretBox } from '../../src/app/secret-box.js';
 import { LeasedClaims } from '../../src/coordination/work-claims.js';
+import { Checker } from '../../src/checker/checker.js';
 import { Notifier } from '../../src/notifier/notifier.js';
 import { eventually } from '../support/eventually.js';
 import { slotOf } from '../../src/coordination/partitions.js';
@@ -159,7 +160,7 @@ describe('Timer, checker and notifier instances sharing one store', function () 
     // b's notifier believes it holds every partition, as an instance does whose view of the members is a renewal behind.
     const config = loadConfig(a.env);
     const overlapping = new Notifier(b.commands, b.stores.readModels, SecretBox.fromKeyFile(join(a.dataDir, 'secret.key')), config.notify, undefined, null, {
-      claims: new LeasedClaims(b.stores.leases, 'notifier/delivery/', b.holder, TTL, a.clock.now),
+      claims: new LeasedClaims(b.stores.leases, 'notifier/delivery/', b.holder, 0, a.clock.now),
     });
 
     holdReplies = true;
@@ -175,5 +176,27 @@ describe('Timer, checker and notifier instances sharing one store', function () 
     await overlapping.tick();
     expect(sink.seen).to.have.length(1);
     expect((await events('PageDelivered'))).to.have.length(1);
+  });
+
+  it('never lets two checkers probe a target for the same slot, as while a partition changes hands', async () => {
+    let answer: (() => void) | null = null;
+    const slow = await startTarget((request, response) => (answer = () => reply(200, 'ok')(request, response)));
+    const monitor = (await a.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Site', type: 'UPTIME_HTTP', schedule: '1m', uptime_url: slow.url } })).body.monitor;
+    await a.settle();
+    const config = loadConfig(a.env);
+    const overlapping = new Checker(b.commands, b.stores.readModels, { ...config.checks, extraCaPem: null, userAgent: 'test', maxSleepMs: 1000 }, undefined, undefined, {
+      claims: new LeasedClaims(b.stores.leases, 'checker/check/', b.holder, 0, a.clock.now),
+    });
+
+    const checking = a.vigil.checker!.tick();
+    await eventually(() => expect(slow.seen).to.have.length(1));
+    expect(await overlapping.tick(), 'b found it due').to.equal(1);
+    expect(slow.seen, 'but left the check a is making alone').to.have.length(1);
+    answer!();
+    await checking;
+    await overlapping.tick();
+    expect(slow.seen, 'nor made it again once a had recorded it').to.have.length(1);
+    expect((await a.vigil.stores.events.readStream(`monitor-${monitor.id}`)).filter((e) => e.type === 'CheckCompleted')).to.have.length(1);
+    await slow.close();
   });
 });
