@@ -20,6 +20,8 @@ export interface LeadProjectorOptions {
  */
 export class LeadProjector implements ReadModelProgress {
   private current: Projector | null = null;
+  /** The current projector's start, so that it is never stopped half-started. */
+  private starting: Promise<void> = Promise.resolve();
   private readonly loop: BackgroundLoop;
 
   constructor(
@@ -37,23 +39,53 @@ export class LeadProjector implements ReadModelProgress {
     return this.current;
   }
 
+  /**
+   * Takes the lease if it is free and, leading, prepares the read models (a rebuild after a version
+   * bump included) before returning, as a lone projector would; the lease is renewed meanwhile.
+   */
   async start(): Promise<void> {
-    await this.refresh();
+    const first = (await this.acquire()) ? this.launch() : Promise.resolve();
     this.loop.start();
+    try {
+      await first;
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
   }
 
   /** Renews or takes the lease; starts following the log on winning it and stops on losing it. */
   async refresh(): Promise<void> {
-    const leading = await this.leases.acquire(PROJECTOR_LEASE, this.holder, this.options.ttlMs, this.options.clock());
+    const leading = await this.acquire();
     if (leading && !this.current) {
-      const projector = this.makeProjector();
-      await projector.start();
-      this.current = projector;
+      // Not awaited: a long catch-up must not keep the lease from being renewed.
+      this.launch().catch(this.options.onError);
     } else if (!leading && this.current) {
       const projector = this.current;
       this.current = null;
+      await this.starting;
       await projector.stop();
     }
+  }
+
+  private acquire(): Promise<boolean> {
+    return this.leases.acquire(PROJECTOR_LEASE, this.holder, this.options.ttlMs, this.options.clock());
+  }
+
+  private launch(): Promise<void> {
+    const projector = this.makeProjector();
+    this.current = projector;
+    const started = projector.start().catch((error: unknown) => {
+      if (this.current === projector) this.current = null;
+      throw error;
+    });
+    this.starting = started.catch(() => undefined);
+    return started;
+  }
+
+  /** Resolves once the projector this process leads with (if any) has prepared the read models. */
+  started(): Promise<void> {
+    return this.starting;
   }
 
   waitForPosition(position: number, timeoutMs: number): Promise<void> {
@@ -62,6 +94,7 @@ export class LeadProjector implements ReadModelProgress {
 
   async stop(): Promise<void> {
     await this.loop.stop();
+    await this.starting;
     await this.current?.stop();
     this.current = null;
     await this.leases.release(PROJECTOR_LEASE, this.holder);

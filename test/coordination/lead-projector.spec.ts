@@ -76,6 +76,7 @@ describe('Projectors in several processes', function () {
   it('hands the log to the standby once a dead leader\'s lease has expired, and on a clean stop at once', async () => {
     const [a, b] = [processOn(stores.openSecondConnection(), 'a'), processOn(stores.openSecondConnection(), 'b')];
     await a.refresh();
+    await a.started();
     await b.refresh();
     // a is killed: its projector stops and its lease is never renewed again.
     await a.projector!.stop();
@@ -86,6 +87,7 @@ describe('Projectors in several processes', function () {
     clock.advance(1);
     await b.refresh();
     expect(b.projector).to.not.equal(null);
+    await b.started();
     await b.waitForPosition(await stores.events.headPosition(), 5000);
     expect(await stores.readModels.count('projects')).to.equal(3);
 
@@ -94,6 +96,7 @@ describe('Projectors in several processes', function () {
     await b.stop();
     await c.refresh();
     expect(c.projector, 'a stopped leader lets go at once').to.not.equal(null);
+    await c.started();
     await writeProjects(2);
     await c.waitForPosition(await stores.events.headPosition(), 5000);
     expect(await stores.readModels.count('projects')).to.equal(5);
