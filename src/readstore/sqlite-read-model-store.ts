@@ -68,7 +68,12 @@ export class SqliteReadModelStore implements ReadModelStore {
   private createCollection(spec: CollectionSpec): void {
     const table = tableName(spec.name);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, position INTEGER NOT NULL, doc TEXT NOT NULL)`);
-    for (const index of spec.indexes) this.db.exec(indexDefinition(spec.name, index).sql);
+    const deferred = this.deferredIndexes.get(spec.name) ?? [];
+    for (const index of spec.indexes) {
+      const definition = indexDefinition(spec.name, index);
+      // A projector preparing inside a bulk load must not build what the load holds back.
+      if (!deferred.some((d) => d.sql === definition.sql)) this.db.exec(definition.sql);
+    }
     this.known.add(spec.name);
   }
 
@@ -130,10 +135,10 @@ export class SqliteReadModelStore implements ReadModelStore {
   async bulkLoad<T>(collections: readonly CollectionSpec[], load: () => Promise<T>): Promise<T> {
     const autocheckpoint = Number(this.db.pragma('wal_autocheckpoint', { simple: true }));
     for (const spec of collections) {
+      const held = spec.indexes.filter((index) => !index.unique);
+      this.deferredIndexes.set(spec.name, held.map((index) => indexDefinition(spec.name, index)));
       this.createCollection(spec);
-      const deferred = spec.indexes.filter((index) => !index.unique).map((index) => indexDefinition(spec.name, index));
-      for (const index of spec.indexes.filter((i) => !i.unique)) this.db.exec(`DROP INDEX IF EXISTS ${indexName(spec.name, index)}`);
-      this.deferredIndexes.set(spec.name, [...(this.deferredIndexes.get(spec.name) ?? []), ...deferred]);
+      for (const index of held) this.db.exec(`DROP INDEX IF EXISTS ${indexName(spec.name, index)}`);
     }
     this.db.pragma(`wal_autocheckpoint = ${BULK_LOAD_AUTOCHECKPOINT_PAGES}`);
     try {
