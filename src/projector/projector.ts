@@ -31,6 +31,7 @@ interface PendingWrite {
 }
 
 const IDLE = Symbol('idle');
+const UNKNOWN = Symbol('unknown');
 const idle = () => new Promise<typeof IDLE>((resolve) => setImmediate(() => resolve(IDLE)));
 
 /**
@@ -45,6 +46,8 @@ export class Projector implements ReadModelProgress {
   private readonly rebuildBatchSize: number;
   private readonly onError: (error: unknown) => void;
   private readonly checkpoints = new Map<string, number>();
+  /** The projections that handle each event type, in their order: most handle few types. */
+  private readonly routes = new Map<string, Projection<object>[]>();
   private overlay = new Map<string, Map<string, PendingWrite>>();
   private lastProcessed = 0;
   private dirty = false;
@@ -74,6 +77,9 @@ export class Projector implements ReadModelProgress {
     this.rebuildBatchSize = options.rebuildBatchSize ?? 10_000;
     this.onError = options.onError ?? ((error) => console.error('projector error', error));
     this.metrics = options.metrics ?? null;
+    for (const projection of projections) {
+      for (const type of new Set(projection.handles)) this.routes.set(type, [...(this.routes.get(type) ?? []), projection]);
+    }
   }
 
   /** Everything up to this log position is in the read models. */
@@ -207,9 +213,8 @@ export class Projector implements ReadModelProgress {
 
   private async process(recorded: RecordedEvent): Promise<void> {
     const event = toProjectedEvent(recorded);
-    for (const projection of this.projections) {
+    for (const projection of this.routes.get(event.type) ?? []) {
       if ((this.checkpoints.get(projection.name) ?? 0) >= event.position) continue;
-      if (!projection.handles.includes(event.type)) continue;
       const target = projection.targets(event);
       if (target.where) {
         // A filter must see every earlier write, so commit the overlay first.
@@ -217,19 +222,22 @@ export class Projector implements ReadModelProgress {
         const found = await this.readModels.find(projection.collection.name, target.where);
         for (const stored of found) this.applyToDocument(projection, stored.id, stored, event);
       }
-      for (const id of target.ids ?? []) await this.applyTo(projection, id, event);
+      for (const id of target.ids ?? []) {
+        // Read the stored document only when neither the batch nor the rebuild can tell it apart.
+        const known = this.knownDocument(projection.collection.name, id);
+        this.applyToDocument(projection, id, known === UNKNOWN ? await this.readModels.get(projection.collection.name, id) : known, event);
+      }
     }
     this.lastProcessed = event.position;
     this.dirty = true;
     if (event.type === 'IncidentOpened' && event.position > this.countedUpTo) this.uncountedIncidents.push(event.data.event);
   }
 
-  private async applyTo(projection: Projection<object>, id: string, event: ProjectedEvent): Promise<void> {
-    const collection = projection.collection.name;
+  /** The document as this batch left it, null if a rebuild has not written it yet, else UNKNOWN. */
+  private knownDocument(collection: string, id: string): PendingWrite | null | typeof UNKNOWN {
     const pending = this.overlay.get(collection)?.get(id);
-    const unwritten = !pending && this.written !== null && !this.written.mayHave(collection, id);
-    const current = pending ?? (unwritten ? null : await this.readModels.get(collection, id));
-    this.applyToDocument(projection, id, current, event);
+    if (pending) return pending;
+    return this.written !== null && !this.written.mayHave(collection, id) ? null : UNKNOWN;
   }
 
   private applyToDocument(projection: Projection<object>, id: string, current: PendingWrite | null, event: ProjectedEvent): void {
@@ -239,8 +247,8 @@ export class Projector implements ReadModelProgress {
     if (doc === null && (current === null || current.doc === null)) return;
     let writes = this.overlay.get(projection.collection.name);
     if (!writes) this.overlay.set(projection.collection.name, (writes = new Map()));
+    if (!writes.has(id)) this.written?.add(projection.collection.name, id);
     writes.set(id, { doc, position: event.position });
-    this.written?.add(projection.collection.name, id);
   }
 
   private pendingWrites(): number {

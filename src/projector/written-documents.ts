@@ -42,14 +42,19 @@ export class WrittenDocuments {
 /** Two independent 32-bit FNV-1a hashes of the pair; probes are h1 + i·h2 (Kirsch–Mitzenmacher). */
 function hashes(collection: string, id: string): [number, number] {
   let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (const text of [collection, '\u0000', id]) {
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      a = Math.imul(a ^ code, 0x01000193);
-      b = Math.imul(b ^ code, 0x5bd1e995);
-      b ^= b >>> 15;
-    }
+  let b = 0x5bd1e995;
+  for (let i = 0; i < collection.length; i++) {
+    a = Math.imul(a ^ collection.charCodeAt(i), 0x01000193);
+    b = Math.imul(b ^ collection.charCodeAt(i), 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  // A separator, so that ("ab", "c") and ("a", "bc") differ.
+  a = Math.imul(a ^ 0xff, 0x01000193);
+  b = Math.imul(b ^ 0xff, 0x5bd1e995);
+  for (let i = 0; i < id.length; i++) {
+    a = Math.imul(a ^ id.charCodeAt(i), 0x01000193);
+    b = Math.imul(b ^ id.charCodeAt(i), 0x5bd1e995);
+    b ^= b >>> 15;
   }
   // An odd step visits distinct bits on each probe.
   return [a >>> 0, (b | 1) >>> 0];
