@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { openSqliteDatabase } from '../src/eventstore/sqlite-database.js';
 import { SqliteEventStore } from '../src/eventstore/sqlite-event-store.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
+import { recordResult } from './results.js';
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '64' } } });
 const total = Number(values.events);
@@ -56,3 +57,19 @@ console.log(`ratio: ${(grouped.rate / baseline).toFixed(1)}x the baseline`);
 await store.close();
 db.close();
 dir.remove();
+
+recordResult({
+  name: 'append',
+  date: new Date().toISOString(),
+  command: `node --import=tsx bench/append.ts --events ${total} --concurrency ${concurrency}`,
+  figures: {
+    appends: total,
+    appends_per_s: Math.round(grouped.rate),
+    p50_ms: Number(grouped.p50.toFixed(2)),
+    p99_ms: Number(grouped.p99.toFixed(2)),
+    transactions: grouped.commits,
+  },
+  baseline: { name: 'one append at a time', figures: { appends: baselineCount, appends_per_s: Math.round(baseline) } },
+  ratio: Number((grouped.rate / baseline).toFixed(1)),
+  notes: [`${concurrency} appends in flight share each fsync'd transaction (group commit); synchronous=FULL, WAL.`],
+});

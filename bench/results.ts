@@ -76,10 +76,10 @@ export function recordResult(result: Omit<BenchResult, 'machine'> & { machine?: 
 }
 
 /** Every result in bench/results, in name order; a file that is not a result is reported and skipped. */
-export function readResults(): RecordedResult[] {
+export function readResults(dir = resultsDir, warn: (message: string) => void = console.error): RecordedResult[] {
   let files: string[] = [];
   try {
-    files = readdirSync(resultsDir).filter((file) => file.endsWith('.json')).sort();
+    files = readdirSync(dir).filter((file) => file.endsWith('.json')).sort();
   } catch {
     return [];
   }
@@ -87,12 +87,12 @@ export function readResults(): RecordedResult[] {
   for (const file of files) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(join(resultsDir, file), 'utf8'));
+      parsed = JSON.parse(readFileSync(join(dir, file), 'utf8'));
     } catch {
       parsed = null;
     }
     if (isBenchResult(parsed)) results.push({ file: file.slice(0, -'.json'.length), result: parsed });
-    else console.error(`bench/results/${file} is not a benchmark result (see the shape at the top of bench/results.ts); left out`);
+    else warn(`${join(dir, file)} is not a benchmark result (see the shape at the top of bench/results.ts); left out`);
   }
   return results;
 }
