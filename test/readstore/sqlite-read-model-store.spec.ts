@@ -40,11 +40,12 @@ describe('SqliteReadModelStore: bulk load', () => {
     expect(plan('created_at')).to.match(/USING INDEX rm_bulk_pings__created_at/);
   });
 
-  it('checkpoints the WAL in larger steps while loading, and as before afterwards', async () => {
-    const autocheckpoint = () => stores.db.pragma('wal_autocheckpoint', { simple: true });
-    const before = autocheckpoint();
-    const during = await stores.readModels.bulkLoad([pings], async () => autocheckpoint());
-    expect(during).to.be.greaterThan(Number(before));
-    expect(autocheckpoint()).to.equal(before);
+  it('checkpoints the WAL in larger steps and caches more pages while loading, and as before afterwards', async () => {
+    const settings = () => ({ autocheckpoint: Number(stores.db.pragma('wal_autocheckpoint', { simple: true })), cacheKib: -Number(stores.db.pragma('cache_size', { simple: true })) });
+    const before = settings();
+    const during = await stores.readModels.bulkLoad([pings], async () => settings());
+    expect(during.autocheckpoint).to.be.greaterThan(before.autocheckpoint);
+    expect(during.cacheKib).to.be.greaterThan(before.cacheKib);
+    expect(settings()).to.deep.equal(before);
   });
 });
