@@ -51,7 +51,8 @@ const owner = await seeding.user('bench@example.com');
 const key = await seeding.accountKey(owner, ALL_SCOPES);
 const projectIds: string[] = [];
 for (let p = 0; p < projectCount; p++) projectIds.push(await seeding.project(owner, `Project ${p}`));
-const leadMs = 20_000 + count / 5;
+// Room for seeding (about 2 s per 1,000 monitors on a busy 2-core machine) and an idle baseline after it.
+const leadMs = 30_000 + count * 0.6;
 const start = Date.now() + leadMs;
 let pending: Promise<unknown>[] = [];
 for (let i = 0; i < count; i++) {
@@ -94,6 +95,7 @@ sampleMemory();
 const sampler = setInterval(sampleMemory, 1000);
 
 const idleFor = Math.max(1000, start - Date.now() - 1000);
+if (idleFor < 10_000) console.warn(`seeding ran into the deadlines: only ${(idleFor / 1000).toFixed(0)} s of idle baseline`);
 const idleCpuStart = process.cpuUsage();
 await new Promise((resolve) => setTimeout(resolve, idleFor));
 const idleCpu = process.cpuUsage(idleCpuStart);
