@@ -73,12 +73,12 @@ export async function issueApiKey(
     userStream(input.user_id),
     userDecider,
     {
+      ...input,
       type: 'CreateApiKey',
       api_key_id: context.newId(),
       key_hash: hashApiKey(key),
       key_preview: apiKeyPreview(key),
       now: nowIso(context),
-      ...input,
       scopes: input.kind === 'PROJECT' ? ['read', 'manage_monitors'] : input.scopes,
     },
     actor,
@@ -97,7 +97,7 @@ export async function revokeApiKey(
     context,
     userStream(input.user_id),
     userDecider,
-    { type: 'RevokeApiKey', ...input, now: nowIso(context) },
+    { ...input, type: 'RevokeApiKey', now: nowIso(context) },
     actor,
   );
   return { position: outcome.position };

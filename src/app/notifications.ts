@@ -24,7 +24,7 @@ export async function createChannel(
   actor: Actor,
 ): Promise<{ channelId: string; position: number | null }> {
   const channelId = context.newId();
-  const outcome = await handleCommand(context, channelStream(channelId), channelDecider, { type: 'CreateChannel', channel_id: channelId, now: nowIso(context), ...input }, actor);
+  const outcome = await handleCommand(context, channelStream(channelId), channelDecider, { ...input, type: 'CreateChannel', channel_id: channelId, now: nowIso(context) }, actor);
   return { channelId, position: outcome.position };
 }
 
@@ -60,7 +60,7 @@ export async function deleteChannel(context: CommandContext, readModels: ReadMod
 
 export async function createGroup(context: CommandContext, input: { project_id: string; settings: GroupSettings }, actor: Actor) {
   const groupId = context.newId();
-  const outcome = await handleCommand(context, groupStream(groupId), groupDecider, { type: 'CreateGroup', group_id: groupId, now: nowIso(context), ...input }, actor);
+  const outcome = await handleCommand(context, groupStream(groupId), groupDecider, { ...input, type: 'CreateGroup', group_id: groupId, now: nowIso(context) }, actor);
   return { groupId, position: outcome.position };
 }
 

@@ -18,34 +18,34 @@ export async function createProject(
   const projectId = context.newId();
   const outcome = await run(
     context,
-    { type: 'CreateProject', project_id: projectId, owner_member_id: context.newId(), ping_key: newPingKey(), now: nowIso(context), ...input },
+    { ...input, type: 'CreateProject', project_id: projectId, owner_member_id: context.newId(), ping_key: newPingKey(), now: nowIso(context) },
     actor,
   );
   return { projectId, position: outcome.position };
 }
 
 export async function updateProject(context: CommandContext, input: WithoutContext<Extract<ProjectCommand, { type: 'UpdateProject' }>>, actor: Actor) {
-  return run(context, { type: 'UpdateProject', now: nowIso(context), ...input }, actor);
+  return run(context, { ...input, type: 'UpdateProject', now: nowIso(context) }, actor);
 }
 
 export async function addMember(context: CommandContext, input: { project_id: string; user_id: string; role: AssignableRole }, actor: Actor) {
-  return run(context, { type: 'AddMember', member_id: context.newId(), now: nowIso(context), ...input }, actor);
+  return run(context, { ...input, type: 'AddMember', member_id: context.newId(), now: nowIso(context) }, actor);
 }
 
 export async function changeMemberRole(context: CommandContext, input: { project_id: string; user_id: string; role: AssignableRole }, actor: Actor) {
-  return run(context, { type: 'ChangeMemberRole', now: nowIso(context), ...input }, actor);
+  return run(context, { ...input, type: 'ChangeMemberRole', now: nowIso(context) }, actor);
 }
 
 export async function removeMember(context: CommandContext, input: { project_id: string; user_id: string }, actor: Actor) {
-  return run(context, { type: 'RemoveMember', now: nowIso(context), ...input }, actor);
+  return run(context, { ...input, type: 'RemoveMember', now: nowIso(context) }, actor);
 }
 
 export async function rotatePingKey(context: CommandContext, input: { project_id: string }, actor: Actor) {
-  return run(context, { type: 'RotatePingKey', ping_key: newPingKey(), now: nowIso(context), ...input }, actor);
+  return run(context, { ...input, type: 'RotatePingKey', ping_key: newPingKey(), now: nowIso(context) }, actor);
 }
 
 export async function deleteProject(context: CommandContext, input: { project_id: string }, actor: Actor) {
-  return run(context, { type: 'DeleteProject', now: nowIso(context), ...input }, actor);
+  return run(context, { ...input, type: 'DeleteProject', now: nowIso(context) }, actor);
 }
 
 /** Command-side read of a user's role, for decisions that must not trust a lagging read model. */
