@@ -120,7 +120,11 @@ export class Projector implements ReadModelProgress {
     }
   }
 
-  /** Drops every read model and replays the whole log into it. */
+  /**
+   * Drops every read model and replays the whole log into it: in larger batches, inside the
+   * store's bulk load, and without reading back documents the replay has not written yet. The
+   * checkpoints advance with each batch as usual, so a rebuild cut short resumes where it stopped.
+   */
   async rebuild(onProgress?: (position: number, head: number) => void): Promise<void> {
     for (const projection of this.projections) {
       await this.readModels.reset({ name: projection.name, version: projection.version }, [projection.collection]);
