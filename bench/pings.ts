@@ -1,32 +1,83 @@
 /**
- * Ping ingestion on the embedded store: autocannon drives GET /v1/ping/<id> over many monitors
- * with concurrent connections, next to a bare Node http server answering 200 in the same run.
- * Afterwards every acknowledged ping id is looked up in the ping history.
- *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200]
+ * Ping ingestion on the embedded store, against a bare Node http server measured the same way in
+ * the same run. Each server is its own process, started as `npm start` starts Vigil (every role,
+ * default log level, logs to /dev/null), and this process only drives the load, so the load
+ * generator never competes with a server inside one event loop. Per round:
+ *   1. Vigil `GET /v1/ping/<id>` over many monitors, closed loop at full speed (autocannon): its peak;
+ *   2. Vigil at half of that peak, paced evenly (open loop, see paced-load.ts), for the latency there;
+ *   3. the bare server at full speed, then at the same paced rate (the floor of that latency).
+ * Each phase also reads the server's CPU time (Linux /proc), so CPU per request can be compared
+ * even when other work on the machine takes cores away from both sides. Medians over the rounds.
+ * Afterwards every acknowledged ping id is looked up in the ping history (0 lost is the rule).
+ * The result goes to bench/results/pings.json and bench/RESULTS.md.
+ *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3
+ *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --node-option X]
+ * --server-env (repeatable) sets a variable for the Vigil server; --profile writes its CPU profiles
+ * to DIR; --node-option (repeatable) passes a flag to its node, e.g. --node-option=--import=./probe.ts.
  */
 import autocannon from 'autocannon';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../src/main/config.js';
 import { startVigil } from '../src/main/vigil.js';
+import { freePort } from '../test/support/server-process.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { TestVigil } from '../test/support/test-vigil.js';
+import { pacedLoad } from './paced-load.js';
+import { recordResult } from './results.js';
+import { median } from './stats.js';
 
 const { values } = parseArgs({
-  options: { connections: { type: 'string', default: '64' }, seconds: { type: 'string', default: '10' }, monitors: { type: 'string', default: '200' } },
+  options: {
+    connections: { type: 'string', default: '64' },
+    seconds: { type: 'string', default: '10' },
+    monitors: { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '3' },
+    'server-env': { type: 'string', multiple: true, default: [] },
+    profile: { type: 'string' },
+    'node-option': { type: 'string', multiple: true, default: [] },
+  },
 });
 const connections = Number(values.connections);
 const duration = Number(values.seconds);
 const monitorCount = Number(values.monitors);
+const rounds = Number(values.rounds);
+const serverEnv = Object.fromEntries(
+  values['server-env'].map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`--server-env wants NAME=value, not ${pair}`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
+const WARMUP_SECONDS = 2;
 
-async function drive(url: string, paths: string[], onBody?: (body: string) => void) {
+interface LoadResult {
+  rate: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** The server's CPU time (all its threads) per answered request, in µs; NaN where /proc is missing. */
+  cpuPerRequestUs: number;
+}
+
+interface ServerProcess {
+  url: string;
+  /** CPU seconds the server process has used so far (user + system), from /proc; NaN elsewhere. */
+  cpuSeconds: () => number;
+  stop: () => Promise<void>;
+}
+
+/** Closed loop at full speed: every connection sends its next request as soon as the last is answered. */
+async function drive(server: ServerProcess, paths: string[], options: { seconds: number; onBody?: (body: string) => void }): Promise<LoadResult> {
   let next = 0;
+  const { onBody } = options;
+  const cpuBefore = server.cpuSeconds();
   const result = await autocannon({
-    url,
+    url: server.url,
     connections,
-    duration,
+    duration: options.seconds,
     requests: [
       {
         setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }),
@@ -35,25 +86,68 @@ async function drive(url: string, paths: string[], onBody?: (body: string) => vo
     ],
   });
   return {
-    rate: result.requests.average,
+    rate: result.requests.total / options.seconds,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    ok: result['2xx'],
     errors: result.non2xx + result.errors + result.timeouts,
+    cpuPerRequestUs: ((server.cpuSeconds() - cpuBefore) * 1e6) / result.requests.total,
   };
 }
 
-const bare = createServer((_request, response) => {
-  response.writeHead(200, { 'Content-Type': 'application/json' });
-  response.end('{"ok":true}');
-});
-await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-const baseline = await drive(`http://127.0.0.1:${(bare.address() as AddressInfo).port}`, ['/']);
-bare.close();
+async function paced(server: ServerProcess, paths: string[], ratePerSecond: number, onBody?: (body: string) => void): Promise<LoadResult> {
+  const cpuBefore = server.cpuSeconds();
+  const result = await pacedLoad({ url: server.url, paths, ratePerSecond, seconds: duration, connections, ...(onBody ? { onBody } : {}) });
+  return { ...result, cpuPerRequestUs: ((server.cpuSeconds() - cpuBefore) * 1e6) / (result.rate * duration) };
+}
+
+/** Starts `node <args>` with PORT set, waits until `readyPath` answers, and stops it with SIGTERM. */
+async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Should this process die mid-run, its servers go with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 30_000; ; ) {
+    try {
+      if ((await fetch(`${url}${readyPath}`)).ok) break;
+    } catch (error) {
+      if (Date.now() > deadline || child.exitCode !== null) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    cpuSeconds: () => processCpuSeconds(child.pid),
+    stop: async () => {
+      process.off('exit', killOnExit);
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** utime + stime of a process, fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s. */
+function processCpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+const BARE_SERVER = `
+  require('node:http').createServer((request, response) => {
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    response.end('{"ok":true}');
+  }).listen(Number(process.env.PORT), process.env.HOST);
+`;
 
 const dir = makeTempDir('vigil-bench-pings');
-const env = { VIGIL_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent', VIGIL_RATE_LIMIT_REQUESTS: '1000000' };
-const seed = await TestVigil.reopen(dir.path, env);
+const seed = await TestVigil.reopen(dir.path, {});
 const key = await seed.accountKey(await seed.user('bench@example.com'), ['manage_projects', 'manage_monitors']);
 const projectId = (await seed.request('POST', '/v1/projects', { key, body: { name: 'Bench' } })).body.project.id;
 const monitorIds: string[] = [];
@@ -63,24 +157,108 @@ for (let i = 0; i < monitorCount; i++) {
 }
 await seed.stopKeepingData();
 
-const vigil = await startVigil(loadConfig(env), { roles: ['api', 'projector'], logger: pino({ level: 'silent' }) });
+const serverNodeArgs = [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : []), ...values['node-option']];
+const pingPaths = monitorIds.map((id) => `/v1/ping/${id}`);
 const acknowledged: string[] = [];
-const measured = await drive(vigil.url!, monitorIds.map((id) => `/v1/ping/${id}`), (body) => acknowledged.push(JSON.parse(body).ping_id));
-await vigil.projector!.waitForPosition(await vigil.stores.events.headPosition(), 60_000);
+const acknowledge = (body: string) => acknowledged.push(JSON.parse(body).ping_id);
 
+const bareRuns: LoadResult[] = [];
+const bareHalfRuns: LoadResult[] = [];
+const peakRuns: LoadResult[] = [];
+const halfRuns: (LoadResult & { offered: number })[] = [];
+for (let round = 0; round < rounds; round++) {
+  const vigil = await startServer(['--import=tsx', ...serverNodeArgs, 'src/main/server.ts'], { ...serverEnv, VIGIL_DATA_DIR: dir.path }, '/healthz');
+  await drive(vigil, pingPaths, { seconds: WARMUP_SECONDS, onBody: acknowledge });
+  const peak = await drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge });
+  peakRuns.push(peak);
+  const offered = Math.max(1, Math.round(peak.rate / 2));
+  halfRuns.push({ ...(await paced(vigil, pingPaths, offered, acknowledge)), offered });
+  await vigil.stop();
+
+  const bare = await startServer(['-e', BARE_SERVER], {}, '/');
+  await drive(bare, ['/'], { seconds: WARMUP_SECONDS });
+  bareRuns.push(await drive(bare, ['/'], { seconds: duration }));
+  bareHalfRuns.push(await paced(bare, ['/'], offered));
+  await bare.stop();
+  console.log(`round ${round + 1}/${rounds}: vigil ${peak.rate.toFixed(0)} req/s, bare ${bareRuns.at(-1)!.rate.toFixed(0)} req/s`);
+}
+
+// Whatever the server acknowledged must be in the log after it stopped; the projector brings the history up to it.
+const checker = await startVigil(loadConfig({ VIGIL_DATA_DIR: dir.path, VIGIL_LOG_LEVEL: 'silent' }), { roles: ['projector'], logger: pino({ level: 'silent' }), processMetrics: false });
+await checker.projector!.waitForPosition(await checker.stores.events.headPosition(), 120_000);
 const stored = new Set<string>();
 for (const monitorId of monitorIds) {
-  for (const found of await vigil.stores.readModels.find<{ ping_id: string }>('pings', { monitor_id: monitorId })) stored.add(found.doc.ping_id);
+  for (const found of await checker.stores.readModels.find<{ ping_id: string }>('pings', { monitor_id: monitorId })) stored.add(found.doc.ping_id);
 }
-const missing = acknowledged.filter((id) => !stored.has(id)).length;
-await vigil.stop();
+await checker.stop();
 dir.remove();
+const missing = acknowledged.filter((id) => !stored.has(id)).length;
 
-const row = (name: string, r: typeof baseline) =>
-  `${name.padEnd(34)} ${r.rate.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}`;
-console.log(`machine: ${process.platform} ${process.arch}, node ${process.version}; ${connections} connections, ${duration} s each, same process as the load`);
-console.log(row('bare node:http (baseline)', baseline));
-console.log(row(`vigil GET /v1/ping (${monitorCount} monitors)`, measured));
-console.log(`ratio: vigil at ${((measured.rate / baseline.rate) * 100).toFixed(0)}% of the bare server`);
+const summary = (runs: LoadResult[]) => ({
+  rate: median(runs.map((r) => r.rate)),
+  p50: median(runs.map((r) => r.p50)),
+  p99: median(runs.map((r) => r.p99)),
+  errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  cpuPerRequestUs: median(runs.map((r) => r.cpuPerRequestUs)),
+});
+const bare = summary(bareRuns);
+const bareHalf = summary(bareHalfRuns);
+const peak = summary(peakRuns);
+const half = { ...summary(halfRuns), offered: median(halfRuns.map((r) => r.offered)) };
+const ratio = peak.rate / bare.rate;
+const met = ratio >= 0.5 && half.p99 < 10 && missing === 0;
+const settings = Object.entries(serverEnv).map(([name, value]) => `${name}=${value}`).join(' ') || 'defaults';
+
+const row = (name: string, r: LoadResult) =>
+  `${name.padEnd(42)} ${r.rate.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(5)} ms   p99 ${String(r.p99).padStart(6)} ms   ` +
+  `server CPU ${r.cpuPerRequestUs.toFixed(0).padStart(4)} µs/request   errors ${r.errors}`;
+console.log(`${connections} connections, ${duration} s per phase, medians of ${rounds} round(s); servers in their own processes, load from this one; Vigil with ${settings}`);
+console.log(row('bare node:http (baseline)', bare));
+console.log(row(`vigil GET /v1/ping peak (${monitorCount} monitors)`, peak));
+console.log(row(`vigil at half of peak (${half.offered} req/s paced)`, half));
+console.log(row('bare node:http at that paced rate', bareHalf));
+console.log(`ratio: vigil at ${(ratio * 100).toFixed(0)}% of the bare server; CPU per request ${(peak.cpuPerRequestUs / bare.cpuPerRequestUs).toFixed(1)}x the bare server's`);
 console.log(`acknowledged pings: ${acknowledged.length}; in the history: ${acknowledged.length - missing}; missing: ${missing}`);
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+recordResult({
+  name: 'pings',
+  date: new Date().toISOString(),
+  command: `npm run bench:pings -- --connections ${connections} --seconds ${duration} --monitors ${monitorCount} --rounds ${rounds}${values['server-env'].map((pair) => ` --server-env ${pair}`).join('')}`,
+  figures: {
+    req_per_s: Math.round(peak.rate),
+    p50_ms: peak.p50,
+    p99_ms: peak.p99,
+    server_cpu_us_per_request: Math.round(peak.cpuPerRequestUs),
+    half_peak_paced_req_per_s: half.offered,
+    half_peak_p50_ms: round1(half.p50),
+    half_peak_p99_ms: round1(half.p99),
+    acknowledged: acknowledged.length,
+    in_history: acknowledged.length - missing,
+    lost: missing,
+    errors: peak.errors + half.errors,
+    connections,
+  },
+  baseline: {
+    name: 'bare node:http, same connections, same run',
+    figures: {
+      req_per_s: Math.round(bare.rate),
+      p50_ms: bare.p50,
+      p99_ms: bare.p99,
+      server_cpu_us_per_request: Math.round(bare.cpuPerRequestUs),
+      half_peak_p50_ms: round1(bareHalf.p50),
+      half_peak_p99_ms: round1(bareHalf.p99),
+    },
+  },
+  ratio: Math.round(ratio * 1000) / 1000,
+  target: {
+    description: 'ping ingestion on the embedded store: at least half the bare-server throughput, p99 under 10 ms at half of peak load, zero acknowledged pings lost',
+    met,
+  },
+  notes: [
+    `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors pinged round-robin; medians of ${rounds} round(s), ${duration} s per phase.`,
+    'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
+    'Server CPU per request: user + system time of the server process (all threads) over the phase, divided by the requests answered; it does not depend on how many cores other work left free.',
+  ],
+});
 if (missing > 0) process.exitCode = 1;
