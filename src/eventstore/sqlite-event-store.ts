@@ -17,6 +17,7 @@ import {
 } from './event-store.js';
 import { type LogWrite, type LogWriteOutcome, SqliteLogWriter, ensureLogSchema, rejectionError } from './sqlite-log-writer.js';
 import type { WriterReply, WriterRequest } from './sqlite-writer-thread.js';
+import { startModuleWorker } from './module-worker.js';
 
 interface EventRow {
   position: number;
@@ -306,28 +307,11 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
-/**
- * The writer thread runs the module beside this one: `.js` once built; under tsx (development,
- * tests) the `.ts` source, and a worker thread does not inherit tsx's loader, so it registers it first.
- */
+/** The writer thread runs sqlite-writer-thread beside this module. */
 function startWriterThread(path: string): Worker {
-  const extension = extname(fileURLToPath(import.meta.url));
-  const entry = new URL(`./sqlite-writer-thread${extension}`, import.meta.url);
-  const thread =
-    extension === '.ts'
-      ? new Worker(
-          `import(${JSON.stringify(tsxApi())}).then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); });`,
-          { eval: true, workerData: { path } },
-        )
-      : new Worker(entry, { workerData: { path } });
+  const thread = startModuleWorker(import.meta.url, 'sqlite-writer-thread', { path });
   // A commit under way sees the failure; later ones find the thread gone.
   thread.on('error', () => {});
   thread.unref();
   return thread;
-}
-
-/** tsx's ESM api (`tsx/esm/api`, its import condition), found from wherever this module runs. */
-function tsxApi(): string {
-  const packageDir = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
-  return pathToFileURL(join(packageDir, 'dist/esm/api/index.mjs')).href;
 }

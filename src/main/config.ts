@@ -30,6 +30,8 @@ export interface VigilConfig {
   metricsToken: string | null;
   /** Where the embedded log's commits (and their fsync) run: the process's main thread or a writer thread. */
   sqliteWriter: 'inline' | 'thread';
+  /** `npm start` with the projector and other roles runs the projector on a worker thread of its own. */
+  projectorThread: boolean;
   /** How instances of the timer, checker and notifier share work: leases in the read-model store. */
   coordination: { leaseTtlMs: number; partitions: number };
   notify: {
@@ -78,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     readyMaxLagEvents: integer(env, 'VIGIL_READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
     metricsToken: env['VIGIL_METRICS_TOKEN'] || null,
     sqliteWriter: pattern(env, 'VIGIL_SQLITE_WRITER', 'inline', /^(inline|thread)$/) === 'thread' ? 'thread' : 'inline',
+    projectorThread: pattern(env, 'VIGIL_PROJECTOR_THREAD', 'true', /^(true|false)$/) === 'true',
     coordination: {
       leaseTtlMs: integer(env, 'VIGIL_LEASE_TTL_MS', 10_000, 300, 600_000),
       partitions: integer(env, 'VIGIL_PARTITIONS', 16, 1, SLOT_COUNT),

@@ -22,6 +22,7 @@ import { CheckpointPoller, type ReadModelProgress } from '../projector/read-mode
 import { ConfigError, type RoleName, type VigilConfig } from './config.js';
 import { type Stores, openStores } from './stores.js';
 import { observability } from './observability.js';
+import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 
 export interface RunningVigil {
   /** Base URL of the API, when the api role runs. */
@@ -40,6 +41,8 @@ export interface RunningVigil {
   /** The command side shared by the roles of this process (one lock table, one state cache). */
   commands: CommandContext;
   logger: Logger;
+  /** This process's metrics, the ones /metrics serves. */
+  metrics: VigilMetrics;
   stop: () => Promise<void>;
 }
 
@@ -188,6 +191,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     shares,
     commands,
     logger,
+    metrics,
     stop: async () => {
       if (stopped) return;
       stopped = true;
