@@ -12,11 +12,12 @@ import {
   type ReadModelStore,
   type Scalar,
   type StoredDocument,
-  CheckpointConflictError,
   assertCollectionName,
   assertFieldPath,
   isRange,
 } from './read-model-store.js';
+import { SqliteBulkWriter } from './sqlite-bulk-writer.js';
+import { type EncodedWrite, SqliteDocumentWriter } from './sqlite-document-writer.js';
 
 interface DocumentRow {
   id: string;
@@ -24,11 +25,9 @@ interface DocumentRow {
   doc: string;
 }
 
-/** The per-document statements of one collection, prepared once: a rebuild runs them millions of times. */
+/** The per-document read of one collection, prepared once: a rebuild runs it millions of times. */
 interface TableStatements {
   get: Statement<[string], DocumentRow>;
-  upsert: Statement<[string, number, string]>;
-  remove: Statement<[string, number]>;
 }
 
 interface IndexDefinition {
@@ -48,20 +47,16 @@ export class SqliteReadModelStore implements ReadModelStore {
   private readonly tables = new Map<string, TableStatements>();
   /** Non-unique indexes held back during a bulk load, by collection. */
   private readonly deferredIndexes = new Map<string, IndexDefinition[]>();
-  private readonly readCheckpoint: Statement<[string], Checkpoint>;
-  private readonly saveCheckpoint: Statement<[string, number, number]>;
+  private readonly writer: SqliteDocumentWriter;
+  /** During a bulk load of a file, the thread that commits its batches. */
+  private bulk: SqliteBulkWriter | null = null;
 
   constructor(private readonly db: SqliteDatabase) {
-    db.exec(`CREATE TABLE IF NOT EXISTS rm_checkpoints (
-      name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL)`);
-    this.readCheckpoint = db.prepare('SELECT name, version, position FROM rm_checkpoints WHERE name = ?');
-    this.saveCheckpoint = db.prepare(
-      `INSERT INTO rm_checkpoints (name, version, position) VALUES (?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position`,
-    );
+    this.writer = new SqliteDocumentWriter(db);
   }
 
   async ensureCollections(specs: readonly CollectionSpec[]): Promise<void> {
+    await this.bulk?.drain();
     this.db.transaction(() => specs.forEach((spec) => this.createCollection(spec)))();
   }
 
@@ -78,12 +73,15 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   async get<D = Document>(collection: string, id: string): Promise<StoredDocument<D> | null> {
+    const sent = this.bulk?.pending(collection, id);
+    if (sent) return sent.json === null ? null : toStored<D>({ id, position: sent.position, doc: sent.json });
     if (!this.exists(collection)) return null;
     const row = this.table(collection).get.get(id);
     return row ? toStored<D>(row) : null;
   }
 
   async find<D = Document>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<StoredDocument<D>[]> {
+    await this.bulk?.drain();
     if (!this.exists(collection)) return [];
     this.createDeferredIndexes(collection, [...Object.keys(filter), ...(options.sort ?? []).map(([field]) => field)]);
     const where = whereClause(filter);
@@ -95,6 +93,7 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   async count(collection: string, filter: Filter = {}): Promise<number> {
+    await this.bulk?.drain();
     if (!this.exists(collection)) return 0;
     this.createDeferredIndexes(collection, Object.keys(filter));
     const where = whereClause(filter);
@@ -103,26 +102,9 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   async commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[]): Promise<void> {
-    this.db
-      .transaction(() => {
-        for (const checkpoint of checkpoints) {
-          const stored = this.readCheckpoint.get(checkpoint.name);
-          if ((stored?.position ?? null) !== checkpoint.expectedPosition) throw new CheckpointConflictError(checkpoint.name);
-        }
-        let collection = '';
-        let statements: TableStatements | null = null;
-        for (const write of writes) {
-          // Writes arrive grouped by collection: look the statements up once per run of them.
-          if (statements === null || write.collection !== collection) {
-            collection = write.collection;
-            statements = this.table(collection);
-          }
-          if (write.doc === null) statements.remove.run(write.id, write.position);
-          else statements.upsert.run(write.id, write.position, JSON.stringify(write.doc));
-        }
-        for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
-      })
-      .immediate();
+    const encoded: EncodedWrite[] = writes.map((w) => ({ collection: w.collection, id: w.id, position: w.position, json: w.doc === null ? null : JSON.stringify(w.doc) }));
+    if (this.bulk) await this.bulk.send(encoded, [...checkpoints]);
+    else this.writer.commit(encoded, checkpoints);
   }
 
   /**
@@ -130,7 +112,8 @@ export class SqliteReadModelStore implements ReadModelStore {
    * cheaper than keeping them up to date row by row; one a query leans on is built the first time
    * a query names its leading field. The WAL is checkpointed in larger steps meanwhile, because
    * each checkpoint syncs the file and a rebuild would otherwise pay for hundreds of them; and the
-   * page cache is larger, so the primary-key pages that random ids land on stay in memory.
+   * page cache is larger, so the primary-key pages that random ids land on stay in memory. The
+   * batches of a file are committed on a writer thread, overlapping with the loader's next batch.
    * Unique indexes stay, so a load cannot store what the live path would refuse.
    */
   async bulkLoad<T>(collections: readonly CollectionSpec[], load: () => Promise<T>): Promise<T> {
@@ -142,11 +125,17 @@ export class SqliteReadModelStore implements ReadModelStore {
       this.createCollection(spec);
       for (const index of held) this.db.exec(`DROP INDEX IF EXISTS ${indexName(spec.name, index)}`);
     }
-    this.db.pragma(`wal_autocheckpoint = ${BULK_LOAD_AUTOCHECKPOINT_PAGES}`);
-    this.db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
+    const pragmas = [`wal_autocheckpoint = ${BULK_LOAD_AUTOCHECKPOINT_PAGES}`, `cache_size = -${BULK_LOAD_CACHE_KIB}`];
+    for (const pragma of pragmas) this.db.pragma(pragma);
+    this.bulk = this.db.memory ? null : SqliteBulkWriter.start({ path: this.db.name, pragmas });
     try {
       return await load();
     } finally {
+      try {
+        await this.bulk?.close();
+      } finally {
+        this.bulk = null;
+      }
       for (const spec of collections) this.createDeferredIndexes(spec.name, null);
       this.db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
       this.db.pragma(`cache_size = ${cacheSize}`);
@@ -154,15 +143,18 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   async readCheckpoints(): Promise<Checkpoint[]> {
+    await this.bulk?.drain();
     return this.db.prepare<[], Checkpoint>('SELECT name, version, position FROM rm_checkpoints ORDER BY name').all();
   }
 
   async reset(checkpoint: { name: string; version: number }, collections: readonly CollectionSpec[]): Promise<void> {
+    await this.bulk?.drain();
     this.db
       .transaction(() => {
         for (const spec of collections) {
           this.statements.clear();
           this.tables.delete(spec.name);
+          this.writer.forget(spec.name);
           this.deferredIndexes.delete(spec.name);
           this.db.exec(`DROP TABLE IF EXISTS ${tableName(spec.name)}`);
           this.known.delete(spec.name);
@@ -183,16 +175,7 @@ export class SqliteReadModelStore implements ReadModelStore {
   private table(collection: string): TableStatements {
     let statements = this.tables.get(collection);
     if (!statements) {
-      const table = tableName(collection);
-      statements = {
-        get: this.db.prepare(`SELECT id, position, doc FROM ${table} WHERE id = ?`),
-        upsert: this.db.prepare(
-          `INSERT INTO ${table} (id, position, doc) VALUES (?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc
-           WHERE excluded.position > ${table}.position`,
-        ),
-        remove: this.db.prepare(`DELETE FROM ${table} WHERE id = ? AND position <= ?`),
-      };
+      statements = { get: this.db.prepare(`SELECT id, position, doc FROM ${tableName(collection)} WHERE id = ?`) };
       this.tables.set(collection, statements);
     }
     return statements;

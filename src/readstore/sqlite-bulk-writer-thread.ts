@@ -1,0 +1,40 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openSqliteDatabase } from '../eventstore/sqlite-database.js';
+import type { CheckpointAdvance } from './read-model-store.js';
+import { type EncodedWrite, SqliteDocumentWriter } from './sqlite-document-writer.js';
+
+/** What a bulk load sends its writer thread, and what comes back. */
+export interface BulkBatch {
+  seq: number;
+  writes: EncodedWrite[];
+  checkpoints: CheckpointAdvance[];
+}
+export interface BulkBatchDone {
+  seq: number;
+  error?: { name: string; message: string; projection?: string };
+}
+export interface BulkWriterSettings {
+  path: string;
+  pragmas: string[];
+}
+
+const settings: BulkWriterSettings = workerData;
+const db = openSqliteDatabase(settings.path, { durability: 'normal' });
+for (const pragma of settings.pragmas) db.pragma(pragma);
+const writer = new SqliteDocumentWriter(db);
+
+parentPort!.on('message', (message: BulkBatch | 'close') => {
+  if (message === 'close') {
+    db.close();
+    parentPort!.close();
+    return;
+  }
+  try {
+    writer.commit(message.writes, message.checkpoints);
+    parentPort!.postMessage({ seq: message.seq } satisfies BulkBatchDone);
+  } catch (error) {
+    const { name, message: text } = error instanceof Error ? error : { name: 'Error', message: String(error) };
+    const projection = error instanceof Error && 'projection' in error && typeof error.projection === 'string' ? error.projection : undefined;
+    parentPort!.postMessage({ seq: message.seq, error: { name, message: text, ...(projection ? { projection } : {}) } } satisfies BulkBatchDone);
+  }
+});

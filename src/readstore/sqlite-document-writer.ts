@@ -1,0 +1,82 @@
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from '../eventstore/sqlite-database.js';
+import { type Checkpoint, type CheckpointAdvance, CheckpointConflictError, assertCollectionName } from './read-model-store.js';
+
+/** A document write with the document already serialised: what crosses to a writer thread. */
+export interface EncodedWrite {
+  collection: string;
+  id: string;
+  position: number;
+  /** null deletes. */
+  json: string | null;
+}
+
+interface WriteStatements {
+  upsert: Statement<[string, number, string]>;
+  remove: Statement<[string, number]>;
+}
+
+/**
+ * Commits document writes and checkpoint advances in one transaction on one connection: the
+ * store's own, or a bulk load's writer thread's. Statements are prepared once per collection.
+ */
+export class SqliteDocumentWriter {
+  private readonly tables = new Map<string, WriteStatements>();
+  private readonly readCheckpoint: Statement<[string], Checkpoint>;
+  private readonly saveCheckpoint: Statement<[string, number, number]>;
+
+  constructor(private readonly db: SqliteDatabase) {
+    db.exec(`CREATE TABLE IF NOT EXISTS rm_checkpoints (
+      name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL)`);
+    this.readCheckpoint = db.prepare('SELECT name, version, position FROM rm_checkpoints WHERE name = ?');
+    this.saveCheckpoint = db.prepare(
+      `INSERT INTO rm_checkpoints (name, version, position) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position`,
+    );
+  }
+
+  commit(writes: readonly EncodedWrite[], checkpoints: readonly CheckpointAdvance[]): void {
+    this.db
+      .transaction(() => {
+        for (const checkpoint of checkpoints) {
+          const stored = this.readCheckpoint.get(checkpoint.name);
+          if ((stored?.position ?? null) !== checkpoint.expectedPosition) throw new CheckpointConflictError(checkpoint.name);
+        }
+        let collection = '';
+        let statements: WriteStatements | null = null;
+        for (const write of writes) {
+          // Writes arrive grouped by collection: look the statements up once per run of them.
+          if (statements === null || write.collection !== collection) {
+            collection = write.collection;
+            statements = this.statements(collection);
+          }
+          if (write.json === null) statements.remove.run(write.id, write.position);
+          else statements.upsert.run(write.id, write.position, write.json);
+        }
+        for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
+      })
+      .immediate();
+  }
+
+  /** After a collection's table is dropped and made again. */
+  forget(collection: string): void {
+    this.tables.delete(collection);
+  }
+
+  private statements(collection: string): WriteStatements {
+    let statements = this.tables.get(collection);
+    if (!statements) {
+      const table = `rm_${assertCollectionName(collection)}`;
+      statements = {
+        upsert: this.db.prepare(
+          `INSERT INTO ${table} (id, position, doc) VALUES (?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc
+           WHERE excluded.position > ${table}.position`,
+        ),
+        remove: this.db.prepare(`DELETE FROM ${table} WHERE id = ? AND position <= ?`),
+      };
+      this.tables.set(collection, statements);
+    }
+    return statements;
+  }
+}
