@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CollectionSpec } from '../../src/readstore/read-model-store.js';
+import { type CollectionSpec, CheckpointConflictError } from '../../src/readstore/read-model-store.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
 
 const pings: CollectionSpec = { name: 'bulk_pings', indexes: [{ fields: ['monitor_id', 'seq'] }, { fields: ['ping_id'], unique: true }, { fields: ['created_at'] }] };
@@ -47,5 +47,21 @@ describe('SqliteReadModelStore: bulk load', () => {
     expect(during.autocheckpoint).to.be.greaterThan(before.autocheckpoint);
     expect(during.cacheKib).to.be.greaterThan(before.cacheKib);
     expect(settings()).to.deep.equal(before);
+  });
+
+  it('fails the load with a checkpoint conflict when another writer moved the checkpoint, storing nothing of that batch', async () => {
+    const checkpoint = (position: number, expectedPosition: number | null) => ({ name: 'bulk', version: 1, position, expectedPosition });
+    const error = await stores.readModels
+      .bulkLoad([pings], async () => {
+        await stores.readModels.commit([ping(1)], [checkpoint(1, null)]);
+        await stores.readModels.readCheckpoints();
+        await stores.openSecondConnection().readModels.commit([], [checkpoint(5, 1)]);
+        await stores.readModels.commit([ping(2)], [checkpoint(2, 1)]);
+        await stores.readModels.readCheckpoints();
+      })
+      .catch((e) => e);
+    expect(error).to.be.instanceOf(CheckpointConflictError);
+    expect((await stores.readModels.find(pings.name)).map((found) => found.id)).to.deep.equal(['p1']);
+    expect(indexes()).to.have.length(3);
   });
 });
