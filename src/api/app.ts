@@ -22,8 +22,8 @@ import type { VigilState } from './state.js';
 /** The version of the REST contract the OpenAPI document describes. */
 export const API_VERSION = '1.0.0';
 
-/** How long an unknown API key waits for the read models to reach the log's head before its 401. */
-const UNKNOWN_KEY_CATCH_UP_MS = 2_000;
+/** How long an unknown API key (before its 401) or a read waits for the read models to reach the log's head. */
+const CATCH_UP_MS = 2_000;
 
 /** The HTTP edge: request ids and logs, one error middleware, then the authenticated REST API under /v1. */
 export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
@@ -48,9 +48,17 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   const rest = new Router<VigilState>({ prefix: '/v1' });
   const catchUpWithLog = async () => {
     const head = await deps.commands.events.headPosition();
-    await deps.progress.waitForPosition(head, UNKNOWN_KEY_CATCH_UP_MS).catch(() => undefined);
+    await deps.progress.waitForPosition(head, CATCH_UP_MS).catch(() => undefined);
   };
   rest.use(authenticate(deps.readModels, deps.commands.clock, catchUpWithLog));
+  // A read sees every write acknowledged before it, pings included (the Ping API answers once a ping
+  // is in the log, not once it is projected): a GET waits, briefly, for the read models to reach the
+  // log head. Caught up, that is one position read; behind for longer than the bound, it answers
+  // with what it has rather than fail a read.
+  rest.use(async (ctx, next) => {
+    if (ctx.method === 'GET') await catchUpWithLog();
+    await next();
+  });
   rest.use(rateLimitPerKey(deps.config.rateLimit));
   rest.use(jsonBody(deps.config.bodyLimitBytes));
   projectRoutes(rest, deps);
