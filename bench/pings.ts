@@ -18,6 +18,7 @@
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../src/main/config.js';
@@ -146,6 +147,7 @@ const BARE_SERVER = `
   }).listen(Number(process.env.PORT), process.env.HOST);
 `;
 
+const loadAtStart = loadavg()[0]!;
 const dir = makeTempDir('vigil-bench-pings');
 const seed = await TestVigil.reopen(dir.path, {});
 const key = await seed.accountKey(await seed.user('bench@example.com'), ['manage_projects', 'manage_monitors']);
@@ -259,6 +261,7 @@ recordResult({
     `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors pinged round-robin; medians of ${rounds} round(s), ${duration} s per phase.`,
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
     'Server CPU per request: user + system time of the server process (all threads) over the phase, divided by the requests answered; it does not depend on how many cores other work left free.',
+    `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end: other work on the machine takes cores from both sides and widens the spread between rounds.`,
   ],
 });
 if (missing > 0) process.exitCode = 1;
