@@ -53,6 +53,8 @@ describe('OpenAPI document', () => {
 
     const channelConfig = document['components'].schemas.ChannelConfigs.anyOf.find((s: Json) => s['title'] === 'WEBHOOK');
     expect(channelConfig.required).to.deep.equal(['url']);
+    const email = document['components'].schemas.ChannelConfigs.anyOf.find((s: Json) => s['title'] === 'EMAIL');
+    expect(email.properties.to).to.deep.include({ type: 'array', minItems: 1, maxItems: 20 });
   });
 
   it('documents the errors: 400, 401, 403, 404, 429 and 503 on a REST write; none of the key errors on the Ping API', () => {

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import type { ChannelType } from '../../domain/notifications/channel.js';
 import { BodyOf, BoundedString, Checked, Email, Integer } from '../validation.js';
+import { withRefinementKeywords } from '../openapi/json-schema.js';
 
 const HttpUrl = (field: string) =>
   Checked<string>('an http or https URL', (u) => {
@@ -32,7 +33,10 @@ const Headers = Checked<Record<string, string>>('an object of header names to va
   return { ok: true, value: out };
 });
 
-const Recipients = t.refinement(t.array(Email), (list) => list.length >= 1 && list.length <= 20, 'an array of 1 to 20 email addresses');
+const Recipients = withRefinementKeywords(
+  t.refinement(t.array(Email), (list) => list.length >= 1 && list.length <= 20, 'an array of 1 to 20 email addresses'),
+  { minItems: 1, maxItems: 20 },
+);
 
 interface ChannelTypeSpec {
   name: string;

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
+import { withRefinementKeywords } from '../openapi/json-schema.js';
 import { BodyOf, BoundedString, Checked, Integer, OneOf, Uuid } from '../validation.js';
 
 const SLUG = /^[a-z0-9-]{1,50}$/;
@@ -10,7 +11,8 @@ export const Slug = Checked<string>('a slug', (u) =>
 );
 
 /** Items are checked one by one (a bad one is named by its index), then the count. */
-const listOf = <A>(item: t.Type<A, A, unknown>, max: number) => t.refinement(t.array(item), (items) => items.length <= max, `an array of at most ${max} items`);
+const listOf = <A>(item: t.Type<A, A, unknown>, max: number) =>
+  withRefinementKeywords(t.refinement(t.array(item), (items) => items.length <= max, `an array of at most ${max} items`), { maxItems: max });
 
 const Tags = listOf(BoundedString(1, 50), 10);
 const Ids = listOf(Uuid, 50);

@@ -4,8 +4,6 @@ import { OPERATIONS, OPERATOR_OPERATIONS, type Operation } from './operations.js
 import { ErrorResponse } from './responses.js';
 
 export interface DocumentOptions {
-  /** The server's own base URL, so the explorer sends requests back to it. */
-  serverUrl?: string;
   version: string;
   pingPayloadLimitBytes: number;
   bodyLimitBytes: number;
@@ -39,7 +37,6 @@ export function buildOpenApiDocument(options: DocumentOptions): JsonSchema {
         'REST calls under `/v1` need an `X-API-Key` header. Writes answer once the read models include them (a GET right after sees the change). ' +
         'Errors are `{ "error": "…" }`, sometimes with a `code`. The Ping API (`/v1/ping`, `/v1/s-ping`) needs no key.',
     },
-    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     tags: [...new Set([...OPERATIONS, ...OPERATOR_OPERATIONS].map((operation) => operation.tag))].map((name) => ({ name })),
     paths,
     components: {

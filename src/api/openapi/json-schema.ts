@@ -14,6 +14,14 @@ export function withJsonSchema<C extends t.Any>(codec: C, schema: JsonSchema): C
   return codec;
 }
 
+/** Keywords a refinement adds to the schema of the codec it refines (`maxItems` on an array, say). */
+const refinementKeywords = new WeakMap<object, JsonSchema>();
+
+export function withRefinementKeywords<C extends t.Any>(codec: C, keywords: JsonSchema): C {
+  refinementKeywords.set(codec, keywords);
+  return codec;
+}
+
 /** A fresh copy of `base` carrying `schema` (annotating a shared codec such as `t.string` would annotate every use). */
 export function described<A, O>(base: t.Type<A, O, unknown>, schema: JsonSchema): t.Type<A, O, unknown> {
   return withJsonSchema(new t.Type<A, O, unknown>(base.name, base.is, base.validate, base.encode), schema);
@@ -38,7 +46,7 @@ export function toJsonSchema(codec: t.Any, options: SchemaOptions = { closed: fa
   if (codec instanceof t.KeyofType) return { type: 'string', enum: Object.keys(codec.keys) };
   if (codec instanceof t.ArrayType || codec instanceof t.ReadonlyArrayType) return { type: 'array', items: toJsonSchema(codec.type, options) };
   if (codec instanceof t.RefinementType || codec instanceof t.ExactType || codec instanceof t.ReadonlyType) {
-    return refined(codec.name, toJsonSchema(codec.type, options));
+    return { ...toJsonSchema(codec.type, options), ...refinementKeywords.get(codec) };
   }
   if (codec instanceof t.DictionaryType) return { type: 'object', additionalProperties: toJsonSchema(codec.codomain, options) };
   if (codec instanceof t.InterfaceType || codec instanceof t.PartialType) return objectSchema([codec], options);
@@ -55,12 +63,6 @@ export function toJsonSchema(codec: t.Any, options: SchemaOptions = { closed: fa
   return { description: codec.name };
 }
 
-/** Refinements (`at most N items`) keep their inner schema and say the rule in words. */
-function refined(name: string, inner: JsonSchema): JsonSchema {
-  const itemCount = /^an array of at most (\d+) items$/.exec(name);
-  if (itemCount && inner['type'] === 'array') return { ...inner, maxItems: Number(itemCount[1]) };
-  return inner;
-}
 
 function objectSchema(parts: readonly t.Any[], options: SchemaOptions): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
