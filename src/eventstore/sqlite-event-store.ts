@@ -18,6 +18,7 @@ import {
 import { type LogWrite, type LogWriteOutcome, SqliteLogWriter, ensureLogSchema, rejectionError } from './sqlite-log-writer.js';
 import type { WriterReply, WriterRequest } from './sqlite-writer-thread.js';
 import { startModuleWorker } from './module-worker.js';
+import { WriteGate } from './write-gate.js';
 
 interface EventRow {
   position: number;
@@ -47,6 +48,8 @@ export interface SqliteEventStoreOptions {
    * database only.
    */
   writer?: 'inline' | 'thread';
+  /** Shared with this process's other writing connections (see WriteGate). */
+  writeGate?: WriteGate;
 }
 
 const SUBSCRIPTION_PAGE = 512;
@@ -81,9 +84,9 @@ export class SqliteEventStore implements EventStore {
     if (options.writer === 'thread') {
       if (db.memory) throw new Error('a writer thread needs a database file, not :memory:');
       this.inlineWriter = null;
-      this.writerThread = startWriterThread(db.name);
+      this.writerThread = startWriterThread(db.name, options.writeGate ?? new WriteGate());
     } else {
-      this.inlineWriter = new SqliteLogWriter(db);
+      this.inlineWriter = new SqliteLogWriter(db, options.writeGate);
       this.writerThread = null;
     }
     this.statements = {
@@ -308,8 +311,8 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
 }
 
 /** The writer thread runs sqlite-writer-thread beside this module. */
-function startWriterThread(path: string): Worker {
-  const thread = startModuleWorker(import.meta.url, 'sqlite-writer-thread', { path });
+function startWriterThread(path: string, gate: WriteGate): Worker {
+  const thread = startModuleWorker(import.meta.url, 'sqlite-writer-thread', { path, writeGate: gate.buffer });
   // A commit under way sees the failure; later ones find the thread gone.
   thread.on('error', () => {});
   thread.unref();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { chainHash, eventContent, eventHash } from './event-hash.js';
+import { WriteGate } from './write-gate.js';
 import {
   type AppendResult,
   type EventToAppend,
@@ -73,7 +74,11 @@ export function ensureLogSchema(db: SqliteDatabase): void {
 export class SqliteLogWriter {
   private readonly statements;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    /** Shared with the other writing connections of this process (the projector's). */
+    private readonly gate: WriteGate = new WriteGate(),
+  ) {
     ensureLogSchema(db);
     this.statements = {
       stream: db.prepare<[string], StreamRow>('SELECT revision, max_count, deleted, last_hash FROM es_streams WHERE stream = ?'),
@@ -107,22 +112,21 @@ export class SqliteLogWriter {
    * not the group; anything else (the disk, a lock held too long) throws and commits nothing.
    */
   commit(writes: readonly LogWrite[], created: string): LogWriteOutcome[] {
-    return this.db
-      .transaction(() => {
-        const log = { chain: this.statements.lastChain.get()?.chain ?? '' };
-        return writes.map((write): LogWriteOutcome => {
-          try {
-            return { ok: true, result: this.apply(write, created, log) };
-          } catch (error) {
-            if (error instanceof WrongExpectedRevisionError) {
-              return { ok: false, error: { name: 'WrongExpectedRevisionError', streamName: error.streamName, expected: error.expected, actual: error.actual } };
-            }
-            if (error instanceof StreamDeletedError) return { ok: false, error: { name: 'StreamDeletedError', streamName: error.streamName } };
-            throw error;
+    const transaction = this.db.transaction(() => {
+      const log = { chain: this.statements.lastChain.get()?.chain ?? '' };
+      return writes.map((write): LogWriteOutcome => {
+        try {
+          return { ok: true, result: this.apply(write, created, log) };
+        } catch (error) {
+          if (error instanceof WrongExpectedRevisionError) {
+            return { ok: false, error: { name: 'WrongExpectedRevisionError', streamName: error.streamName, expected: error.expected, actual: error.actual } };
           }
-        });
-      })
-      .immediate();
+          if (error instanceof StreamDeletedError) return { ok: false, error: { name: 'StreamDeletedError', streamName: error.streamName } };
+          throw error;
+        }
+      });
+    });
+    return this.gate.hold(() => transaction.immediate());
   }
 
   private apply(write: LogWrite, created: string, log: { chain: string }): AppendResult | null {

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from './sqlite-database.js';
 import { type LogWrite, type LogWriteOutcome, SqliteLogWriter } from './sqlite-log-writer.js';
+import { WriteGate } from './write-gate.js';
 
 /** A group of writes for the writer thread (or the word to close), and what it answers. */
 export type WriterRequest = { writes: LogWrite[]; created: string } | 'close';
@@ -10,11 +11,11 @@ export type WriterReply = { ok: true; outcomes: LogWriteOutcome[] } | { ok: fals
  * The thread that owns the embedded log's writing connection. A commit blocks for its fsync
  * (synchronous = FULL); here that wait keeps this thread busy, not the one answering HTTP.
  */
-function serve(path: string): void {
+function serve(path: string, gate: WriteGate): void {
   const port = parentPort;
   if (!port) throw new Error('sqlite-writer-thread runs as a worker thread');
   const db = openSqliteDatabase(path);
-  const writer = new SqliteLogWriter(db);
+  const writer = new SqliteLogWriter(db, gate);
   port.on('message', (request: WriterRequest) => {
     if (request === 'close') {
       db.close();
@@ -34,4 +35,5 @@ function serve(path: string): void {
 
 const path: unknown = workerData?.['path'];
 if (typeof path !== 'string') throw new Error('sqlite-writer-thread needs workerData.path');
-serve(path);
+const gateBuffer: unknown = workerData?.['writeGate'];
+serve(path, new WriteGate(gateBuffer instanceof SharedArrayBuffer ? gateBuffer : undefined));

@@ -1,4 +1,5 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { WriteGate } from '../eventstore/write-gate.js';
 import { loadConfig } from './config.js';
 import { startVigil } from './vigil.js';
 
@@ -16,7 +17,9 @@ const REPORT_INTERVAL_MS = 1000;
 async function run(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('projector-thread runs as a worker thread');
-  const vigil = await startVigil(loadConfig(), { roles: ['projector'], processMetrics: false });
+  const gateBuffer: unknown = workerData?.['writeGate'];
+  const writeGate = gateBuffer instanceof SharedArrayBuffer ? new WriteGate(gateBuffer) : undefined;
+  const vigil = await startVigil(loadConfig(), { roles: ['projector'], processMetrics: false, ...(writeGate ? { writeGate } : {}) });
   const reported = new Map<string, number>();
   const report = async () => {
     for (const { labels, value } of (await vigil.metrics.incidentsOpened.get()).values) {

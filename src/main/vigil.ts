@@ -21,6 +21,7 @@ import { Projector } from '../projector/projector.js';
 import { CheckpointPoller, type ReadModelProgress } from '../projector/read-model-progress.js';
 import { ConfigError, type RoleName, type VigilConfig } from './config.js';
 import { type Stores, openStores } from './stores.js';
+import type { WriteGate } from '../eventstore/write-gate.js';
 import { observability } from './observability.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 
@@ -56,12 +57,14 @@ export interface StartOptions {
   manualTimer?: boolean;
   /** Node's process metrics (CPU, memory, event loop, GC) on /metrics; on unless turned off. */
   processMetrics?: boolean;
+  /** Shared with the other threads of this process that write the embedded file (see WriteGate). */
+  writeGate?: WriteGate;
 }
 
 /** Starts the chosen roles in this process against the stores the config names. */
 export async function startVigil(config: VigilConfig, options: StartOptions): Promise<RunningVigil> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const stores = await openStores(config, options.clock ? { clock: options.clock } : {});
+  const stores = await openStores(config, { ...(options.clock ? { clock: options.clock } : {}), ...(options.writeGate ? { writeGate: options.writeGate } : {}) });
   const projections = allProjections();
   const { metrics, readiness } = observability(stores, projections, {
     processMetrics: options.processMetrics ?? true,

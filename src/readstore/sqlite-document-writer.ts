@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../eventstore/sqlite-database.js';
+import { WriteGate } from '../eventstore/write-gate.js';
 import { type Checkpoint, type CheckpointAdvance, CheckpointConflictError, assertCollectionName } from './read-model-store.js';
 
 /** A document write with the document already serialised: what crosses to a writer thread. */
@@ -25,7 +26,11 @@ export class SqliteDocumentWriter {
   private readonly readCheckpoint: Statement<[string], Checkpoint>;
   private readonly saveCheckpoint: Statement<[string, number, number]>;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    /** Shared with the other writing connections of this process (the log's; see WriteGate). */
+    private readonly gate: WriteGate = new WriteGate(),
+  ) {
     db.exec(`CREATE TABLE IF NOT EXISTS rm_checkpoints (
       name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL)`);
     this.readCheckpoint = db.prepare('SELECT name, version, position FROM rm_checkpoints WHERE name = ?');
@@ -36,26 +41,25 @@ export class SqliteDocumentWriter {
   }
 
   commit(writes: readonly EncodedWrite[], checkpoints: readonly CheckpointAdvance[]): void {
-    this.db
-      .transaction(() => {
-        for (const checkpoint of checkpoints) {
-          const stored = this.readCheckpoint.get(checkpoint.name);
-          if ((stored?.position ?? null) !== checkpoint.expectedPosition) throw new CheckpointConflictError(checkpoint.name);
+    const transaction = this.db.transaction(() => {
+      for (const checkpoint of checkpoints) {
+        const stored = this.readCheckpoint.get(checkpoint.name);
+        if ((stored?.position ?? null) !== checkpoint.expectedPosition) throw new CheckpointConflictError(checkpoint.name);
+      }
+      let collection = '';
+      let statements: WriteStatements | null = null;
+      for (const write of writes) {
+        // Writes arrive grouped by collection: look the statements up once per run of them.
+        if (statements === null || write.collection !== collection) {
+          collection = write.collection;
+          statements = this.statements(collection);
         }
-        let collection = '';
-        let statements: WriteStatements | null = null;
-        for (const write of writes) {
-          // Writes arrive grouped by collection: look the statements up once per run of them.
-          if (statements === null || write.collection !== collection) {
-            collection = write.collection;
-            statements = this.statements(collection);
-          }
-          if (write.json === null) statements.remove.run(write.id, write.position);
-          else statements.upsert.run(write.id, write.position, write.json);
-        }
-        for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
-      })
-      .immediate();
+        if (write.json === null) statements.remove.run(write.id, write.position);
+        else statements.upsert.run(write.id, write.position, write.json);
+      }
+      for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
+    });
+    this.gate.hold(() => transaction.immediate());
   }
 
   /** After a collection's table is dropped and made again. */

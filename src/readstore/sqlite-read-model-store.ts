@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../eventstore/sqlite-database.js';
+import type { WriteGate } from '../eventstore/write-gate.js';
 import {
   type Checkpoint,
   type CheckpointAdvance,
@@ -51,8 +52,11 @@ export class SqliteReadModelStore implements ReadModelStore {
   /** During a bulk load of a file, the thread that commits its batches. */
   private bulk: SqliteBulkWriter | null = null;
 
-  constructor(private readonly db: SqliteDatabase) {
-    this.writer = new SqliteDocumentWriter(db);
+  constructor(
+    private readonly db: SqliteDatabase,
+    options: { writeGate?: WriteGate } = {},
+  ) {
+    this.writer = new SqliteDocumentWriter(db, options.writeGate);
   }
 
   async ensureCollections(specs: readonly CollectionSpec[]): Promise<void> {

@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../src/eventstore/module-worker.js';
+import { WriteGate } from '../../src/eventstore/write-gate.js';
+
+function holdOnAnotherThread(gate: WriteGate, journal: SharedArrayBuffer, holdMs: number): Promise<Worker> {
+  const worker = startModuleWorker(new URL('../support/gate-holder.ts', import.meta.url).href, 'gate-holder', { gate: gate.buffer, journal, holdMs });
+  return new Promise((resolve, reject) => {
+    worker.once('message', () => resolve(worker));
+    worker.once('error', reject);
+  });
+}
+
+describe('WriteGate', () => {
+  it('runs work at once when nobody holds it, and returns what the work returns', () => {
+    expect(new WriteGate().hold(() => 42)).to.equal(42);
+  });
+
+  it('lets a thread write only after the thread holding it has finished', async () => {
+    const gate = new WriteGate();
+    const journal = new SharedArrayBuffer(4);
+    const holder = await holdOnAnotherThread(gate, journal, 300);
+    // The other thread is inside its transaction: ours must not start until it has left.
+    const otherHadFinished = gate.hold(() => Atomics.load(new Int32Array(journal), 0) === 1);
+    expect(otherHadFinished).to.equal(true);
+    await holder.terminate();
+  });
+
+  it('is free again after work that throws', () => {
+    const gate = new WriteGate();
+    expect(() => gate.hold(() => { throw new Error('disk full'); })).to.throw('disk full');
+    expect(gate.hold(() => 'next')).to.equal('next');
+  });
+
+  it('gives way after a while to a holder that never lets go, leaving SQLite to arbitrate', () => {
+    const stuck = new SharedArrayBuffer(4);
+    Atomics.store(new Int32Array(stuck), 0, 1);
+    expect(new WriteGate(stuck, { giveUpMs: 100 }).hold(() => 'ran')).to.equal('ran');
+  });
+});
