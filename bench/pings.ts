@@ -5,7 +5,8 @@
  * generator never competes with a server inside one event loop. Per round:
  *   1. Vigil `GET /v1/ping/<id>` over many monitors, closed loop at full speed (autocannon): its peak;
  *   2. Vigil at half of that peak, paced evenly (open loop, see paced-load.ts), for the latency there;
- *   3. the bare server at full speed, then at the same paced rate (the floor of that latency).
+ *   3. the bare server at full speed, then at the same paced rate (the floor of that latency);
+ *   4. the disk's own fdatasync latency (fsync-probe.ts), the floor under a durable answer.
  * Each phase also reads the server's CPU time (Linux /proc), so CPU per request can be compared
  * even when other work on the machine takes cores away from both sides. Medians over the rounds.
  * Afterwards every acknowledged ping id is looked up in the ping history (0 lost is the rule).
@@ -26,6 +27,7 @@ import { startVigil } from '../src/main/vigil.js';
 import { freePort } from '../test/support/server-process.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { TestVigil } from '../test/support/test-vigil.js';
+import { probeFsync } from './fsync-probe.js';
 import { pacedLoad } from './paced-load.js';
 import { recordResult } from './results.js';
 import { median } from './stats.js';
@@ -167,6 +169,7 @@ const acknowledge = (body: string) => acknowledged.push(JSON.parse(body).ping_id
 const bareRuns: LoadResult[] = [];
 const bareHalfRuns: LoadResult[] = [];
 const peakRuns: LoadResult[] = [];
+const fsyncRuns: { p50: number; p99: number }[] = [];
 const halfRuns: (LoadResult & { offered: number })[] = [];
 for (let round = 0; round < rounds; round++) {
   const vigil = await startServer(['--import=tsx', ...serverNodeArgs, 'src/main/server.ts'], { ...serverEnv, VIGIL_DATA_DIR: dir.path }, '/healthz');
@@ -182,6 +185,7 @@ for (let round = 0; round < rounds; round++) {
   bareRuns.push(await drive(bare, ['/'], { seconds: duration }));
   bareHalfRuns.push(await paced(bare, ['/'], offered));
   await bare.stop();
+  fsyncRuns.push(probeFsync(dir.path));
   console.log(`round ${round + 1}/${rounds}: vigil ${peak.rate.toFixed(0)} req/s, bare ${bareRuns.at(-1)!.rate.toFixed(0)} req/s`);
 }
 
@@ -207,6 +211,7 @@ const bare = summary(bareRuns);
 const bareHalf = summary(bareHalfRuns);
 const peak = summary(peakRuns);
 const half = { ...summary(halfRuns), offered: median(halfRuns.map((r) => r.offered)) };
+const fsync = { p50: median(fsyncRuns.map((r) => r.p50)), p99: median(fsyncRuns.map((r) => r.p99)) };
 const ratio = peak.rate / bare.rate;
 const met = ratio >= 0.5 && half.p99 < 10 && missing === 0;
 const settings = Object.entries(serverEnv).map(([name, value]) => `${name}=${value}`).join(' ') || 'defaults';
@@ -219,6 +224,7 @@ console.log(row('bare node:http (baseline)', bare));
 console.log(row(`vigil GET /v1/ping peak (${monitorCount} monitors)`, peak));
 console.log(row(`vigil at half of peak (${half.offered} req/s paced)`, half));
 console.log(row('bare node:http at that paced rate', bareHalf));
+console.log(`the disk under the data dir: fdatasync of 16 KB p50 ${fsync.p50.toFixed(2)} ms, p99 ${fsync.p99.toFixed(2)} ms (the floor under a durable answer)`);
 console.log(`ratio: vigil at ${(ratio * 100).toFixed(0)}% of the bare server; CPU per request ${(peak.cpuPerRequestUs / bare.cpuPerRequestUs).toFixed(1)}x the bare server's`);
 console.log(`acknowledged pings: ${acknowledged.length}; in the history: ${acknowledged.length - missing}; missing: ${missing}`);
 
@@ -250,6 +256,8 @@ recordResult({
       server_cpu_us_per_request: Math.round(bare.cpuPerRequestUs),
       half_peak_p50_ms: round1(bareHalf.p50),
       half_peak_p99_ms: round1(bareHalf.p99),
+      disk_fdatasync_p50_ms: Math.round(fsync.p50 * 100) / 100,
+      disk_fdatasync_p99_ms: Math.round(fsync.p99 * 100) / 100,
     },
   },
   ratio: Math.round(ratio * 1000) / 1000,
@@ -260,6 +268,7 @@ recordResult({
   notes: [
     `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors pinged round-robin; medians of ${rounds} round(s), ${duration} s per phase.`,
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
+    'Disk fdatasync: 500 syncs of a 16 KB write in the data dir after each round (bench/fsync-probe.ts). A ping is answered once its group commit has synced; one arriving during a commit waits for that one and then its own, so about twice the fdatasync p99 is the floor under the ping p99 on this disk.',
     'Server CPU per request: user + system time of the server process (all threads) over the phase, divided by the requests answered; it does not depend on how many cores other work left free.',
     `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end: other work on the machine takes cores from both sides and widens the spread between rounds.`,
   ],
