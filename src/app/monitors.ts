@@ -31,9 +31,10 @@ const MAX_ATTEMPTS = 8;
 /**
  * Runs a command against a monitor: fold both streams, decide, then append the ping (if any) to
  * the pings stream and everything else to the monitor stream, each with its expected revision.
- * The ping goes first: it is what a ping request acknowledges. Should the second append lose a
- * race to another process, the ping stays recorded and the level-triggered rules make the
- * missed transition on the next ping.
+ * Where the store can (the embedded one), both appends are one: a crash or a lost race records
+ * neither, and the command is decided again. Elsewhere (EventStoreDB) the ping goes first, being
+ * what a ping request acknowledges: should the second append lose a race to another process, the
+ * ping stays recorded and the level-triggered rules make the missed transition on the next ping.
  */
 export async function runMonitorCommand(
   context: CommandContext,
@@ -46,11 +47,27 @@ export async function runMonitorCommand(
       const loaded = await context.monitorStates.load(context.events, monitorId);
       const events = monitorDecider.decide(typeof command === 'function' ? command(loaded) : command, loaded.state);
       if (events.length === 0) return { events, state: loaded.state, position: null };
+      const encode = (toAppend: MonitorEvent[]) => toAppend.map((e) => ({ type: e.type, data: toJsonObject(e.data), metadata: { ...actor } }));
       const append = (stream: string, toAppend: MonitorEvent[], expectedRevision: number | 'no_stream') =>
-        context.events.appendToStream(stream, toAppend.map((e) => ({ type: e.type, data: toJsonObject(e.data), metadata: { ...actor } })), { expectedRevision });
+        context.events.appendToStream(stream, encode(toAppend), { expectedRevision });
       const pings = events.filter((e) => e.type === 'PingReceived');
       const others = events.filter((e) => e.type !== 'PingReceived');
       let position: number | null = null;
+      if (pings.length > 0 && others.length > 0 && context.events.appendToStreams) {
+        try {
+          const results = await context.events.appendToStreams([
+            { streamName: pingStream(monitorId), events: encode(pings), expectedRevision: loaded.pingRevision },
+            { streamName: monitorStream(monitorId), events: encode(others), expectedRevision: loaded.monitorRevision },
+          ]);
+          position = results.at(-1)?.position ?? null;
+        } catch (error) {
+          context.monitorStates.forget(monitorId);
+          // Nothing was recorded: deciding again on the newer state is safe.
+          if (error instanceof WrongExpectedRevisionError && attempt < MAX_ATTEMPTS) continue;
+          throw error;
+        }
+        return finish(events, loaded, position);
+      }
       try {
         if (pings.length > 0) position = (await append(pingStream(monitorId), pings, loaded.pingRevision)).position;
       } catch (error) {
@@ -69,13 +86,17 @@ export async function runMonitorCommand(
         if (lostRace && attempt < MAX_ATTEMPTS) continue;
         throw error;
       }
-      const state = events.reduce(monitorDecider.evolve, loaded.state);
-      // Evidence first recorded with the incident, where ping retention cannot reach it.
-      const evidence = await recordIncidentEvidence(context, monitorId, events, state, actor);
-      // The cache is refreshed on the next load, which reads just the events appended here.
-      return { events, state, position: evidence ?? position };
+      return finish(events, loaded, position);
     }
   });
+
+  async function finish(events: MonitorEvent[], loaded: LoadedMonitor, position: number | null): Promise<MonitorOutcome> {
+    const state = events.reduce(monitorDecider.evolve, loaded.state);
+    // Evidence first recorded with the incident, where ping retention cannot reach it.
+    const evidence = await recordIncidentEvidence(context, monitorId, events, state, actor);
+    // The cache is refreshed on the next load, which reads just the events appended here.
+    return { events, state, position: evidence ?? position };
+  }
 }
 
 /** For the timer and the checker: a monitor deleted since their read model was written needs nothing. */

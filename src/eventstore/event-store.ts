@@ -39,6 +39,13 @@ export interface AppendResult {
   position: number;
 }
 
+/** One stream's part of an append to several streams at once. */
+export interface StreamAppend {
+  streamName: string;
+  events: readonly EventToAppend[];
+  expectedRevision: ExpectedRevision;
+}
+
 export interface ReadStreamOptions {
   direction?: 'forwards' | 'backwards';
   /** Inclusive. Defaults to the first event (forwards) or the last (backwards). */
@@ -70,6 +77,12 @@ export interface EventStore {
     events: readonly EventToAppend[],
     options?: { expectedRevision?: ExpectedRevision },
   ): Promise<AppendResult>;
+  /**
+   * Appends to several streams as one: every expectation holds and every event is recorded, or
+   * nothing is (the first unmet expectation is thrown). Results in the order given. Absent where
+   * the store has no transaction across streams (EventStoreDB): callers then append one by one.
+   */
+  appendToStreams?(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   /** Events of one stream; an absent or deleted stream reads as empty. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;

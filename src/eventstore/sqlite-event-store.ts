@@ -11,6 +11,7 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeOptions,
   type Subscription,
   matchesPrefixes,
@@ -33,7 +34,7 @@ interface EventRow {
 
 interface PendingWrite {
   write: LogWrite;
-  resolve: (result: AppendResult | null) => void;
+  resolve: (outcome: Extract<LogWriteOutcome, { ok: true }>) => void;
   reject: (error: unknown) => void;
 }
 
@@ -115,7 +116,18 @@ export class SqliteEventStore implements EventStore {
     return result;
   }
 
-  private enqueue(write: LogWrite): Promise<AppendResult | null> {
+  /** Atomic: the group commit applies them inside one savepoint (see SqliteLogWriter). */
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const outcome = await this.enqueueForOutcome({ kind: 'appendAll', appends });
+    if (!outcome.each) throw new Error('an append to several streams recorded no results');
+    return outcome.each;
+  }
+
+  private async enqueue(write: LogWrite): Promise<AppendResult | null> {
+    return (await this.enqueueForOutcome(write)).result;
+  }
+
+  private enqueueForOutcome(write: LogWrite): Promise<Extract<LogWriteOutcome, { ok: true }>> {
     if (this.closed) return Promise.reject(new Error('event store is closed'));
     return new Promise((resolve, reject) => {
       this.pending.push({ write, resolve, reject });
@@ -192,7 +204,7 @@ export class SqliteEventStore implements EventStore {
     this.commits += 1;
     outcomes.forEach((outcome, index) => {
       const pending = batch[index]!;
-      if (outcome.ok) pending.resolve(outcome.result);
+      if (outcome.ok) pending.resolve(outcome);
       else pending.reject(rejectionError(outcome.error));
     });
     this.notifyNewEvents();

@@ -6,6 +6,7 @@ import {
   type AppendResult,
   type EventToAppend,
   type ExpectedRevision,
+  type StreamAppend,
   StreamDeletedError,
   WrongExpectedRevisionError,
   satisfiesExpectedRevision,
@@ -14,11 +15,12 @@ import {
 /** One change to the log, in the order the callers asked for it. */
 export type LogWrite =
   | { kind: 'append'; streamName: string; events: readonly EventToAppend[]; expectedRevision: ExpectedRevision }
+  | { kind: 'appendAll'; appends: readonly StreamAppend[] }
   | { kind: 'setMaxCount'; streamName: string; maxCount: number }
   | { kind: 'delete'; streamName: string };
 
 /** What became of one write: plain data, so that it can cross from a writer thread. */
-export type LogWriteOutcome = { ok: true; result: AppendResult | null } | { ok: false; error: RejectedWrite };
+export type LogWriteOutcome = { ok: true; result: AppendResult | null; each?: AppendResult[] } | { ok: false; error: RejectedWrite };
 
 /** The expectations a write can fail on its own, without failing the rest of its group. */
 export type RejectedWrite =
@@ -116,6 +118,10 @@ export class SqliteLogWriter {
       const log = { chain: this.statements.lastChain.get()?.chain ?? '' };
       return writes.map((write): LogWriteOutcome => {
         try {
+          if (write.kind === 'appendAll') {
+            const each = this.appendAll(write.appends, created, log);
+            return { ok: true, result: each.at(-1) ?? null, each };
+          }
           return { ok: true, result: this.apply(write, created, log) };
         } catch (error) {
           if (error instanceof WrongExpectedRevisionError) {
@@ -129,7 +135,21 @@ export class SqliteLogWriter {
     return this.gate.hold(() => transaction.immediate());
   }
 
-  private apply(write: LogWrite, created: string, log: { chain: string }): AppendResult | null {
+  /**
+   * Several appends inside a savepoint of the group's transaction: one unmet expectation rolls
+   * back the others (and the running chain hash with them), not the rest of the group.
+   */
+  private appendAll(appends: readonly StreamAppend[], created: string, log: { chain: string }): AppendResult[] {
+    const chainBefore = log.chain;
+    try {
+      return this.db.transaction(() => appends.map((a) => this.append({ kind: 'append', ...a }, created, log)))();
+    } catch (error) {
+      log.chain = chainBefore;
+      throw error;
+    }
+  }
+
+  private apply(write: Exclude<LogWrite, { kind: 'appendAll' }>, created: string, log: { chain: string }): AppendResult | null {
     switch (write.kind) {
       case 'append':
         return this.append(write, created, log);

@@ -87,6 +87,45 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       for (const [i, s] of streams.entries()) expect(numbers(await store.readStream(s))).to.deep.equal([i]);
     });
 
+    describe('appending to several streams at once, where the store can', () => {
+      beforeEach(function () {
+        if (!store.appendToStreams) this.skip();
+      });
+
+      it('records every append, in order, each at its expected revision', async () => {
+        const [a, b] = [streamName(), streamName()];
+        await store.appendToStream(b, [event(0)]);
+        const results = await store.appendToStreams!([
+          { streamName: a, events: [event(1), event(2)], expectedRevision: 'no_stream' },
+          { streamName: b, events: [event(3)], expectedRevision: 0 },
+        ]);
+        expect(results.map((r) => r.nextExpectedRevision)).to.deep.equal([1, 1]);
+        expect(results[1]!.position).to.be.greaterThan(results[0]!.position);
+        expect(numbers(await store.readStream(a))).to.deep.equal([1, 2]);
+        expect(numbers(await store.readStream(b))).to.deep.equal([0, 3]);
+      });
+
+      it('records none of them when one expectation is not met, and commits the appends queued beside it', async () => {
+        const [a, b, other] = [streamName(), streamName(), streamName()];
+        await store.appendToStream(b, [event(0), event(1)]);
+        const [together, beside] = await Promise.allSettled([
+          store.appendToStreams!([
+            { streamName: a, events: [event(2)], expectedRevision: 'no_stream' },
+            { streamName: b, events: [event(3)], expectedRevision: 0 },
+          ]),
+          store.appendToStream(other, [event(4)], { expectedRevision: 'no_stream' }),
+        ]);
+        expect(together.status === 'rejected' && together.reason).to.be.instanceOf(WrongExpectedRevisionError);
+        expect(beside.status).to.equal('fulfilled');
+        expect(await store.readStream(a)).to.deep.equal([]);
+        expect(numbers(await store.readStream(b))).to.deep.equal([0, 1]);
+        expect(numbers(await store.readStream(other))).to.deep.equal([4]);
+        // The stream the rolled-back append would have created is still free.
+        await store.appendToStream(a, [event(5)], { expectedRevision: 'no_stream' });
+        expect(numbers(await store.readStream(a))).to.deep.equal([5]);
+      });
+    });
+
     it('reads a stream backwards, from a revision, and with a max count', async () => {
       const stream = streamName();
       await store.appendToStream(stream, [1, 2, 3, 4, 5].map(event));

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { SqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { verifyLog } from '../../src/audit/verify-log.js';
 import { eventually } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -31,6 +32,26 @@ describe('SqliteEventStore', () => {
     ]);
     expect(outcomes.map((o) => o.status)).to.deep.equal(['rejected', 'fulfilled']);
     expect(await store.readStream('fresh')).to.have.length(1);
+    await store.close();
+    db.close();
+  });
+
+  it('rolls back an append to several streams whole, keeping the hash chain of the group around it intact', async () => {
+    const db = openSqliteDatabase(`${dir.path}/vigil.db`);
+    const store = new SqliteEventStore(db);
+    await store.appendToStream('monitor-1', [{ type: 'Counted', data: { n: 0 } }]);
+    const outcomes = await Promise.allSettled([
+      store.appendToStream('before', [{ type: 'Counted', data: { n: 1 } }]),
+      store.appendToStreams([
+        { streamName: 'pings-1', events: [{ type: 'Counted', data: { n: 2 } }], expectedRevision: 'no_stream' },
+        { streamName: 'monitor-1', events: [{ type: 'Counted', data: { n: 3 } }], expectedRevision: 'no_stream' },
+      ]),
+      store.appendToStream('after', [{ type: 'Counted', data: { n: 4 } }]),
+    ]);
+    expect(outcomes.map((o) => o.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+    expect(store.commitCount).to.equal(2);
+    expect((await store.readAll()).map((e) => e.data['n'])).to.deep.equal([0, 1, 4]);
+    expect(verifyLog(db).ok).to.equal(true);
     await store.close();
     db.close();
   });
