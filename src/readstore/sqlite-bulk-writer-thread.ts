@@ -1,12 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from '../eventstore/sqlite-database.js';
 import type { CheckpointAdvance } from './read-model-store.js';
-import { type EncodedWrite, SqliteDocumentWriter } from './sqlite-document-writer.js';
+import { type EncodedWrites, SqliteDocumentWriter } from './sqlite-document-writer.js';
 
 /** What a bulk load sends its writer thread, and what comes back. */
 export interface BulkBatch {
   seq: number;
-  writes: EncodedWrite[];
+  writes: EncodedWrites;
   checkpoints: CheckpointAdvance[];
 }
 export interface BulkBatchDone {

@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../eventstore/module-worker.js';
 import { type CheckpointAdvance, CheckpointConflictError } from './read-model-store.js';
 import type { BulkBatch, BulkBatchDone, BulkWriterSettings } from './sqlite-bulk-writer-thread.js';
-import type { EncodedWrite } from './sqlite-document-writer.js';
+import type { EncodedWrites } from './sqlite-document-writer.js';
 
 /**
  * A bulk load's writes, committed on a thread of their own (sqlite-bulk-writer-thread.ts, its own
@@ -14,7 +14,9 @@ import type { EncodedWrite } from './sqlite-document-writer.js';
 export class SqliteBulkWriter {
   private seq = 0;
   private inFlight: Promise<void> | null = null;
-  private readonly sent = new Map<string, Map<string, EncodedWrite>>();
+  /** The batch in flight, and where each of its documents is in it, by collection and id. */
+  private sent: EncodedWrites | null = null;
+  private readonly sentIndex = new Map<string, Map<string, number>>();
   private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private readonly exited: Promise<void>;
 
@@ -38,13 +40,19 @@ export class SqliteBulkWriter {
   }
 
   /** Hands a batch over once the previous one is committed; resolves when it is on its way. */
-  async send(writes: EncodedWrite[], checkpoints: CheckpointAdvance[]): Promise<void> {
+  async send(writes: EncodedWrites, checkpoints: CheckpointAdvance[]): Promise<void> {
     await this.drain();
-    for (const write of writes) {
-      let documents = this.sent.get(write.collection);
-      if (!documents) this.sent.set(write.collection, (documents = new Map()));
-      documents.set(write.id, write);
+    let collection = '';
+    let documents: Map<string, number> | undefined;
+    for (let i = 0; i < writes.ids.length; i++) {
+      if (documents === undefined || writes.collections[i] !== collection) {
+        collection = writes.collections[i]!;
+        documents = this.sentIndex.get(collection);
+        if (!documents) this.sentIndex.set(collection, (documents = new Map()));
+      }
+      documents.set(writes.ids[i]!, i);
     }
+    this.sent = writes;
     const seq = ++this.seq;
     this.inFlight = new Promise<void>((resolve, reject) => this.waiting.set(seq, { resolve, reject }));
     // Marked as handled here: a failure is raised by the next send or drain, not as unhandled.
@@ -52,9 +60,11 @@ export class SqliteBulkWriter {
     this.thread.postMessage({ seq, writes, checkpoints } satisfies BulkBatch);
   }
 
-  /** The document sent in the batch still being committed, if any. */
-  pending(collection: string, id: string): EncodedWrite | undefined {
-    return this.sent.get(collection)?.get(id);
+  /** The document sent in the batch still being committed, if any (`json` null: deleted). */
+  pending(collection: string, id: string): { position: number; json: string | null } | undefined {
+    const i = this.sentIndex.get(collection)?.get(id);
+    if (i === undefined || !this.sent) return undefined;
+    return { position: this.sent.positions[i]!, json: this.sent.jsons[i] ?? null };
   }
 
   /** Waits until everything sent is committed, and raises a failure if a batch failed. */
@@ -66,7 +76,8 @@ export class SqliteBulkWriter {
     } finally {
       if (this.inFlight === inFlight) {
         this.inFlight = null;
-        this.sent.clear();
+        this.sent = null;
+        this.sentIndex.clear();
       }
     }
   }

@@ -1,15 +1,29 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../eventstore/sqlite-database.js';
 import { WriteGate } from '../eventstore/write-gate.js';
-import { type Checkpoint, type CheckpointAdvance, CheckpointConflictError, assertCollectionName } from './read-model-store.js';
+import { type Checkpoint, type CheckpointAdvance, CheckpointConflictError, type DocumentWrite, assertCollectionName } from './read-model-store.js';
 
-/** A document write with the document already serialised: what crosses to a writer thread. */
-export interface EncodedWrite {
-  collection: string;
-  id: string;
-  position: number;
-  /** null deletes. */
-  json: string | null;
+/**
+ * Document writes with the documents already serialised, field by field: write `i` is
+ * `collections[i]`, `ids[i]`, `positions[i]`, `jsons[i]` (null deletes). This is what crosses to a
+ * writer thread, and four arrays clone in under half the time that an object per write does.
+ */
+export interface EncodedWrites {
+  collections: string[];
+  ids: string[];
+  positions: number[];
+  jsons: (string | null)[];
+}
+
+export function encodeWrites(writes: readonly DocumentWrite[]): EncodedWrites {
+  const encoded: EncodedWrites = { collections: [], ids: [], positions: [], jsons: [] };
+  for (const write of writes) {
+    encoded.collections.push(write.collection);
+    encoded.ids.push(write.id);
+    encoded.positions.push(write.position);
+    encoded.jsons.push(write.doc === null ? null : JSON.stringify(write.doc));
+  }
+  return encoded;
 }
 
 interface WriteStatements {
@@ -40,22 +54,24 @@ export class SqliteDocumentWriter {
     );
   }
 
-  commit(writes: readonly EncodedWrite[], checkpoints: readonly CheckpointAdvance[]): void {
+  commit(writes: EncodedWrites, checkpoints: readonly CheckpointAdvance[]): void {
     const transaction = this.db.transaction(() => {
       for (const checkpoint of checkpoints) {
         const stored = this.readCheckpoint.get(checkpoint.name);
         if ((stored?.position ?? null) !== checkpoint.expectedPosition) throw new CheckpointConflictError(checkpoint.name);
       }
+      const { collections, ids, positions, jsons } = writes;
       let collection = '';
       let statements: WriteStatements | null = null;
-      for (const write of writes) {
+      for (let i = 0; i < ids.length; i++) {
         // Writes arrive grouped by collection: look the statements up once per run of them.
-        if (statements === null || write.collection !== collection) {
-          collection = write.collection;
+        if (statements === null || collections[i] !== collection) {
+          collection = collections[i]!;
           statements = this.statements(collection);
         }
-        if (write.json === null) statements.remove.run(write.id, write.position);
-        else statements.upsert.run(write.id, write.position, write.json);
+        const json = jsons[i] ?? null;
+        if (json === null) statements.remove.run(ids[i]!, positions[i]!);
+        else statements.upsert.run(ids[i]!, positions[i]!, json);
       }
       for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
     });

@@ -13,12 +13,11 @@ import {
   type ReadModelStore,
   type Scalar,
   type StoredDocument,
-  assertCollectionName,
-  assertFieldPath,
   isRange,
 } from './read-model-store.js';
 import { SqliteBulkWriter } from './sqlite-bulk-writer.js';
-import { type EncodedWrite, SqliteDocumentWriter } from './sqlite-document-writer.js';
+import { createCollectionTable, fieldColumn, fieldColumns, fieldExtract, indexName, indexSql, tableName } from './sqlite-collection-table.js';
+import { SqliteDocumentWriter, encodeWrites } from './sqlite-document-writer.js';
 
 interface DocumentRow {
   id: string;
@@ -39,11 +38,17 @@ interface IndexDefinition {
 /**
  * Read models in the same SQLite file as the events: a projection's writes and its checkpoint
  * commit in one transaction, so a crash can never leave one without the other.
- * Each collection is a table of JSON documents; declared indexes are expression indexes on
- * `json_extract`, which the planner uses because queries spell the same expressions.
+ * Each collection is a table of JSON documents with a column for each indexed field
+ * (sqlite-collection-table.ts); queries name that column where there is one, `json_extract` elsewhere.
  */
 export class SqliteReadModelStore implements ReadModelStore {
-  private readonly known = new Set<string>();
+  /**
+   * The indexed-field columns of each table seen so far, valid while the schema is unchanged: a
+   * projector on another connection may create or migrate a table after this one looked at it.
+   */
+  private readonly shapes = new Map<string, ReadonlySet<string>>();
+  private shapesOfSchema = -1;
+  private readonly schemaVersion: Statement<[], number>;
   private readonly statements = new Map<string, Statement>();
   private readonly tables = new Map<string, TableStatements>();
   /** Non-unique indexes held back during a bulk load, by collection. */
@@ -57,6 +62,7 @@ export class SqliteReadModelStore implements ReadModelStore {
     options: { writeGate?: WriteGate } = {},
   ) {
     this.writer = new SqliteDocumentWriter(db, options.writeGate);
+    this.schemaVersion = db.prepare<[], number>('PRAGMA schema_version').pluck();
   }
 
   async ensureCollections(specs: readonly CollectionSpec[]): Promise<void> {
@@ -65,48 +71,65 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   private createCollection(spec: CollectionSpec): void {
-    const table = tableName(spec.name);
-    this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, position INTEGER NOT NULL, doc TEXT NOT NULL)`);
+    createCollectionTable(this.db, spec);
     const deferred = this.deferredIndexes.get(spec.name) ?? [];
     for (const index of spec.indexes) {
       const definition = indexDefinition(spec.name, index);
       // A projector preparing inside a bulk load must not build what the load holds back.
       if (!deferred.some((d) => d.sql === definition.sql)) this.db.exec(definition.sql);
     }
-    this.known.add(spec.name);
   }
 
   async get<D = Document>(collection: string, id: string): Promise<StoredDocument<D> | null> {
     const sent = this.bulk?.pending(collection, id);
     if (sent) return sent.json === null ? null : toStored<D>({ id, position: sent.position, doc: sent.json });
-    if (!this.exists(collection)) return null;
+    if (!this.shapes.has(collection) && this.shape(collection) === null) return null;
     const row = this.table(collection).get.get(id);
     return row ? toStored<D>(row) : null;
   }
 
   async find<D = Document>(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<StoredDocument<D>[]> {
     await this.bulk?.drain();
-    if (!this.exists(collection)) return [];
+    const query = this.findQuery(collection, filter, options);
+    if (!query) return [];
     this.createDeferredIndexes(collection, [...Object.keys(filter), ...(options.sort ?? []).map(([field]) => field)]);
-    const where = whereClause(filter);
-    const order = [...(options.sort ?? []).map(([field, direction]) => `${fieldExpression(field)} ${direction === 1 ? 'ASC' : 'DESC'}`), 'id ASC'];
-    const sql =
-      `SELECT id, position, doc FROM ${tableName(collection)} ${where.sql} ORDER BY ${order.join(', ')}` +
-      ` LIMIT ${options.limit ?? -1} OFFSET ${options.skip ?? 0}`;
-    return (this.prepare(sql).all(...where.params) as DocumentRow[]).map((row) => toStored<D>(row));
+    return (this.prepare(query.sql).all(...query.params) as DocumentRow[]).map((row) => toStored<D>(row));
   }
 
   async count(collection: string, filter: Filter = {}): Promise<number> {
     await this.bulk?.drain();
-    if (!this.exists(collection)) return 0;
+    const shape = this.shape(collection);
+    if (!shape) return 0;
     this.createDeferredIndexes(collection, Object.keys(filter));
-    const where = whereClause(filter);
+    const where = whereClause(filter, shape);
     const row = this.prepare(`SELECT COUNT(*) AS n FROM ${tableName(collection)} ${where.sql}`).get(...where.params) as { n: number } | undefined;
     return row?.n ?? 0;
   }
 
+  /** How SQLite would run `find` (EXPLAIN QUERY PLAN, one line a step): to check that a query uses an index. */
+  async queryPlan(collection: string, filter: Filter = {}, options: FindOptions = {}): Promise<string[]> {
+    await this.bulk?.drain();
+    const query = this.findQuery(collection, filter, options);
+    if (!query) return [];
+    return this.db
+      .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .all(...query.params)
+      .map((step) => step.detail);
+  }
+
+  private findQuery(collection: string, filter: Filter, options: FindOptions): { sql: string; params: SqlValue[] } | null {
+    const shape = this.shape(collection);
+    if (!shape) return null;
+    const where = whereClause(filter, shape);
+    const order = [...(options.sort ?? []).map(([field, direction]) => `${fieldExpression(field, shape)} ${direction === 1 ? 'ASC' : 'DESC'}`), 'id ASC'];
+    const sql =
+      `SELECT id, position, doc FROM ${tableName(collection)} ${where.sql} ORDER BY ${order.join(', ')}` +
+      ` LIMIT ${options.limit ?? -1} OFFSET ${options.skip ?? 0}`;
+    return { sql, params: where.params };
+  }
+
   async commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[]): Promise<void> {
-    const encoded: EncodedWrite[] = writes.map((w) => ({ collection: w.collection, id: w.id, position: w.position, json: w.doc === null ? null : JSON.stringify(w.doc) }));
+    const encoded = encodeWrites(writes);
     if (this.bulk) await this.bulk.send(encoded, [...checkpoints]);
     else this.writer.commit(encoded, checkpoints);
   }
@@ -161,7 +184,6 @@ export class SqliteReadModelStore implements ReadModelStore {
           this.writer.forget(spec.name);
           this.deferredIndexes.delete(spec.name);
           this.db.exec(`DROP TABLE IF EXISTS ${tableName(spec.name)}`);
-          this.known.delete(spec.name);
           this.createCollection(spec);
         }
         this.db
@@ -207,12 +229,22 @@ export class SqliteReadModelStore implements ReadModelStore {
     return statement;
   }
 
-  /** A collection nobody has projected into yet reads as empty rather than failing. */
-  private exists(collection: string): boolean {
-    if (this.known.has(collection)) return true;
-    const found = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(tableName(collection));
-    if (found) this.known.add(collection);
-    return Boolean(found);
+  /**
+   * The fields with a column in the collection's table, or null for a collection nobody has
+   * projected into yet, which reads as empty rather than failing.
+   */
+  private shape(collection: string): ReadonlySet<string> | null {
+    const schema = this.schemaVersion.get()!;
+    if (schema !== this.shapesOfSchema) {
+      this.shapes.clear();
+      this.shapesOfSchema = schema;
+    }
+    let shape = this.shapes.get(collection) ?? null;
+    if (!shape) {
+      shape = fieldColumns(this.db, collection);
+      if (shape) this.shapes.set(collection, shape);
+    }
+    return shape;
   }
 }
 
@@ -221,36 +253,26 @@ const BULK_LOAD_AUTOCHECKPOINT_PAGES = 16_384;
 /** Page cache during a bulk load, in KiB (SQLite's default is 2,000). */
 const BULK_LOAD_CACHE_KIB = 131_072;
 
-function tableName(collection: string): string {
-  return `rm_${assertCollectionName(collection)}`;
-}
-
-function indexName(collection: string, index: IndexSpec): string {
-  return `${tableName(collection)}__${index.fields.map((f) => assertFieldPath(f).replaceAll('.', '_')).join('__')}`;
-}
-
 function indexDefinition(collection: string, index: IndexSpec): IndexDefinition {
-  const columns = index.fields.map(fieldExpression).join(', ');
-  return {
-    leadingField: index.fields[0]!,
-    sql: `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName(collection, index)} ON ${tableName(collection)} (${columns})`,
-  };
+  return { leadingField: index.fields[0]!, sql: indexSql(collection, index) };
 }
 
-/** The path is validated, then inlined so that the expression matches the index definition. */
-function fieldExpression(field: string): string {
-  return `json_extract(doc, '$.${assertFieldPath(field)}')`;
+/** An indexed field reads its column, so the index serves; any other is extracted from the document. */
+function fieldExpression(field: string, shape: ReadonlySet<string>): string {
+  return shape.has(field) ? fieldColumn(field) : fieldExtract(field);
 }
 
-function toSqlValue(value: Scalar): string | number | null {
+type SqlValue = string | number | null;
+
+function toSqlValue(value: Scalar): SqlValue {
   return typeof value === 'boolean' ? (value ? 1 : 0) : value;
 }
 
-function whereClause(filter: Filter): { sql: string; params: (string | number | null)[] } {
+function whereClause(filter: Filter, shape: ReadonlySet<string>): { sql: string; params: SqlValue[] } {
   const clauses: string[] = [];
-  const params: (string | number | null)[] = [];
+  const params: SqlValue[] = [];
   for (const [field, condition] of Object.entries(filter)) {
-    const expression = fieldExpression(field);
+    const expression = fieldExpression(field, shape);
     if (!isRange(condition)) {
       if (condition === null) clauses.push(`${expression} IS NULL`);
       else {
