@@ -2,12 +2,14 @@
  * Rebuilds every read model from a log of project events, as `vigil projections rebuild` does
  * (same stores, same connections), and prints events/s and peak RSS. The baseline is a plain read
  * of the same log, in the same page size, in the same run. Each is repeated and the median kept.
- *   npm run bench:rebuild [-- --events 200000 --repeat 3 --profile rebuild.cpuprofile]
+ *   npm run bench:rebuild [-- --events 200000 --repeat 3 --profile rebuild.cpuprofile --trial]
  *   npm run bench:replay                  (1,000,000 events: the target of issue 8)
  * --profile writes a CPU profile of the first rebuild only (not the seeding); summarise it with
  *   node --import=tsx bench/cpuprofile-summary.ts rebuild.cpuprofile
+ * --trial prints the figures without recording them in results/ (for comparing changes).
  */
 import { writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { allProjections } from '../projections/index.js';
@@ -19,7 +21,12 @@ import { median } from './stats.js';
 import { recordResult } from './results.js';
 
 const { values } = parseArgs({
-  options: { events: { type: 'string', default: '200000' }, repeat: { type: 'string', default: '3' }, profile: { type: 'string' } },
+  options: {
+    events: { type: 'string', default: '200000' },
+    repeat: { type: 'string', default: '3' },
+    profile: { type: 'string' },
+    trial: { type: 'boolean', default: false },
+  },
 });
 const total = Number(values.events);
 const repeat = Number(values.repeat);
@@ -65,7 +72,8 @@ async function readRate(): Promise<number> {
   return read / ((performance.now() - started) / 1000);
 }
 
-async function rebuildRate(profileTo: string | undefined): Promise<number> {
+/** Events/s, and the CPU seconds the process spent (its threads together: the writer thread's too). */
+async function rebuildRun(profileTo: string | undefined): Promise<{ rate: number; cpuSeconds: number }> {
   const session = profileTo ? new Session() : null;
   if (session) {
     session.connect();
@@ -73,23 +81,31 @@ async function rebuildRate(profileTo: string | undefined): Promise<number> {
     await session.post('Profiler.start');
   }
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await new Projector(events, stores.readModels, allProjections()).rebuild();
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   if (session && profileTo) {
     const { profile } = await session.post('Profiler.stop');
     writeFileSync(profileTo, JSON.stringify(profile));
     session.disconnect();
   }
-  return total / seconds;
+  return { rate: total / seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }
 
 const reads: number[] = [];
 const rebuilds: number[] = [];
+const cpuSeconds: number[] = [];
+// Others may be running on the machine: the load average goes with the figures.
+const loadAtStart = loadavg()[0]!;
 for (let run = 0; run < repeat; run++) {
   reads.push(await readRate());
-  rebuilds.push(await rebuildRate(run === 0 ? values.profile : undefined));
-  console.log(`run ${run + 1}/${repeat}: read ${reads.at(-1)!.toFixed(0)} events/s, rebuild ${rebuilds.at(-1)!.toFixed(0)} events/s`);
+  const { rate, cpuSeconds: cpu } = await rebuildRun(run === 0 ? values.profile : undefined);
+  rebuilds.push(rate);
+  cpuSeconds.push(cpu);
+  console.log(`run ${run + 1}/${repeat}: read ${reads.at(-1)!.toFixed(0)} events/s, rebuild ${rate.toFixed(0)} events/s (${cpu.toFixed(1)} CPU s), load ${loadavg()[0]!.toFixed(2)}`);
 }
+const loadAtEnd = loadavg()[0]!;
 const peakRss = peakRssMib();
 await stores.close();
 dir.remove();
@@ -99,10 +115,11 @@ const rebuild = median(rebuilds);
 console.log(`log: ${total} events over ${projects} project streams, seeded in ${seedSeconds.toFixed(0)} s; medians of ${repeat} runs`);
 console.log(`baseline, reading the log only: ${read.toFixed(0)} events/s`);
 console.log(`rebuild of all read models: ${rebuild.toFixed(0)} events/s (${(total / rebuild).toFixed(2)} s), peak RSS ${peakRss} MiB (${seedPeakRss} MiB after seeding)`);
-console.log(`ratio: rebuild runs at ${((rebuild / read) * 100).toFixed(0)}% of the raw read rate`);
+console.log(`ratio: rebuild runs at ${((rebuild / read) * 100).toFixed(0)}% of the raw read rate; ${median(cpuSeconds).toFixed(1)} CPU s per rebuild (all threads)`);
+console.log(`load average (1 min) ${loadAtStart.toFixed(2)} before the runs, ${loadAtEnd.toFixed(2)} after, on ${availableParallelism()} cores`);
 if (values.profile) console.log(`CPU profile of the first rebuild: ${values.profile}`);
 
-recordResult({
+if (!values.trial) recordResult({
   name: `rebuild-${total >= 1_000_000 && total % 1_000_000 === 0 ? `${total / 1_000_000}m` : `${Math.round(total / 1000)}k`}`,
   date: new Date().toISOString(),
   command: `node --import=tsx bench/rebuild.ts --events ${total} --repeat ${repeat}`,
@@ -113,6 +130,7 @@ recordResult({
     peak_rss_mib: peakRss,
     slowest_run_events_per_s: Math.round(Math.min(...rebuilds)),
     fastest_run_events_per_s: Math.round(Math.max(...rebuilds)),
+    cpu_seconds: Number(median(cpuSeconds).toFixed(1)),
   },
   baseline: { name: 'reading the log only', figures: { events: total, events_per_s: Math.round(read), peak_rss_mib: seedPeakRss } },
   ratio: Number((rebuild / read).toFixed(3)),
@@ -121,5 +139,6 @@ recordResult({
     : {}),
   notes: [
     `The log: 1,000 projects (ProjectCreated, ProjectMemberAdded) then ProjectUpdated events round-robin; every event also becomes an audit-history entry. Median of ${repeat} runs; the rebuild drops and refills every read model each run. Peak RSS is the process's high-water mark (the baseline column: after seeding and before any rebuild).`,
+    `CPU seconds are the process's (the projections' thread and the bulk writer's together), median per rebuild. Load average (1 min) ${loadAtStart.toFixed(2)} before the runs and ${loadAtEnd.toFixed(2)} after, on ${availableParallelism()} cores.`,
   ],
 });
