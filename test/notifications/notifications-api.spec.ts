@@ -109,6 +109,17 @@ describe('Notification channels and groups API', () => {
       expect(refused.status).to.equal(400);
       expect(refused.body.error).to.match(/another project/);
 
+      // Someone else's channel answers exactly as a channel that does not exist.
+      const strangerId = await vigil.user('notify-stranger@example.com');
+      const strangerKey = await vigil.accountKey(strangerId, ALL_SCOPES);
+      const strangersProject = (await vigil.request('POST', '/v1/projects', { key: strangerKey, body: { name: 'Theirs' } })).body.project.id;
+      const strangers = (await vigil.request('POST', '/v1/notification-channels', { key: strangerKey, body: { project_id: strangersProject, name: 'y', type: 'SLACK', config: { webhook_url: 'https://y.example' } } })).body.channel;
+      const attachTo = (channel_id: string) => vigil.request('POST', `/v1/notification-groups/${group.body.group.id}/channels`, { key, body: { channel_id } });
+      const theirs = await attachTo(strangers.id);
+      const nobodys = await attachTo('00000000-0000-4000-8000-000000000000');
+      expect(theirs.status).to.equal(404);
+      expect([theirs.status, theirs.text]).to.deep.equal([nobodys.status, nobodys.text]);
+
       expect((await vigil.request('DELETE', `/v1/notification-groups/${group.body.group.id}/channels/${channel.id}`, { key })).status).to.equal(204);
       expect((await vigil.request('GET', `/v1/notification-channels/${channel.id}`, { key })).status).to.equal(200);
       expect((await vigil.request('GET', `/v1/notification-groups/${group.body.group.id}`, { key })).body.group.channel_count).to.equal(0);

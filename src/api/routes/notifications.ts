@@ -16,6 +16,8 @@ import { AttachChannelBody, CreateChannelBody, CreateGroupBody, UpdateChannelBod
 import { type ApiDependencies, settled } from '../dependencies.js';
 import { HttpError } from '../errors.js';
 import { gate } from '../gate.js';
+import { canReach } from '../../domain/access/authorize.js';
+import { roleOf } from '../../queries/identity.js';
 import { gatedDocument, targetProject } from '../monitor-access.js';
 import type { Requirement } from '../../domain/access/authorize.js';
 import { userBody } from '../representations/projects.js';
@@ -217,9 +219,23 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
     ctx.status = 204;
   });
 
+  /**
+   * The group's own project aside, a channel in a project the caller is not a member of answers
+   * exactly as one that does not exist: "belongs to another project" would tell a stranger that
+   * the id is real. Members of both projects still get that (more useful) answer.
+   */
+  const assertChannelVisible = async (state: VigilState, channelId: string, groupProjectId: string) => {
+    const channel = await readModels.get<ChannelDocument>('notification_channels', channelId);
+    if (!channel || channel.doc.project_id === groupProjectId) return;
+    const { caller } = state;
+    const member = canReach(caller, channel.doc.project_id) && (await roleOf(readModels, channel.doc.project_id, caller.userId)) !== null;
+    if (!member) throw new HttpError(404, 'notification channel not found');
+  };
+
   router.post('/notification-groups/:groupId/channels', async (ctx) => {
     const group = await gatedGroup(ctx.state, ctx.params['groupId'], WRITE);
     const body = decode(AttachChannelBody, ctx.request.body);
+    await assertChannelVisible(ctx.state, body.channel_id, group.project_id);
     const outcome = await attachChannel(commands, group.id, body.channel_id, actorOf(ctx.state));
     await settled(deps, outcome.position);
     ctx.status = 204;
