@@ -6,13 +6,14 @@ import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { DeadlineDocument } from '../../projections/deadlines.js';
+import { SlidingWindow } from './sliding-window.js';
 
 export interface TimerOptions {
   /** Deadlines read per query. */
   batchSize?: number;
   /** Longest sleep between ticks; also how soon a deadline written by another process is seen. */
   maxSleepMs?: number;
-  /** Monitors expired at once. */
+  /** Monitors expired at once: commands in flight, each started as soon as another is done. */
   concurrency?: number;
   onError?: (error: unknown) => void;
   /** Observes how late each deadline is fired. */
@@ -59,28 +60,43 @@ export class Timer {
     const scope = await this.share.scope();
     if (!scope) return 0;
     const now = this.commands.clock().toISOString();
+    // Commands to different monitors share the store's group commits, so the more in flight the
+    // fewer commits per miss; a window rather than batches, so a slow one delays nobody else.
+    const window = new SlidingWindow(this.concurrency);
     let sent = 0;
-    for (;;) {
-      const due = await this.readModels.find<DeadlineDocument>('deadlines', { ...scope, due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: this.batchSize });
-      const fresh = due.filter((d) => d.doc.due_at !== null && this.fired.get(d.id) !== d.doc.due_at);
-      // A few at a time: commands to different monitors share the store's group commits.
-      for (let i = 0; i < fresh.length; i += this.concurrency) {
-        await Promise.all(
-          fresh.slice(i, i + this.concurrency).map(async ({ id, doc }) => {
-            this.fired.set(id, doc.due_at!);
-            this.metrics?.timerLateness.observe(Math.max(0, Date.parse(now) - Date.parse(doc.due_at!)) / 1000);
-            try {
-              await this.expire(doc.monitor_id, now);
-            } catch (error) {
-              // Not fired after all: the next tick tries again rather than skipping it for good.
-              this.fired.delete(id);
-              throw error;
-            }
-          }),
-        );
+    try {
+      for (;;) {
+        const due = await this.readModels.find<DeadlineDocument>('deadlines', { ...scope, due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: this.batchSize });
+        const fresh = due.filter((d) => d.doc.due_at !== null && this.fired.get(d.id) !== d.doc.due_at);
+        for (const { id, doc } of fresh) {
+          if (!(await window.run(() => this.fire(id, doc.due_at!, doc.monitor_id, now)))) break;
+          sent += 1;
+        }
+        if (window.failed || due.length < this.batchSize) break;
+        if (fresh.length === 0) {
+          // A page of deadlines already fired: the ones in flight, and those the read model has
+          // not caught up with. Once those in flight are done the next page may hold new ones.
+          if (!window.busy) break;
+          await window.settle();
+        }
       }
-      sent += fresh.length;
-      if (due.length < this.batchSize || fresh.length === 0) return sent;
+    } catch (error) {
+      await window.settle().catch(() => {});
+      throw error;
+    }
+    await window.settle();
+    return sent;
+  }
+
+  private async fire(id: string, dueAt: string, monitorId: string, now: string): Promise<void> {
+    this.fired.set(id, dueAt);
+    this.metrics?.timerLateness.observe(Math.max(0, Date.parse(now) - Date.parse(dueAt)) / 1000);
+    try {
+      await this.expire(monitorId, now);
+    } catch (error) {
+      // Not fired after all: the next tick tries again rather than skipping it for good.
+      this.fired.delete(id);
+      throw error;
     }
   }
 

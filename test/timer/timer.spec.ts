@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { monitorStream } from '../../src/domain/monitors/monitor.js';
+import { Timer } from '../../src/timer/timer.js';
+import { eventually } from '../support/eventually.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 const MINUTE = 60_000;
@@ -85,6 +88,27 @@ describe('Timer', () => {
     vigil.clock.advance(48 * HOUR);
     expect(await vigil.tick()).to.equal(0);
     expect(await read(basic.id)).to.include({ status: 'UP', next_expected_at: null });
+  });
+
+  it('lets the other monitors through while one is slow to expire: it holds up one place, not a batch', async () => {
+    const slow = await monitor();
+    vigil.clock.advance(1000);
+    const others = [await monitor(), await monitor()];
+    const misses = async (id: string) => (await vigil.vigil.stores.events.readStream(monitorStream(id))).filter((e) => e.type === 'CheckInMissed').length;
+    // Two at a time, the slow one due first: batches of two would leave the third waiting on it.
+    const timer = new Timer(vigil.commands, vigil.vigil.stores.readModels, { concurrency: 2 });
+    let release!: () => void;
+    const holding = vigil.commands.streamLocks.run(monitorStream(slow.id), () => new Promise<void>((resolve) => (release = resolve)));
+    vigil.clock.advance(HOUR + 6 * MINUTE);
+    await vigil.settle();
+
+    const ticking = timer.tick();
+    await eventually(async () => expect(await Promise.all(others.map((m) => misses(m.id)))).to.deep.equal([1, 1]));
+    expect(await misses(slow.id)).to.equal(0);
+    release();
+    await holding;
+    expect(await ticking).to.equal(3);
+    expect(await misses(slow.id)).to.equal(1);
   });
 
   it('keeps JOB_CRON deadlines in the monitor time zone', async () => {
