@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { type MonitorConfig, MONITOR_DEFAULTS, UPTIME_DEFAULTS } from '../../../src/domain/monitors/monitor-config.js';
 import { type CheckObservation, type IncomingPing, type MonitorCommand, type MonitorEvent, type PingReceivedData, monitorDecider } from '../../../src/domain/monitors/monitor.js';
 import { deciderSpec } from '../../support/decider.js';
@@ -260,6 +261,18 @@ describe('Monitor deadlines (the timer)', () => {
           },
         },
       ]));
+
+  it("names the missed run's expected time in the monitor's own time zone, whichever zone came before", () => {
+    const causeIn = (timezone: string) => {
+      const events = monitorDecider.decide(expire('2026-11-21T11:05:00.000Z'), [created({ timezone })].reduce(monitorDecider.evolve, monitorDecider.initialState()));
+      const opened = events.find((e) => e.type === 'IncidentOpened');
+      return opened?.type === 'IncidentOpened' ? opened.data.cause : null;
+    };
+    expect(causeIn('UTC')).to.match(/expected at 2026-11-21 11:00 \(UTC\)/);
+    expect(causeIn('Asia/Kolkata')).to.match(/expected at 2026-11-21 16:30 \(Asia\/Kolkata\)/);
+    expect(causeIn('America/New_York')).to.match(/expected at 2026-11-21 06:00 \(America\/New_York\)/);
+    expect(causeIn('UTC')).to.match(/expected at 2026-11-21 11:00 \(UTC\)/);
+  });
 
   it('only counts misses below schedule_tolerance', () =>
     given([created({ schedule_tolerance: 3 })]).when(expire('2026-11-21T11:05:00.000Z')).then([missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]));
