@@ -1,42 +1,62 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../eventstore/sqlite-database.js';
 import { WriteGate } from '../eventstore/write-gate.js';
-import { type Checkpoint, type CheckpointAdvance, CheckpointConflictError, type DocumentWrite, assertCollectionName } from './read-model-store.js';
+import { type Checkpoint, type CheckpointAdvance, CheckpointConflictError, type DocumentWrite } from './read-model-store.js';
+import { type SqlValue, fieldColumn, fieldValue, tableName } from './sqlite-collection-table.js';
 
 /**
  * Document writes with the documents already serialised, field by field: write `i` is
  * `collections[i]`, `ids[i]`, `positions[i]`, `jsons[i]` (null deletes). This is what crosses to a
- * writer thread, and four arrays clone in under half the time that an object per write does.
+ * writer thread, and a few arrays clone in under half the time that an object per write does.
  */
 export interface EncodedWrites {
   collections: string[];
   ids: string[];
   positions: number[];
   jsons: (string | null)[];
+  /** The field columns each collection's documents fill, in order (sqlite-collection-table.ts). */
+  columns: Map<string, readonly string[]>;
+  /** Their values, one write after the other: a value per column for a document, none for a deletion. */
+  values: SqlValue[];
 }
 
-export function encodeWrites(writes: readonly DocumentWrite[]): EncodedWrites {
-  const encoded: EncodedWrites = { collections: [], ids: [], positions: [], jsons: [] };
+/** `columnsOf` names the field columns the writer fills in a collection's table. */
+export function encodeWrites(writes: readonly DocumentWrite[], columnsOf: (collection: string) => readonly string[]): EncodedWrites {
+  const encoded: EncodedWrites = { collections: [], ids: [], positions: [], jsons: [], columns: new Map(), values: [] };
+  let collection: string | null = null;
+  let paths: string[][] = [];
   for (const write of writes) {
+    if (write.collection !== collection) {
+      collection = write.collection;
+      let columns = encoded.columns.get(collection);
+      if (!columns) encoded.columns.set(collection, (columns = columnsOf(collection)));
+      paths = columns.map((field) => field.split('.'));
+    }
     encoded.collections.push(write.collection);
     encoded.ids.push(write.id);
     encoded.positions.push(write.position);
-    encoded.jsons.push(write.doc === null ? null : JSON.stringify(write.doc));
+    if (write.doc === null) encoded.jsons.push(null);
+    else {
+      encoded.jsons.push(JSON.stringify(write.doc));
+      for (const path of paths) encoded.values.push(fieldValue(write.doc, path));
+    }
   }
   return encoded;
 }
 
 interface WriteStatements {
-  upsert: Statement<[string, number, string]>;
+  /** id, position, doc, then the field columns' values. */
+  upsert: Statement<[SqlValue[]]>;
   remove: Statement<[string, number]>;
 }
 
 /**
  * Commits document writes and checkpoint advances in one transaction on one connection: the
- * store's own, or a bulk load's writer thread's. Statements are prepared once per collection.
+ * store's own, or a bulk load's writer thread's. Statements are prepared once per collection and
+ * set of field columns.
  */
 export class SqliteDocumentWriter {
-  private readonly tables = new Map<string, WriteStatements>();
+  private readonly tables = new Map<string, Map<string, WriteStatements>>();
   private readonly readCheckpoint: Statement<[string], Checkpoint>;
   private readonly saveCheckpoint: Statement<[string, number, number]>;
 
@@ -60,18 +80,27 @@ export class SqliteDocumentWriter {
         const stored = this.readCheckpoint.get(checkpoint.name);
         if ((stored?.position ?? null) !== checkpoint.expectedPosition) throw new CheckpointConflictError(checkpoint.name);
       }
-      const { collections, ids, positions, jsons } = writes;
+      const { collections, ids, positions, jsons, values } = writes;
       let collection = '';
       let statements: WriteStatements | null = null;
+      let columnCount = 0;
+      let next = 0;
       for (let i = 0; i < ids.length; i++) {
         // Writes arrive grouped by collection: look the statements up once per run of them.
         if (statements === null || collections[i] !== collection) {
           collection = collections[i]!;
-          statements = this.statements(collection);
+          const columns = writes.columns.get(collection) ?? [];
+          statements = this.statements(collection, columns);
+          columnCount = columns.length;
         }
         const json = jsons[i] ?? null;
-        if (json === null) statements.remove.run(ids[i]!, positions[i]!);
-        else statements.upsert.run(ids[i]!, positions[i]!, json);
+        if (json === null) {
+          statements.remove.run(ids[i]!, positions[i]!);
+          continue;
+        }
+        const row: SqlValue[] = [ids[i]!, positions[i]!, json];
+        for (let c = 0; c < columnCount; c++) row.push(values[next++] ?? null);
+        statements.upsert.run(row);
       }
       for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
     });
@@ -83,19 +112,24 @@ export class SqliteDocumentWriter {
     this.tables.delete(collection);
   }
 
-  private statements(collection: string): WriteStatements {
-    let statements = this.tables.get(collection);
+  private statements(collection: string, fields: readonly string[]): WriteStatements {
+    let byColumns = this.tables.get(collection);
+    if (!byColumns) this.tables.set(collection, (byColumns = new Map()));
+    const key = fields.join('\n');
+    let statements = byColumns.get(key);
     if (!statements) {
-      const table = `rm_${assertCollectionName(collection)}`;
+      const table = tableName(collection);
+      const columns = ['id', 'position', 'doc', ...fields.map(fieldColumn)];
+      const updated = columns.slice(1).map((column) => `${column} = excluded.${column}`);
       statements = {
-        upsert: this.db.prepare(
-          `INSERT INTO ${table} (id, position, doc) VALUES (?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc
+        upsert: this.db.prepare<[SqlValue[]]>(
+          `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+           ON CONFLICT (id) DO UPDATE SET ${updated.join(', ')}
            WHERE excluded.position > ${table}.position`,
         ),
         remove: this.db.prepare(`DELETE FROM ${table} WHERE id = ? AND position <= ?`),
       };
-      this.tables.set(collection, statements);
+      byColumns.set(key, statements);
     }
     return statements;
   }

@@ -16,7 +16,17 @@ import {
   isRange,
 } from './read-model-store.js';
 import { SqliteBulkWriter } from './sqlite-bulk-writer.js';
-import { createCollectionTable, fieldColumn, fieldColumns, fieldExtract, indexName, indexSql, tableName } from './sqlite-collection-table.js';
+import {
+  type CollectionShape,
+  type SqlValue,
+  collectionShape,
+  createCollectionTable,
+  fieldColumn,
+  fieldExtract,
+  indexName,
+  indexSql,
+  tableName,
+} from './sqlite-collection-table.js';
 import { SqliteDocumentWriter, encodeWrites } from './sqlite-document-writer.js';
 
 interface DocumentRow {
@@ -43,10 +53,10 @@ interface IndexDefinition {
  */
 export class SqliteReadModelStore implements ReadModelStore {
   /**
-   * The indexed-field columns of each table seen so far, valid while the schema is unchanged: a
-   * projector on another connection may create or migrate a table after this one looked at it.
+   * The field columns of each table seen so far, valid while the schema is unchanged: a projector
+   * on another connection may create or migrate a table after this one looked at it.
    */
-  private readonly shapes = new Map<string, ReadonlySet<string>>();
+  private readonly shapes = new Map<string, CollectionShape>();
   private shapesOfSchema = -1;
   private readonly schemaVersion: Statement<[], number>;
   private readonly statements = new Map<string, Statement>();
@@ -101,7 +111,7 @@ export class SqliteReadModelStore implements ReadModelStore {
     const shape = this.shape(collection);
     if (!shape) return 0;
     this.createDeferredIndexes(collection, Object.keys(filter));
-    const where = whereClause(filter, shape);
+    const where = whereClause(filter, shape.fields);
     const row = this.prepare(`SELECT COUNT(*) AS n FROM ${tableName(collection)} ${where.sql}`).get(...where.params) as { n: number } | undefined;
     return row?.n ?? 0;
   }
@@ -120,8 +130,8 @@ export class SqliteReadModelStore implements ReadModelStore {
   private findQuery(collection: string, filter: Filter, options: FindOptions): { sql: string; params: SqlValue[] } | null {
     const shape = this.shape(collection);
     if (!shape) return null;
-    const where = whereClause(filter, shape);
-    const order = [...(options.sort ?? []).map(([field, direction]) => `${fieldExpression(field, shape)} ${direction === 1 ? 'ASC' : 'DESC'}`), 'id ASC'];
+    const where = whereClause(filter, shape.fields);
+    const order = [...(options.sort ?? []).map(([field, direction]) => `${fieldExpression(field, shape.fields)} ${direction === 1 ? 'ASC' : 'DESC'}`), 'id ASC'];
     const sql =
       `SELECT id, position, doc FROM ${tableName(collection)} ${where.sql} ORDER BY ${order.join(', ')}` +
       ` LIMIT ${options.limit ?? -1} OFFSET ${options.skip ?? 0}`;
@@ -129,7 +139,7 @@ export class SqliteReadModelStore implements ReadModelStore {
   }
 
   async commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[]): Promise<void> {
-    const encoded = encodeWrites(writes);
+    const encoded = encodeWrites(writes, (collection) => this.shape(collection)?.written ?? []);
     if (this.bulk) await this.bulk.send(encoded, [...checkpoints]);
     else this.writer.commit(encoded, checkpoints);
   }
@@ -233,7 +243,7 @@ export class SqliteReadModelStore implements ReadModelStore {
    * The fields with a column in the collection's table, or null for a collection nobody has
    * projected into yet, which reads as empty rather than failing.
    */
-  private shape(collection: string): ReadonlySet<string> | null {
+  private shape(collection: string): CollectionShape | null {
     const schema = this.schemaVersion.get()!;
     if (schema !== this.shapesOfSchema) {
       this.shapes.clear();
@@ -241,7 +251,7 @@ export class SqliteReadModelStore implements ReadModelStore {
     }
     let shape = this.shapes.get(collection) ?? null;
     if (!shape) {
-      shape = fieldColumns(this.db, collection);
+      shape = collectionShape(this.db, collection);
       if (shape) this.shapes.set(collection, shape);
     }
     return shape;
@@ -258,21 +268,19 @@ function indexDefinition(collection: string, index: IndexSpec): IndexDefinition 
 }
 
 /** An indexed field reads its column, so the index serves; any other is extracted from the document. */
-function fieldExpression(field: string, shape: ReadonlySet<string>): string {
-  return shape.has(field) ? fieldColumn(field) : fieldExtract(field);
+function fieldExpression(field: string, columns: ReadonlySet<string>): string {
+  return columns.has(field) ? fieldColumn(field) : fieldExtract(field);
 }
-
-type SqlValue = string | number | null;
 
 function toSqlValue(value: Scalar): SqlValue {
   return typeof value === 'boolean' ? (value ? 1 : 0) : value;
 }
 
-function whereClause(filter: Filter, shape: ReadonlySet<string>): { sql: string; params: SqlValue[] } {
+function whereClause(filter: Filter, columns: ReadonlySet<string>): { sql: string; params: SqlValue[] } {
   const clauses: string[] = [];
   const params: SqlValue[] = [];
   for (const [field, condition] of Object.entries(filter)) {
-    const expression = fieldExpression(field, shape);
+    const expression = fieldExpression(field, columns);
     if (!isRange(condition)) {
       if (condition === null) clauses.push(`${expression} IS NULL`);
       else {

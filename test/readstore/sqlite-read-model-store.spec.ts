@@ -73,12 +73,12 @@ describe('SqliteReadModelStore: indexed fields', () => {
     position: n,
     doc: { monitor_id: `m${n % 2}`, seq: n, owner: { id: `u${n}` }, note: 'x', ...fields },
   });
-  /** Each generated column: 2 is VIRTUAL, 3 is STORED. */
+  /** Each field column, and whether the writer fills it or SQLite generates it from the document (hidden 2). */
   const columns = () =>
     stores.db
-      .prepare<[], { name: string; hidden: number }>("SELECT name, hidden FROM pragma_table_xinfo('rm_checks') WHERE hidden > 0 ORDER BY name")
+      .prepare<[], { name: string; hidden: number }>("SELECT name, hidden FROM pragma_table_xinfo('rm_checks') WHERE name LIKE 'doc.%' ORDER BY name")
       .all()
-      .map((column) => `${column.name}:${column.hidden === 3 ? 'stored' : 'virtual'}`);
+      .map((column) => `${column.name}:${column.hidden === 0 ? 'written' : 'virtual'}`);
   const indexSql = () =>
     stores.db
       .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_checks' AND sql IS NOT NULL ORDER BY name")
@@ -87,17 +87,32 @@ describe('SqliteReadModelStore: indexed fields', () => {
   const plan = async (filter: Filter, options: FindOptions = {}) => (await stores.readModels.queryPlan(checks.name, filter, options)).join(' | ');
   const ids = async (filter: Filter, options: FindOptions = {}) => (await stores.readModels.find(checks.name, filter, options)).map((found) => found.id);
 
-  it('keeps each indexed field in a stored column beside the document, holding what json_extract reads there', async () => {
+  it('keeps each indexed field in a column beside the document, holding what json_extract reads there', async () => {
     await stores.readModels.ensureCollections([checks]);
-    expect(columns()).to.deep.equal(['doc.monitor_id:stored', 'doc.owner.id:stored', 'doc.seq:stored']);
+    expect(columns()).to.deep.equal(['doc.monitor_id:written', 'doc.owner.id:written', 'doc.seq:written']);
     expect(indexSql().join('\n')).to.not.match(/json_extract/);
-    await stores.readModels.commit([check(1), check(2, { seq: 2.5 }), check(3, { monitor_id: true }), check(4, { monitor_id: null }), check(5, { monitor_id: undefined, owner: 'u' })], []);
+    await stores.readModels.commit(
+      [
+        check(1),
+        check(2, { seq: 2.5 }),
+        check(3, { monitor_id: true, seq: -0 }),
+        check(4, { monitor_id: null, seq: 1e21 }),
+        check(5, { monitor_id: undefined, owner: 'u' }),
+        check(6, { monitor_id: { at: [1, 'two', null, false] }, owner: [{ id: 'u6' }] }),
+        check(7, { monitor_id: false, seq: Number.NaN, owner: { id: 'say "hi"\n\u0001é' } }),
+      ],
+      [],
+    );
+    // A newer version of a document moves its columns with it; an older one moves neither.
+    await stores.readModels.commit([{ ...check(1, { monitor_id: 'moved', owner: {} }), position: 10 }, { ...check(2), position: 1, doc: { monitor_id: 'stale' } }], []);
     const stored = stores.db
       .prepare<[], { same: number }>(
         `SELECT "doc.monitor_id" IS json_extract(doc, '$.monitor_id') AND "doc.seq" IS json_extract(doc, '$.seq') AND "doc.owner.id" IS json_extract(doc, '$.owner.id') AS same FROM rm_checks`,
       )
       .all();
-    expect(stored.map((row) => row.same)).to.deep.equal([1, 1, 1, 1, 1]);
+    expect(stored.map((row) => row.same)).to.deep.equal([1, 1, 1, 1, 1, 1, 1]);
+    expect(await ids({ monitor_id: 'moved' })).to.deep.equal(['c1']);
+    expect(await ids({ monitor_id: 'stale' })).to.deep.equal([]);
   });
 
   it('filters and sorts on an indexed field through its index, and on any other field by reading the document', async () => {
@@ -133,6 +148,6 @@ describe('SqliteReadModelStore: indexed fields', () => {
     expect(String(duplicate)).to.match(/UNIQUE/);
 
     await stores.readModels.reset({ name: 'checks', version: 2 }, [checks]);
-    expect(columns()).to.deep.equal(['doc.monitor_id:stored', 'doc.owner.id:stored', 'doc.seq:stored']);
+    expect(columns()).to.deep.equal(['doc.monitor_id:written', 'doc.owner.id:written', 'doc.seq:written']);
   });
 });
