@@ -75,8 +75,8 @@ export interface ReadModelStore {
   /**
    * Runs `load`, which fills the collections from the start of the log (a rebuild), with the store
    * tuned for bulk writes; every index is in place again when it returns or throws. Reads inside
-   * see every write made before them, but a commit that fails may report it at the next call on
-   * the store, or from `bulkLoad` itself.
+   * see every write made before them, but a commit that fails may report it at a later call on the
+   * store, or from `bulkLoad` itself; no write made after it is committed.
    */
   bulkLoad<T>(collections: readonly CollectionSpec[], load: () => Promise<T>): Promise<T>;
   /** Empties the collections and sets the checkpoint to the start of the log at `version`. */

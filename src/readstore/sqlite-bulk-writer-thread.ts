@@ -22,6 +22,7 @@ const settings: BulkWriterSettings = workerData;
 const db = openSqliteDatabase(settings.path, { durability: 'normal' });
 for (const pragma of settings.pragmas) db.pragma(pragma);
 const writer = new SqliteDocumentWriter(db);
+let failed = false;
 
 parentPort!.on('message', (message: BulkBatch | 'close') => {
   if (message === 'close') {
@@ -29,10 +30,16 @@ parentPort!.on('message', (message: BulkBatch | 'close') => {
     parentPort!.close();
     return;
   }
+  // A batch sent after one that failed must not be committed: it may build on what was refused.
+  if (failed) {
+    parentPort!.postMessage({ seq: message.seq, error: { name: 'Error', message: 'not committed: an earlier batch of this load failed' } } satisfies BulkBatchDone);
+    return;
+  }
   try {
     writer.commit(message.writes, message.checkpoints);
     parentPort!.postMessage({ seq: message.seq } satisfies BulkBatchDone);
   } catch (error) {
+    failed = true;
     const { name, message: text } = error instanceof Error ? error : { name: 'Error', message: String(error) };
     const projection = error instanceof Error && 'projection' in error && typeof error.projection === 'string' ? error.projection : undefined;
     parentPort!.postMessage({ seq: message.seq, error: { name, message: text, ...(projection ? { projection } : {}) } } satisfies BulkBatchDone);

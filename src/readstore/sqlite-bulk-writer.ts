@@ -4,19 +4,32 @@ import { type CheckpointAdvance, CheckpointConflictError } from './read-model-st
 import type { BulkBatch, BulkBatchDone, BulkWriterSettings } from './sqlite-bulk-writer-thread.js';
 import type { EncodedWrites } from './sqlite-document-writer.js';
 
+/** A batch handed to the thread and not yet known to be committed. */
+interface SentBatch {
+  writes: EncodedWrites;
+  /** Where each document is in `writes`, by collection and id. */
+  index: Map<string, Map<string, number>>;
+  committed: Promise<void>;
+}
+
+/**
+ * Batches the thread may hold at once. With one, the loader waited whenever a commit ran long (a
+ * WAL checkpoint every few batches) although the thread kept up on average; a second absorbs that.
+ */
+const MAX_IN_FLIGHT = 2;
+
 /**
  * A bulk load's writes, committed on a thread of their own (sqlite-bulk-writer-thread.ts, its own
  * connection to the file), so that SQLite's work overlaps with the projections computing the next
- * batch. One batch is in flight at a time; until the thread has committed it, its documents are
- * answered from here, so the loading side reads its own writes as if they were committed. A batch
- * that fails (a checkpoint moved by someone else) fails the next send or drain.
+ * batches. Up to MAX_IN_FLIGHT batches are in flight; until the thread has committed them, their
+ * documents are answered from here, so the loading side reads its own writes as if they were
+ * committed. A batch that fails (a checkpoint moved by someone else, a unique index) fails a later
+ * send or drain, and the thread commits nothing after it.
  */
 export class SqliteBulkWriter {
   private seq = 0;
-  private inFlight: Promise<void> | null = null;
-  /** The batch in flight, and where each of its documents is in it, by collection and id. */
-  private sent: EncodedWrites | null = null;
-  private readonly sentIndex = new Map<string, Map<string, number>>();
+  /** Oldest first. */
+  private readonly inFlight: SentBatch[] = [];
   private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private readonly exited: Promise<void>;
 
@@ -39,47 +52,41 @@ export class SqliteBulkWriter {
     return new SqliteBulkWriter(startModuleWorker(import.meta.url, 'sqlite-bulk-writer-thread', settings));
   }
 
-  /** Hands a batch over once the previous one is committed; resolves when it is on its way. */
+  /** Hands a batch over once fewer than MAX_IN_FLIGHT are uncommitted; resolves when it is on its way. */
   async send(writes: EncodedWrites, checkpoints: CheckpointAdvance[]): Promise<void> {
-    await this.drain();
+    while (this.inFlight.length >= MAX_IN_FLIGHT) await this.settleOldest();
+    const index = new Map<string, Map<string, number>>();
     let collection = '';
     let documents: Map<string, number> | undefined;
     for (let i = 0; i < writes.ids.length; i++) {
       if (documents === undefined || writes.collections[i] !== collection) {
         collection = writes.collections[i]!;
-        documents = this.sentIndex.get(collection);
-        if (!documents) this.sentIndex.set(collection, (documents = new Map()));
+        documents = index.get(collection);
+        if (!documents) index.set(collection, (documents = new Map()));
       }
       documents.set(writes.ids[i]!, i);
     }
-    this.sent = writes;
     const seq = ++this.seq;
-    this.inFlight = new Promise<void>((resolve, reject) => this.waiting.set(seq, { resolve, reject }));
-    // Marked as handled here: a failure is raised by the next send or drain, not as unhandled.
-    this.inFlight.catch(() => undefined);
+    const committed = new Promise<void>((resolve, reject) => this.waiting.set(seq, { resolve, reject }));
+    // Marked as handled here: a failure is raised by a later send or drain, not as unhandled.
+    committed.catch(() => undefined);
+    this.inFlight.push({ writes, index, committed });
     this.thread.postMessage({ seq, writes, checkpoints } satisfies BulkBatch);
   }
 
-  /** The document sent in the batch still being committed, if any (`json` null: deleted). */
+  /** The document as the newest uncommitted batch that has it left it, if any (`json` null: deleted). */
   pending(collection: string, id: string): { position: number; json: string | null } | undefined {
-    const i = this.sentIndex.get(collection)?.get(id);
-    if (i === undefined || !this.sent) return undefined;
-    return { position: this.sent.positions[i]!, json: this.sent.jsons[i] ?? null };
+    for (let b = this.inFlight.length - 1; b >= 0; b--) {
+      const { writes, index } = this.inFlight[b]!;
+      const i = index.get(collection)?.get(id);
+      if (i !== undefined) return { position: writes.positions[i]!, json: writes.jsons[i] ?? null };
+    }
+    return undefined;
   }
 
   /** Waits until everything sent is committed, and raises a failure if a batch failed. */
   async drain(): Promise<void> {
-    const inFlight = this.inFlight;
-    if (!inFlight) return;
-    try {
-      await inFlight;
-    } finally {
-      if (this.inFlight === inFlight) {
-        this.inFlight = null;
-        this.sent = null;
-        this.sentIndex.clear();
-      }
-    }
+    while (this.inFlight.length > 0) await this.settleOldest();
   }
 
   /** Drains, then ends the thread and its connection, even when a batch failed. */
@@ -89,6 +96,18 @@ export class SqliteBulkWriter {
     } finally {
       this.thread.postMessage('close');
       await this.exited;
+    }
+  }
+
+  /** Waits for the oldest batch; if it failed, the ones after it (which the thread refused) go too. */
+  private async settleOldest(): Promise<void> {
+    const oldest = this.inFlight[0]!;
+    try {
+      await oldest.committed;
+      if (this.inFlight[0] === oldest) this.inFlight.shift();
+    } catch (error) {
+      this.inFlight.length = 0;
+      throw error;
     }
   }
 }

@@ -44,6 +44,21 @@ describe('SqliteReadModelStore: bulk load', () => {
     expect(settings()).to.deep.equal(before);
   });
 
+  it('commits nothing sent after a batch that failed, though it was sent before the failure was known', async () => {
+    const unique: CollectionSpec = { name: 'bulk_pings', indexes: [...pings.indexes, { fields: ['seq'], unique: true }] };
+    const error = await stores.readModels
+      .bulkLoad([unique], async () => {
+        await stores.readModels.ensureCollections([unique]);
+        await stores.readModels.commit([ping(1), ping(2)], []);
+        await stores.readModels.commit([{ ...ping(3), doc: { ...ping(3).doc, seq: 1 } }], []);
+        await stores.readModels.commit([ping(4)], []);
+        await stores.readModels.count(pings.name);
+      })
+      .catch((e) => e);
+    expect(String(error)).to.match(/UNIQUE/);
+    expect((await stores.readModels.find(pings.name)).map((found) => found.id)).to.deep.equal(['p1', 'p2']);
+  });
+
   it('fails the load with a checkpoint conflict when another writer moved the checkpoint, storing nothing of that batch', async () => {
     const checkpoint = (position: number, expectedPosition: number | null) => ({ name: 'bulk', version: 1, position, expectedPosition });
     const error = await stores.readModels
