@@ -7,7 +7,10 @@ import type { EncodedWrites } from './sqlite-document-writer.js';
 /** A batch handed to the thread and not yet known to be committed. */
 interface SentBatch {
   writes: EncodedWrites;
-  /** Where each document is in `writes`, by collection and id. */
+  /**
+   * Where each document is in `writes`, by id, for the collections asked about so far: made on the
+   * first question, because a rebuild never asks about most (every audit entry is new).
+   */
   index: Map<string, Map<string, number>>;
   committed: Promise<void>;
 }
@@ -55,31 +58,20 @@ export class SqliteBulkWriter {
   /** Hands a batch over once fewer than MAX_IN_FLIGHT are uncommitted; resolves when it is on its way. */
   async send(writes: EncodedWrites, checkpoints: CheckpointAdvance[]): Promise<void> {
     while (this.inFlight.length >= MAX_IN_FLIGHT) await this.settleOldest();
-    const index = new Map<string, Map<string, number>>();
-    let collection = '';
-    let documents: Map<string, number> | undefined;
-    for (let i = 0; i < writes.ids.length; i++) {
-      if (documents === undefined || writes.collections[i] !== collection) {
-        collection = writes.collections[i]!;
-        documents = index.get(collection);
-        if (!documents) index.set(collection, (documents = new Map()));
-      }
-      documents.set(writes.ids[i]!, i);
-    }
     const seq = ++this.seq;
     const committed = new Promise<void>((resolve, reject) => this.waiting.set(seq, { resolve, reject }));
     // Marked as handled here: a failure is raised by a later send or drain, not as unhandled.
     committed.catch(() => undefined);
-    this.inFlight.push({ writes, index, committed });
+    this.inFlight.push({ writes, index: new Map(), committed });
     this.thread.postMessage({ seq, writes, checkpoints } satisfies BulkBatch);
   }
 
   /** The document as the newest uncommitted batch that has it left it, if any (`json` null: deleted). */
   pending(collection: string, id: string): { position: number; json: string | null } | undefined {
     for (let b = this.inFlight.length - 1; b >= 0; b--) {
-      const { writes, index } = this.inFlight[b]!;
-      const i = index.get(collection)?.get(id);
-      if (i !== undefined) return { position: writes.positions[i]!, json: writes.jsons[i] ?? null };
+      const batch = this.inFlight[b]!;
+      const i = documentsOf(batch, collection).get(id);
+      if (i !== undefined) return { position: batch.writes.positions[i]!, json: batch.writes.jsons[i] ?? null };
     }
     return undefined;
   }
@@ -110,4 +102,15 @@ export class SqliteBulkWriter {
       throw error;
     }
   }
+}
+
+function documentsOf(batch: SentBatch, collection: string): Map<string, number> {
+  let documents = batch.index.get(collection);
+  if (!documents) {
+    documents = new Map();
+    const { collections, ids } = batch.writes;
+    for (let i = 0; i < ids.length; i++) if (collections[i] === collection) documents.set(ids[i]!, i);
+    batch.index.set(collection, documents);
+  }
+  return documents;
 }
