@@ -20,12 +20,6 @@ export interface ProjectorOptions {
    * hot pages of every table, so fewer, larger ones are much faster.
    */
   rebuildBatchSize?: number;
-  /**
-   * Document writes that end a commit while following the live log. Kept small because the log's
-   * appends wait while a commit holds the file's one write lock: 1,000 writes held it ~25 ms on
-   * this machine under bench:pings, and every ping arriving meanwhile waited as long.
-   */
-  followBatchWrites?: number;
   onError?: (error: unknown) => void;
   /** Counts incidents opened as they first reach the read models. */
   metrics?: Pick<VigilMetrics, 'incidentsOpened'>;
@@ -49,7 +43,6 @@ const idle = () => new Promise<typeof IDLE>((resolve) => setImmediate(() => reso
  */
 export class Projector implements ReadModelProgress {
   private readonly batchSize: number;
-  private readonly followBatchWrites: number;
   private readonly rebuildBatchSize: number;
   private readonly onError: (error: unknown) => void;
   private readonly checkpoints = new Map<string, number>();
@@ -82,7 +75,6 @@ export class Projector implements ReadModelProgress {
   ) {
     this.batchSize = options.batchSize ?? 1000;
     this.rebuildBatchSize = options.rebuildBatchSize ?? 10_000;
-    this.followBatchWrites = options.followBatchWrites ?? 128;
     this.onError = options.onError ?? ((error) => console.error('projector error', error));
     this.metrics = options.metrics ?? null;
     for (const projection of projections) {
@@ -207,7 +199,7 @@ export class Projector implements ReadModelProgress {
           if (result.done) break;
           next = iterator.next();
           await this.process(result.value);
-          if (this.pendingWrites() >= this.followBatchWrites) await this.flush();
+          if (this.pendingWrites() >= this.batchSize) await this.flush();
         }
         if (this.dirty) await this.flush();
       } catch (error) {
