@@ -48,7 +48,10 @@ export class Timer {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.maxSleepMs = options.maxSleepMs ?? 1000;
-    this.concurrency = options.concurrency ?? 32;
+    // A backlog (a stall, downtime, a burst of deadlines) drains faster the more misses share one
+    // group commit of the log: 128 in flight measured ~20% more misses/s than 32 opening 20,000
+    // incidents (bench:timer); 256 was not clearly faster and kept API requests waiting longer.
+    this.concurrency = options.concurrency ?? 128;
     this.onError = options.onError ?? ((error) => console.error('timer error', error));
     this.metrics = options.metrics ?? null;
     this.share = options.share ?? ALL_THE_WORK;
