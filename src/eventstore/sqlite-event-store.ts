@@ -19,6 +19,7 @@ import {
 import { type LogWrite, type LogWriteOutcome, SqliteLogWriter, ensureLogSchema, rejectionError } from './sqlite-log-writer.js';
 import type { WriterReply, WriterRequest } from './sqlite-writer-thread.js';
 import { startModuleWorker } from './module-worker.js';
+import type { CommitSignal } from './commit-signal.js';
 import { WriteGate } from './write-gate.js';
 
 interface EventRow {
@@ -51,6 +52,8 @@ export interface SqliteEventStoreOptions {
   writer?: 'inline' | 'thread';
   /** Shared with this process's other writing connections (see WriteGate). */
   writeGate?: WriteGate;
+  /** Signalled after each commit, and waited on by subscriptions: shared with this process's other threads. */
+  commitSignal?: CommitSignal;
 }
 
 const SUBSCRIPTION_PAGE = 512;
@@ -70,6 +73,7 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   private commits = 0;
   private readonly pollIntervalMs: number;
+  private readonly commitSignal: CommitSignal | null;
   private readonly clock: () => Date;
   private readonly statements;
   private readonly inlineWriter: SqliteLogWriter | null;
@@ -80,6 +84,7 @@ export class SqliteEventStore implements EventStore {
     options: SqliteEventStoreOptions = {},
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.commitSignal = options.commitSignal ?? null;
     this.clock = options.clock ?? (() => new Date());
     ensureLogSchema(db);
     if (options.writer === 'thread') {
@@ -208,6 +213,7 @@ export class SqliteEventStore implements EventStore {
       else pending.reject(rejectionError(outcome.error));
     });
     this.notifyNewEvents();
+    this.commitSignal?.committed();
   }
 
   async readStream(streamName: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -235,7 +241,9 @@ export class SqliteEventStore implements EventStore {
     let position = options.after ?? 0;
     let active = true;
     let wake: (() => void) | undefined;
-    const waitForNewEvents = () =>
+    const signal = this.commitSignal;
+    // Woken by a commit of this store, of another thread's (the signal), or the poll for other processes'.
+    const waitForNewEvents = (seen: number) =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.pollIntervalMs);
         function done() {
@@ -244,6 +252,7 @@ export class SqliteEventStore implements EventStore {
         }
         wake = done;
         this.newEventListeners.add(done);
+        signal?.waitPast(seen, this.pollIntervalMs).then(done, done);
       }).finally(() => {
         if (wake) this.newEventListeners.delete(wake);
         wake = undefined;
@@ -253,13 +262,14 @@ export class SqliteEventStore implements EventStore {
 
     async function* events(): AsyncGenerator<RecordedEvent> {
       while (isActive()) {
+        const seen = signal?.current() ?? 0;
         const rows = readPage();
         for (const row of rows) {
           if (!isActive()) return;
           position = row.position;
           if (matchesPrefixes(row.stream, options.streamNamePrefixes)) yield toRecordedEvent(row);
         }
-        if (rows.length < SUBSCRIPTION_PAGE) await waitForNewEvents();
+        if (rows.length < SUBSCRIPTION_PAGE) await waitForNewEvents(seen);
       }
     }
 

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { WriteGate } from '../eventstore/write-gate.js';
+import { threadLinksFrom } from './thread-links.js';
 import { loadConfig } from './config.js';
 import { startVigil } from './vigil.js';
 
@@ -17,9 +17,8 @@ const REPORT_INTERVAL_MS = 1000;
 async function run(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('projector-thread runs as a worker thread');
-  const gateBuffer: unknown = workerData?.['writeGate'];
-  const writeGate = gateBuffer instanceof SharedArrayBuffer ? new WriteGate(gateBuffer) : undefined;
-  const vigil = await startVigil(loadConfig(), { roles: ['projector'], processMetrics: false, ...(writeGate ? { writeGate } : {}) });
+  const threads = threadLinksFrom(workerData);
+  const vigil = await startVigil(loadConfig(), { roles: ['projector'], processMetrics: false, ...(threads ? { threads } : {}) });
   const reported = new Map<string, number>();
   const report = async () => {
     for (const { labels, value } of (await vigil.metrics.incidentsOpened.get()).values) {

@@ -1,5 +1,5 @@
 import { startModuleWorker } from '../eventstore/module-worker.js';
-import type { WriteGate } from '../eventstore/write-gate.js';
+import { type ThreadLinks, threadLinksData } from './thread-links.js';
 import type { ProjectorThreadMessage } from './projector-thread.js';
 
 export interface ProjectorWorker {
@@ -8,10 +8,11 @@ export interface ProjectorWorker {
 
 /**
  * Starts the projector role on a worker thread (projector-thread.ts) and waits until it follows
- * the log; its commits take turns with this thread's through `writeGate`. `countIncidents` receives the incidents it counts opened, for this process's /metrics.
+ * the log; its commits take turns with this thread's, and each side's wake the other, through
+ * `threads`. `countIncidents` receives the incidents it counts opened, for this process's /metrics.
  */
-export async function startProjectorWorker(countIncidents: (kind: string, count: number) => void, writeGate: WriteGate): Promise<ProjectorWorker> {
-  const thread = startModuleWorker(import.meta.url, 'projector-thread', { writeGate: writeGate.buffer });
+export async function startProjectorWorker(countIncidents: (kind: string, count: number) => void, threads: ThreadLinks): Promise<ProjectorWorker> {
+  const thread = startModuleWorker(import.meta.url, 'projector-thread', threadLinksData(threads));
   const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     thread.on('message', (message: ProjectorThreadMessage) => {

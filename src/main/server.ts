@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, parseRoles } from './config.js';
 import { startProjectorWorker } from './projector-worker.js';
-import { WriteGate } from '../eventstore/write-gate.js';
+import { newThreadLinks } from './thread-links.js';
 import { startVigil } from './vigil.js';
 
 /** `npm start`: every role in one process on the embedded store (or whatever the env names). */
@@ -11,9 +11,9 @@ async function main(): Promise<void> {
   // use both cores instead of taking turns on one (bench:pings measures the difference).
   const onThread = config.projectorThread && roles.includes('projector') && roles.length > 1;
   let countIncidents = (_kind: string, _count: number) => {};
-  const writeGate = new WriteGate();
-  const projectorThread = onThread ? await startProjectorWorker((kind, count) => countIncidents(kind, count), writeGate) : null;
-  const vigil = await startVigil(config, { roles: onThread ? roles.filter((role) => role !== 'projector') : roles, writeGate });
+  const threads = newThreadLinks();
+  const projectorThread = onThread ? await startProjectorWorker((kind, count) => countIncidents(kind, count), threads) : null;
+  const vigil = await startVigil(config, { roles: onThread ? roles.filter((role) => role !== 'projector') : roles, threads });
   countIncidents = (kind, count) => vigil.metrics.incidentsOpened.inc({ kind }, count);
   vigil.logger.info({ url: vigil.url, roles, projector_thread: onThread, data_dir: config.dataDir, sqlite: vigil.stores.sqlitePath }, 'vigil started');
   const shutdown = (signal: string) => {

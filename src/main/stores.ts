@@ -6,7 +6,7 @@ import type { EventStore } from '../eventstore/event-store.js';
 import { EsdbEventStore } from '../eventstore/esdb-event-store.js';
 import { type SqliteDatabase, openSqliteDatabase } from '../eventstore/sqlite-database.js';
 import { SqliteEventStore } from '../eventstore/sqlite-event-store.js';
-import { WriteGate } from '../eventstore/write-gate.js';
+import { type ThreadLinks, newThreadLinks } from './thread-links.js';
 import { MongoReadModelStore } from '../readstore/mongo-read-model-store.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { SqliteReadModelStore } from '../readstore/sqlite-read-model-store.js';
@@ -28,7 +28,7 @@ export interface Stores {
  * Embedded by default: events and read models in one SQLite file under the data dir.
  * VIGIL_EVENTSTORE_URL and VIGIL_MONGODB_URL switch either side to its production server.
  */
-export async function openStores(config: VigilConfig, options: { clock?: () => Date; writeGate?: WriteGate } = {}): Promise<Stores> {
+export async function openStores(config: VigilConfig, options: { clock?: () => Date; threads?: ThreadLinks } = {}): Promise<Stores> {
   const needsSqlite = !config.eventStoreUrl || !config.mongoUrl;
   const sqlitePath = needsSqlite ? join(config.dataDir, 'vigil.db') : null;
   const opened: SqliteDatabase[] = [];
@@ -38,15 +38,16 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
     return db;
   };
   // The log's and the read models' writers take turns through one gate, here and on the threads
-  // given the same gate (the projector's), instead of sleeping on each other's locks.
-  const writeGate = options.writeGate ?? new WriteGate();
+  // given the same links (the projector's), instead of sleeping on each other's locks; and each
+  // side's commits wake whoever waits for them on another thread.
+  const { writeGate, logCommits, readModelCommits } = options.threads ?? newThreadLinks();
   const eventsDb = config.eventStoreUrl ? null : open('full');
   const events: EventStore = eventsDb
-    ? new SqliteEventStore(eventsDb, { writer: config.sqliteWriter, writeGate, ...(options.clock ? { clock: options.clock } : {}) })
+    ? new SqliteEventStore(eventsDb, { writer: config.sqliteWriter, writeGate, commitSignal: logCommits, ...(options.clock ? { clock: options.clock } : {}) })
     : EsdbEventStore.connect(config.eventStoreUrl!);
   const readModelsDb = config.mongoUrl ? null : open('normal');
   const readModels: ReadModelStore = readModelsDb
-    ? new SqliteReadModelStore(readModelsDb, { writeGate })
+    ? new SqliteReadModelStore(readModelsDb, { writeGate, commitSignal: readModelCommits })
     : await MongoReadModelStore.connect(config.mongoUrl!, config.mongoDatabase);
   const leases: LeaseStore = readModelsDb ? new SqliteLeaseStore(readModelsDb) : MongoLeaseStore.open(config.mongoUrl!, config.mongoDatabase);
   return {

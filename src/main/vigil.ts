@@ -21,7 +21,7 @@ import { Projector } from '../projector/projector.js';
 import { CheckpointPoller, type ReadModelProgress } from '../projector/read-model-progress.js';
 import { ConfigError, type RoleName, type VigilConfig } from './config.js';
 import { type Stores, openStores } from './stores.js';
-import type { WriteGate } from '../eventstore/write-gate.js';
+import { type ThreadLinks, newThreadLinks } from './thread-links.js';
 import { observability } from './observability.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 
@@ -57,14 +57,15 @@ export interface StartOptions {
   manualTimer?: boolean;
   /** Node's process metrics (CPU, memory, event loop, GC) on /metrics; on unless turned off. */
   processMetrics?: boolean;
-  /** Shared with the other threads of this process that write the embedded file (see WriteGate). */
-  writeGate?: WriteGate;
+  /** Shared with the other threads of this process that work on the embedded file (see ThreadLinks). */
+  threads?: ThreadLinks;
 }
 
 /** Starts the chosen roles in this process against the stores the config names. */
 export async function startVigil(config: VigilConfig, options: StartOptions): Promise<RunningVigil> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const stores = await openStores(config, { ...(options.clock ? { clock: options.clock } : {}), ...(options.writeGate ? { writeGate: options.writeGate } : {}) });
+  const threads = options.threads ?? newThreadLinks();
+  const stores = await openStores(config, { ...(options.clock ? { clock: options.clock } : {}), threads });
   const projections = allProjections();
   const { metrics, readiness } = observability(stores, projections, {
     processMetrics: options.processMetrics ?? true,
@@ -75,7 +76,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   const clock = options.clock ?? (() => new Date());
   // Restarted after a crash, take back at once what the dead process held rather than wait out its leases.
   await releaseDeadLocalHolders(stores.leases, clock());
-  const checkpoints = new CheckpointPoller(stores.readModels, projections.map((p) => p.name));
+  const checkpoints = new CheckpointPoller(stores.readModels, projections.map((p) => p.name), undefined, threads.readModelCommits);
   let lead: LeadProjector | null = null;
   if (options.roles.includes('projector')) {
     const makeProjector = () => new Projector(stores.events, stores.readModels, projections, {

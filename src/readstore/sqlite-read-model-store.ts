@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../eventstore/sqlite-database.js';
+import type { CommitSignal } from '../eventstore/commit-signal.js';
 import type { WriteGate } from '../eventstore/write-gate.js';
 import {
   type Checkpoint,
@@ -66,12 +67,15 @@ export class SqliteReadModelStore implements ReadModelStore {
   private readonly writer: SqliteDocumentWriter;
   /** During a bulk load of a file, the thread that commits its batches. */
   private bulk: SqliteBulkWriter | null = null;
+  /** Signalled after each commit, for threads of this process waiting on the checkpoints. */
+  private readonly commitSignal: CommitSignal | null;
 
   constructor(
     private readonly db: SqliteDatabase,
-    options: { writeGate?: WriteGate } = {},
+    options: { writeGate?: WriteGate; commitSignal?: CommitSignal } = {},
   ) {
     this.writer = new SqliteDocumentWriter(db, options.writeGate);
+    this.commitSignal = options.commitSignal ?? null;
     this.schemaVersion = db.prepare<[], number>('PRAGMA schema_version').pluck();
   }
 
@@ -142,6 +146,7 @@ export class SqliteReadModelStore implements ReadModelStore {
     const encoded = encodeWrites(writes, (collection) => this.shape(collection)?.written ?? []);
     if (this.bulk) await this.bulk.send(encoded, [...checkpoints]);
     else this.writer.commit(encoded, checkpoints);
+    this.commitSignal?.committed();
   }
 
   /**
