@@ -9,7 +9,7 @@ export type SqliteDatabase = Database.Database;
  * WAL lets readers run beside the single writer; `synchronous = FULL` makes every acknowledged
  * commit survive a crash of the process and of the machine.
  */
-export function openSqliteDatabase(path: string, options: { durability?: 'full' | 'normal' } = {}): SqliteDatabase {
+export function openSqliteDatabase(path: string, options: { durability?: 'full' | 'normal'; autocheckpoint?: boolean } = {}): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
@@ -19,5 +19,7 @@ export function openSqliteDatabase(path: string, options: { durability?: 'full' 
   // Other processes (the CLI, extra roles) write to the same file: wait for their locks.
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  // Off where a WalCheckpointer thread copies the WAL into the file instead (wal-checkpointer.ts).
+  if (options.autocheckpoint === false) db.pragma('wal_autocheckpoint = 0');
   return db;
 }

@@ -277,7 +277,8 @@ async function replay(file: string | undefined, io: CliIo): Promise<number> {
 
 async function serve(args: readonly string[], io: CliIo): Promise<number> {
   const values = options(args, { roles: { type: 'string' } });
-  const vigil = await startVigil(loadConfig(io.env), { roles: parseRoles(values.roles) });
+  // A long-running role process checkpoints the WAL off its commits, as `npm start` does.
+  const vigil = await startVigil(loadConfig(io.env), { roles: parseRoles(values.roles), walCheckpoints: 'own-thread' });
   vigil.logger.info({ url: vigil.url }, 'vigil started');
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);

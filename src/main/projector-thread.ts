@@ -18,7 +18,8 @@ async function run(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('projector-thread runs as a worker thread');
   const threads = threadLinksFrom(workerData);
-  const vigil = await startVigil(loadConfig(), { roles: ['projector'], processMetrics: false, ...(threads ? { threads } : {}) });
+  // The server thread's WalCheckpointer checkpoints the file for both.
+  const vigil = await startVigil(loadConfig(), { roles: ['projector'], processMetrics: false, walCheckpoints: 'by-another-thread', ...(threads ? { threads } : {}) });
   const reported = new Map<string, number>();
   const report = async () => {
     for (const { labels, value } of (await vigil.metrics.incidentsOpened.get()).values) {

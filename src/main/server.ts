@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   let countIncidents = (_kind: string, _count: number) => {};
   const threads = newThreadLinks();
   const projectorThread = onThread ? await startProjectorWorker((kind, count) => countIncidents(kind, count), threads) : null;
-  const vigil = await startVigil(config, { roles: onThread ? roles.filter((role) => role !== 'projector') : roles, threads });
+  // The WAL is checkpointed on a thread of its own, never inside a commit the pings wait on.
+  const vigil = await startVigil(config, { roles: onThread ? roles.filter((role) => role !== 'projector') : roles, threads, walCheckpoints: 'own-thread' });
   countIncidents = (kind, count) => vigil.metrics.incidentsOpened.inc({ kind }, count);
   vigil.logger.info({ url: vigil.url, roles, projector_thread: onThread, data_dir: config.dataDir, sqlite: vigil.stores.sqlitePath }, 'vigil started');
   const shutdown = (signal: string) => {

@@ -6,11 +6,20 @@ import type { EventStore } from '../eventstore/event-store.js';
 import { EsdbEventStore } from '../eventstore/esdb-event-store.js';
 import { type SqliteDatabase, openSqliteDatabase } from '../eventstore/sqlite-database.js';
 import { SqliteEventStore } from '../eventstore/sqlite-event-store.js';
+import { WalCheckpointer } from '../eventstore/wal-checkpointer.js';
 import { type ThreadLinks, newThreadLinks } from './thread-links.js';
 import { MongoReadModelStore } from '../readstore/mongo-read-model-store.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { SqliteReadModelStore } from '../readstore/sqlite-read-model-store.js';
 import type { VigilConfig } from './config.js';
+
+/**
+ * Who copies the embedded file's WAL back into it: SQLite, inside whichever commit takes the WAL
+ * past 1,000 pages (`on-commit`, its default; for the CLI and tests); a WalCheckpointer thread this
+ * process starts (`own-thread`, the server); or one another thread of the process started
+ * (`by-another-thread`, the server's projector thread).
+ */
+export type WalCheckpoints = 'on-commit' | 'own-thread' | 'by-another-thread';
 
 export interface Stores {
   events: EventStore;
@@ -28,12 +37,13 @@ export interface Stores {
  * Embedded by default: events and read models in one SQLite file under the data dir.
  * VIGIL_EVENTSTORE_URL and VIGIL_MONGODB_URL switch either side to its production server.
  */
-export async function openStores(config: VigilConfig, options: { clock?: () => Date; threads?: ThreadLinks } = {}): Promise<Stores> {
+export async function openStores(config: VigilConfig, options: { clock?: () => Date; threads?: ThreadLinks; walCheckpoints?: WalCheckpoints } = {}): Promise<Stores> {
   const needsSqlite = !config.eventStoreUrl || !config.mongoUrl;
   const sqlitePath = needsSqlite ? join(config.dataDir, 'vigil.db') : null;
+  const walCheckpoints = options.walCheckpoints ?? 'on-commit';
   const opened: SqliteDatabase[] = [];
   const open = (durability: 'full' | 'normal') => {
-    const db = openSqliteDatabase(sqlitePath!, { durability });
+    const db = openSqliteDatabase(sqlitePath!, { durability, autocheckpoint: walCheckpoints === 'on-commit' });
     opened.push(db);
     return db;
   };
@@ -50,6 +60,7 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
     ? new SqliteReadModelStore(readModelsDb, { writeGate, commitSignal: readModelCommits })
     : await MongoReadModelStore.connect(config.mongoUrl!, config.mongoDatabase);
   const leases: LeaseStore = readModelsDb ? new SqliteLeaseStore(readModelsDb) : MongoLeaseStore.open(config.mongoUrl!, config.mongoDatabase);
+  const checkpointer = sqlitePath && walCheckpoints === 'own-thread' ? WalCheckpointer.start(sqlitePath) : null;
   return {
     events,
     readModels,
@@ -60,6 +71,7 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
       await events.close();
       await readModels.close();
       await leases.close();
+      await checkpointer?.stop();
       for (const db of opened) db.close();
     },
   };

@@ -20,7 +20,7 @@ const VIGIL_VERSION = '0.1';
 import { Projector } from '../projector/projector.js';
 import { CheckpointPoller, type ReadModelProgress } from '../projector/read-model-progress.js';
 import { ConfigError, type RoleName, type VigilConfig } from './config.js';
-import { type Stores, openStores } from './stores.js';
+import { type Stores, type WalCheckpoints, openStores } from './stores.js';
 import { type ThreadLinks, newThreadLinks } from './thread-links.js';
 import { observability } from './observability.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
@@ -59,13 +59,15 @@ export interface StartOptions {
   processMetrics?: boolean;
   /** Shared with the other threads of this process that work on the embedded file (see ThreadLinks). */
   threads?: ThreadLinks;
+  /** Who checkpoints the embedded file's WAL (see WalCheckpoints); SQLite's own way unless told. */
+  walCheckpoints?: WalCheckpoints;
 }
 
 /** Starts the chosen roles in this process against the stores the config names. */
 export async function startVigil(config: VigilConfig, options: StartOptions): Promise<RunningVigil> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const threads = options.threads ?? newThreadLinks();
-  const stores = await openStores(config, { ...(options.clock ? { clock: options.clock } : {}), threads });
+  const stores = await openStores(config, { ...(options.clock ? { clock: options.clock } : {}), threads, ...(options.walCheckpoints ? { walCheckpoints: options.walCheckpoints } : {}) });
   const projections = allProjections();
   const { metrics, readiness } = observability(stores, projections, {
     processMetrics: options.processMetrics ?? true,

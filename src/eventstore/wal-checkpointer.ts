@@ -1,0 +1,38 @@
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from './module-worker.js';
+
+/** Often enough that the WAL stays a few MB at the highest write rates measured (bench:pings). */
+const DEFAULT_INTERVAL_MS = 200;
+
+/**
+ * Copies the embedded file's WAL back into the database on a thread of its own, for connections
+ * opened with SQLite's autocheckpoint off.
+ *
+ * By default SQLite checkpoints inside the commit that takes the WAL past 1,000 pages: that
+ * commit copies ~4 MB and fsyncs the file while it still holds the write lock. With the projector
+ * writing four documents per ping, that was every few hundred milliseconds at peak, and each time
+ * the log's commit, with the pings acknowledged by it, waited behind it: timed inside the server
+ * at half of peak load, the projector's commits took 30–40 ms at p99 and the log's waits for them
+ * 25–30 ms. A PASSIVE checkpoint here takes no write lock, so the writers go on meanwhile; the WAL
+ * starts over from its beginning once a writer finds it fully copied.
+ */
+export class WalCheckpointer {
+  private constructor(private readonly thread: Worker) {}
+
+  static start(path: string, options: { intervalMs?: number } = {}): WalCheckpointer {
+    const thread = startModuleWorker(import.meta.url, 'wal-checkpoint-thread', { path, intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS });
+    // A checkpoint that fails is tried again at the next interval; the thread only reports dying.
+    thread.on('error', (error) => console.error('WAL checkpointer failed', error));
+    thread.unref();
+    return new WalCheckpointer(thread);
+  }
+
+  /** Checkpoints once more (after the writers have closed, the whole WAL) and ends the thread. */
+  async stop(): Promise<void> {
+    if (this.thread.threadId === -1) return;
+    const exited = new Promise((resolve) => this.thread.once('exit', resolve));
+    this.thread.ref();
+    this.thread.postMessage('stop');
+    await exited;
+  }
+}
