@@ -2,7 +2,7 @@
  * 100,000 heartbeat monitors in 100 projects (1,000 each), every one missing its check-in each
  * round: deadlines fall evenly over the round, the period is the round, so round after round the
  * timer records 100,000 misses. The api, projector and timer roles run in this process as in
- * `npm start`. Prints:
+ * `npm start`: the projector on a worker thread of its own, the others on the main thread. Prints:
  * - how late each miss was recorded against its deadline (p50/p99/max), per round;
  * - RSS sampled every second, per round, to show whether memory is flat from round to round;
  * - API latency of GET /v1/monitors?project_id= (all 1,000 monitors of a project) and
@@ -10,14 +10,23 @@
  *   back to back once they are over.
  * Baselines from the same run: the process idle before the first deadline (CPU, RSS), and
  * GET /v1/projects/<id> (one document) for the API.
- *   npm run bench:timer [-- --projects 100 --per-project 1000 --round-seconds 120 --rounds 3]
+ *   npm run bench:timer [-- --projects 100 --per-project 1000 --round-seconds 120 --rounds 3 --profile FILE]
+ * --profile writes a CPU profile of this process's main thread (the api and the timer; the projector
+ * has a thread of its own) over the rounds only, seeding left out, to FILE (.cpuprofile).
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { MONITOR_DEFAULTS } from '../src/domain/monitors/monitor-config.js';
 import { loadConfig } from '../src/main/config.js';
+import { startProjectorWorker } from '../src/main/projector-worker.js';
 import { startVigil } from '../src/main/vigil.js';
+import { newThreadLinks } from '../src/main/thread-links.js';
+import { readModelLag } from '../src/projector/read-model-lag.js';
+import { allProjections } from '../projections/index.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { ALL_SCOPES, TestVigil } from '../test/support/test-vigil.js';
 import { recordResult } from './results.js';
@@ -30,6 +39,7 @@ const { values } = parseArgs({
     'round-seconds': { type: 'string', default: '120' },
     rounds: { type: 'string', default: '3' },
     requests: { type: 'string', default: '200' },
+    profile: { type: 'string' },
   },
 });
 const projectCount = Number(values.projects);
@@ -39,6 +49,7 @@ const roundMs = Number(values['round-seconds']) * 1000;
 const rounds = Number(values.rounds);
 const quietRequests = Number(values.requests);
 const TARGET_MONITORS = 100_000;
+const TARGET_LATENESS_MS = 1000;
 const dir = makeTempDir('vigil-bench-timer');
 const env = { VIGIL_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent', VIGIL_RATE_LIMIT_REQUESTS: '1000000' };
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
@@ -71,7 +82,11 @@ await seeding.vigil.projector!.waitForPosition(await seeding.vigil.stores.events
 await seeding.stopKeepingData();
 const seedSeconds = (Date.now() - seedStarted) / 1000;
 
-const vigil = await startVigil(loadConfig(env), { roles: ['api', 'projector', 'timer'], logger: pino({ level: 'silent' }) });
+// As src/main/server.ts starts them; the projector's thread reads its configuration from the environment.
+Object.assign(process.env, env);
+const threads = newThreadLinks();
+const projectorThread = await startProjectorWorker(() => {}, threads);
+const vigil = await startVigil(loadConfig(env), { roles: ['api', 'timer'], logger: pino({ level: 'silent' }), threads, walCheckpoints: 'own-thread' });
 const get = async (path: string): Promise<number> => {
   const started = performance.now();
   const response = await fetch(`${vigil.url}${path}`, { headers: { 'X-API-Key': key } });
@@ -93,6 +108,12 @@ const sampleMemory = () => {
 };
 sampleMemory();
 const sampler = setInterval(sampleMemory, 1000);
+// How far the read models trail the log, each second: the timer reads its deadlines from them.
+const lagSeries: { at: number; lag: number }[] = [];
+const lagSampler = setInterval(() => {
+  const at = Date.now();
+  readModelLag(vigil.stores.events, vigil.stores.readModels, allProjections()).then((lag) => lagSeries.push({ at, lag }), () => {});
+}, 1000);
 
 const idleFor = Math.max(1000, start - Date.now() - 1000);
 if (idleFor < 10_000) console.warn(`seeding ran into the deadlines: only ${(idleFor / 1000).toFixed(0)} s of idle baseline`);
@@ -112,6 +133,14 @@ const probe = (async () => {
   }
 })();
 
+// Others may be running on the machine: the load average goes with the figures.
+const loadAtStart = loadavg()[0]!;
+const profiler = values.profile ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const busyCpuStart = process.cpuUsage();
 const busyStarted = performance.now();
 const headBefore = await vigil.stores.events.headPosition();
@@ -138,6 +167,12 @@ for (let round = 1; round <= rounds; round++) {
 probing = false;
 await probe;
 const busyCpu = process.cpuUsage(busyCpuStart);
+if (profiler) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(values.profile!, JSON.stringify(profile));
+  profiler.disconnect();
+}
+const loadAtEnd = loadavg()[0]!;
 const busySeconds = (performance.now() - busyStarted) / 1000;
 
 const quiet = { project: [] as number[], monitors: [] as number[], incidents: [] as number[] };
@@ -147,9 +182,12 @@ for (let n = 0; n < quietRequests; n++) {
   quiet.incidents.push(await get(paths.incidents(n)));
 }
 clearInterval(sampler);
+clearInterval(lagSampler);
 sampleMemory();
 
 const lateness: number[][] = Array.from({ length: rounds }, () => []);
+const lateMisses: { deadline: number; late: number }[][] = Array.from({ length: rounds }, () => []);
+const lastRecorded: number[] = Array.from({ length: rounds }, () => 0);
 for (let after = headBefore; ; ) {
   const page = await vigil.stores.events.readAll({ after, maxCount: 5000 });
   if (page.length === 0) break;
@@ -157,12 +195,17 @@ for (let after = headBefore; ; ) {
   for (const event of page) {
     const round = Number(event.data['consecutive_misses']);
     if (event.type === 'CheckInMissed' && round >= 1 && round <= rounds) {
-      lateness[round - 1]!.push(Date.parse(event.created) - Date.parse(String(event.data['deadline_at'])));
+      const deadline = Date.parse(String(event.data['deadline_at']));
+      const late = Date.parse(event.created) - deadline;
+      lastRecorded[round - 1] = Math.max(lastRecorded[round - 1]!, Date.parse(event.created));
+      lateness[round - 1]!.push(late);
+      if (late > TARGET_LATENESS_MS) lateMisses[round - 1]!.push({ deadline, late });
     }
   }
 }
 const incidentsOpen = await vigil.stores.readModels.count('incidents', {});
 await vigil.stop();
+await projectorThread.stop();
 dir.remove();
 
 const roundStats = lateness.map((samples, r) => {
@@ -190,7 +233,30 @@ for (const [r, stats] of roundStats.entries()) {
       `peak RSS ${mib(stats.peakRss)} MiB, heap at the end ${mib(stats.endHeap)} MiB`,
   );
 }
+// Where the time went when it went wrong: the stretches of deadlines recorded late, and the read
+// models' lag (the timer finds its deadlines there) over the round.
+for (let r = 0; r < rounds; r++) {
+  const roundStart = start + r * roundMs;
+  const seconds = (at: number) => `${((at - roundStart) / 1000).toFixed(1)} s`;
+  const stretches: { from: number; to: number; misses: number; worst: number }[] = [];
+  for (const miss of lateMisses[r]!.sort((a, b) => a.deadline - b.deadline)) {
+    const last = stretches.at(-1);
+    if (last && miss.deadline - last.to < 2000) Object.assign(last, { to: miss.deadline, misses: last.misses + 1, worst: Math.max(last.worst, miss.late) });
+    else stretches.push({ from: miss.deadline, to: miss.deadline, misses: 1, worst: miss.late });
+  }
+  const lags = lagSeries.filter((s) => s.at >= roundStart && s.at < roundStart + roundMs + 60_000);
+  const worstLag = lags.reduce((worst, s) => (s.lag > worst.lag ? s : worst), { at: roundStart, lag: 0 });
+  // While the timer keeps up this is just the deadlines' rate; behind, it is how fast it can go.
+  const perSecond = Math.round(lateness[r]!.length / ((lastRecorded[r]! - roundStart) / 1000));
+  console.log(
+    `round ${r + 1}: ${perSecond} misses/s from the first deadline to the last miss recorded; read models at most ${worstLag.lag} events behind the log (at ${seconds(worstLag.at)}); ` +
+      (stretches.length === 0
+        ? `no miss later than ${TARGET_LATENESS_MS} ms`
+        : `misses later than ${TARGET_LATENESS_MS} ms: ` + stretches.map((s) => `${s.misses} with deadlines ${seconds(s.from)}–${seconds(s.to)} (worst ${s.worst} ms)`).join('; ')),
+  );
+}
 console.log(`baseline, idle before the deadlines (${(idleFor / 1000).toFixed(0)} s): CPU ${cpuPercent(idleCpu, idleFor / 1000)}%, peak RSS ${mib(idlePeakRss)} MiB`);
+console.log(`load average (1 min) ${loadAtStart.toFixed(2)} at the first deadline, ${loadAtEnd.toFixed(2)} after the last round`);
 console.log(`during the rounds: CPU ${cpuPercent(busyCpu, busySeconds)}% over ${busySeconds.toFixed(0)} s, peak RSS ${mib(peakRss)} MiB; RSS from round 1 to round ${rounds}: ${rssGrowth >= 0 ? '+' : ''}${rssGrowth} MiB`);
 const row = (name: string, s: { p50: number; p99: number; max: number }, n: number) => console.log(`${name.padEnd(58)} p50 ${s.p50} ms, p99 ${s.p99} ms, max ${s.max} ms (${n} requests)`);
 row('baseline, GET /v1/projects/<id>, after the rounds', api.projectQuiet, quiet.project.length);
@@ -232,8 +298,12 @@ recordResult({
     },
   },
   ratio: Number((api.monitorsQuiet.p99 / api.projectQuiet.p99).toFixed(1)),
+  ...(count >= TARGET_MONITORS
+    ? { target: { description: `every round's MISSED recorded within ${TARGET_LATENESS_MS.toLocaleString('en-US')} ms of its deadline (plus grace) at p99, at ${TARGET_MONITORS.toLocaleString('en-US')} monitors`, met: roundStats.every((s) => s.p99 < TARGET_LATENESS_MS) } }
+    : {}),
   notes: [
-    `The issue asks for these figures at ${TARGET_MONITORS.toLocaleString('en-US')} monitors without a bound; none is asserted. The ratio is GET /v1/monitors p99 over GET /v1/projects/<id> p99 (a list of ${perProject} monitors against one document).`,
+    `The issue bounds the lateness only (the target); the other figures it asks for at ${TARGET_MONITORS.toLocaleString('en-US')} monitors have no bound. The ratio is GET /v1/monitors p99 over GET /v1/projects/<id> p99 (a list of ${perProject} monitors against one document).`,
+    `Load average (1 min) ${loadAtStart.toFixed(2)} at the first deadline, ${loadAtEnd.toFixed(2)} after the last round, on a machine others may share: a busy one takes CPU from the timer, and a round the timer cannot keep up with shows as lateness growing through it and into the next.`,
     `RSS every second through ${rounds} rounds of ${count.toLocaleString('en-US')} misses each; flat memory shows as the same peak each round. Seeding took ${seedSeconds.toFixed(0)} s; ${incidentsOpen.toLocaleString('en-US')} incidents at the end.`,
   ],
 });
