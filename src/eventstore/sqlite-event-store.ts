@@ -90,7 +90,9 @@ export class SqliteEventStore implements EventStore {
     if (options.writer === 'thread') {
       if (db.memory) throw new Error('a writer thread needs a database file, not :memory:');
       this.inlineWriter = null;
-      this.writerThread = startWriterThread(db.name, options.writeGate ?? new WriteGate());
+      // Its connection checkpoints as this one was told to (off where a WalCheckpointer does it).
+      const autocheckpointPages = Number(db.pragma('wal_autocheckpoint', { simple: true }));
+      this.writerThread = startWriterThread(db.name, options.writeGate ?? new WriteGate(), autocheckpointPages);
     } else {
       this.inlineWriter = new SqliteLogWriter(db, options.writeGate);
       this.writerThread = null;
@@ -333,8 +335,8 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
 }
 
 /** The writer thread runs sqlite-writer-thread beside this module. */
-function startWriterThread(path: string, gate: WriteGate): Worker {
-  const thread = startModuleWorker(import.meta.url, 'sqlite-writer-thread', { path, writeGate: gate.buffer });
+function startWriterThread(path: string, gate: WriteGate, autocheckpointPages: number): Worker {
+  const thread = startModuleWorker(import.meta.url, 'sqlite-writer-thread', { path, writeGate: gate.buffer, autocheckpointPages });
   // A commit under way sees the failure; later ones find the thread gone.
   thread.on('error', () => {});
   thread.unref();

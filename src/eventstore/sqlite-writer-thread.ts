@@ -11,10 +11,11 @@ export type WriterReply = { ok: true; outcomes: LogWriteOutcome[] } | { ok: fals
  * The thread that owns the embedded log's writing connection. A commit blocks for its fsync
  * (synchronous = FULL); here that wait keeps this thread busy, not the one answering HTTP.
  */
-function serve(path: string, gate: WriteGate): void {
+function serve(path: string, gate: WriteGate, autocheckpointPages: number): void {
   const port = parentPort;
   if (!port) throw new Error('sqlite-writer-thread runs as a worker thread');
   const db = openSqliteDatabase(path);
+  db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
   const writer = new SqliteLogWriter(db, gate);
   port.on('message', (request: WriterRequest) => {
     if (request === 'close') {
@@ -36,4 +37,6 @@ function serve(path: string, gate: WriteGate): void {
 const path: unknown = workerData?.['path'];
 if (typeof path !== 'string') throw new Error('sqlite-writer-thread needs workerData.path');
 const gateBuffer: unknown = workerData?.['writeGate'];
-serve(path, new WriteGate(gateBuffer instanceof SharedArrayBuffer ? gateBuffer : undefined));
+const autocheckpointPages: unknown = workerData?.['autocheckpointPages'];
+if (typeof autocheckpointPages !== 'number' || !Number.isInteger(autocheckpointPages)) throw new Error('sqlite-writer-thread needs workerData.autocheckpointPages');
+serve(path, new WriteGate(gateBuffer instanceof SharedArrayBuffer ? gateBuffer : undefined), autocheckpointPages);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { expect } from 'chai';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { SqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
@@ -93,6 +94,27 @@ describe('SqliteEventStore with a writer thread', () => {
     other.close();
     await store.close();
     db.close();
+  });
+
+  it('checkpoints the WAL in its commits only if the connection it was given does (a WalCheckpointer may do it instead)', async () => {
+    const path = `${dir.path}/vigil.db`;
+    const big = 'x'.repeat(4000);
+    const appendFourMegabytes = (store: SqliteEventStore) =>
+      Promise.all(Array.from({ length: 1200 }, (_, i) => store.appendToStream(`big-${i}`, [{ type: 'Padded', data: { big } }])));
+    const db = openSqliteDatabase(path, { autocheckpoint: false });
+    const store = new SqliteEventStore(db, { writer: 'thread' });
+    await appendFourMegabytes(store);
+    // Past SQLite's 1,000 pages, yet nothing was copied back into the file.
+    expect(statSync(path).size).to.be.below(1_000_000);
+    await store.close();
+    db.close();
+
+    const defaults = openSqliteDatabase(path);
+    const checkpointing = new SqliteEventStore(defaults, { writer: 'thread' });
+    await appendFourMegabytes(checkpointing);
+    expect(statSync(path).size).to.be.above(4_000_000);
+    await checkpointing.close();
+    defaults.close();
   });
 
   it('queues appends made during a commit for the next one, in the order they were made', async () => {
