@@ -4,6 +4,8 @@ import { dirname } from 'node:path';
 
 export type SqliteDatabase = Database.Database;
 
+const WAL_SIZE_LIMIT_BYTES = 64 * 2 ** 20;
+
 /**
  * Opens the one SQLite file that holds both the event log and the read models in embedded mode.
  * WAL lets readers run beside the single writer; `synchronous = FULL` makes every acknowledged
@@ -21,5 +23,7 @@ export function openSqliteDatabase(path: string, options: { durability?: 'full' 
   db.pragma('foreign_keys = ON');
   // Off where a WalCheckpointer thread copies the WAL into the file instead (wal-checkpointer.ts).
   if (options.autocheckpoint === false) db.pragma('wal_autocheckpoint = 0');
+  // A WAL that grew (a long reader held checkpoints back) is cut back to this when it starts over.
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   return db;
 }

@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from './module-worker.js';
+import { WriteGate } from './write-gate.js';
 
 /** Often enough that the WAL stays a few MB at the highest write rates measured (bench:pings). */
 const DEFAULT_INTERVAL_MS = 200;
@@ -13,14 +14,20 @@ const DEFAULT_INTERVAL_MS = 200;
  * writing four documents per ping, that was every few hundred milliseconds at peak, and each time
  * the log's commit, with the pings acknowledged by it, waited behind it: timed inside the server
  * at half of peak load, the projector's commits took 30–40 ms at p99 and the log's waits for them
- * 25–30 ms. A PASSIVE checkpoint here takes no write lock, so the writers go on meanwhile; the WAL
- * starts over from its beginning once a writer finds it fully copied.
+ * 25–30 ms. Here most of the copying happens beside the writers (a PASSIVE checkpoint takes no
+ * write lock), and only the frames they added meanwhile are copied while they wait at the gate,
+ * so that the WAL is found fully copied and starts over (see wal-checkpoint-thread.ts).
  */
 export class WalCheckpointer {
   private constructor(private readonly thread: Worker) {}
 
-  static start(path: string, options: { intervalMs?: number } = {}): WalCheckpointer {
-    const thread = startModuleWorker(import.meta.url, 'wal-checkpoint-thread', { path, intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS });
+  /** `writeGate`: the one this process's writers take turns through, held for the finishing step. */
+  static start(path: string, options: { intervalMs?: number; writeGate?: WriteGate } = {}): WalCheckpointer {
+    const thread = startModuleWorker(import.meta.url, 'wal-checkpoint-thread', {
+      path,
+      intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+      writeGate: (options.writeGate ?? new WriteGate()).buffer,
+    });
     // A checkpoint that fails is tried again at the next interval; the thread only reports dying.
     thread.on('error', (error) => console.error('WAL checkpointer failed', error));
     thread.unref();

@@ -60,7 +60,7 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
     ? new SqliteReadModelStore(readModelsDb, { writeGate, commitSignal: readModelCommits })
     : await MongoReadModelStore.connect(config.mongoUrl!, config.mongoDatabase);
   const leases: LeaseStore = readModelsDb ? new SqliteLeaseStore(readModelsDb) : MongoLeaseStore.open(config.mongoUrl!, config.mongoDatabase);
-  const checkpointer = sqlitePath && walCheckpoints === 'own-thread' ? WalCheckpointer.start(sqlitePath) : null;
+  const checkpointer = sqlitePath && walCheckpoints === 'own-thread' ? WalCheckpointer.start(sqlitePath, { writeGate }) : null;
   return {
     events,
     readModels,
