@@ -10,14 +10,25 @@ import { WriteGate } from './write-gate.js';
  * step the writers always stayed a few frames ahead, and under a steady ping load the WAL grew
  * by ~100 MB a second (2.4 GB in 25 s of bench:pings).
  */
-function run(path: string, intervalMs: number, gate: WriteGate): void {
+/** What `PRAGMA wal_checkpoint` answers: frames in the WAL (`log`) and how many are copied. */
+interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+function run(path: string, intervalMs: number, gate: WriteGate, restartAfterFrames: number): void {
   const port = parentPort;
   if (!port) throw new Error('wal-checkpoint-thread runs as a worker thread');
   const db = openSqliteDatabase(path, { autocheckpoint: false });
   const checkpoint = () => {
     try {
       db.pragma('wal_checkpoint(PASSIVE)');
-      gate.hold(() => db.pragma('wal_checkpoint(PASSIVE)'));
+      const [finished] = gate.hold(() => db.pragma('wal_checkpoint(PASSIVE)')) as CheckpointResult[];
+      // Writers the gate does not hold (other processes on the file) can keep the WAL from ever
+      // being found copied: past this size, RESTART waits for them (SQLite's busy timeout) and
+      // starts it over. A reader that holds on to an old snapshot can still keep it from shrinking.
+      if (finished && finished.log > restartAfterFrames) gate.hold(() => db.pragma('wal_checkpoint(RESTART)'));
     } catch (error) {
       // Busy or failing now, maybe not at the next interval; the writers never depend on it.
       console.error('WAL checkpoint failed', error);
@@ -32,6 +43,8 @@ function run(path: string, intervalMs: number, gate: WriteGate): void {
   });
 }
 
-const { path, intervalMs, writeGate } = (workerData ?? {}) as { path?: unknown; intervalMs?: unknown; writeGate?: unknown };
-if (typeof path !== 'string' || typeof intervalMs !== 'number') throw new Error('wal-checkpoint-thread needs workerData.path and workerData.intervalMs');
-run(path, intervalMs, new WriteGate(writeGate instanceof SharedArrayBuffer ? writeGate : undefined));
+const { path, intervalMs, writeGate, restartAfterFrames } = (workerData ?? {}) as Record<string, unknown>;
+if (typeof path !== 'string' || typeof intervalMs !== 'number' || typeof restartAfterFrames !== 'number') {
+  throw new Error('wal-checkpoint-thread needs workerData.path, intervalMs and restartAfterFrames');
+}
+run(path, intervalMs, new WriteGate(writeGate instanceof SharedArrayBuffer ? writeGate : undefined), restartAfterFrames);

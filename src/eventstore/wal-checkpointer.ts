@@ -2,6 +2,9 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from './module-worker.js';
 import { WriteGate } from './write-gate.js';
 
+/** 16,384 frames of 4 KiB pages: past a 64 MB WAL, a RESTART checkpoint waits for every writer. */
+const DEFAULT_RESTART_AFTER_FRAMES = 16_384;
+
 /** Often enough that the WAL stays a few MB at the highest write rates measured (bench:pings). */
 const DEFAULT_INTERVAL_MS = 200;
 
@@ -22,10 +25,11 @@ export class WalCheckpointer {
   private constructor(private readonly thread: Worker) {}
 
   /** `writeGate`: the one this process's writers take turns through, held for the finishing step. */
-  static start(path: string, options: { intervalMs?: number; writeGate?: WriteGate } = {}): WalCheckpointer {
+  static start(path: string, options: { intervalMs?: number; writeGate?: WriteGate; restartAfterFrames?: number } = {}): WalCheckpointer {
     const thread = startModuleWorker(import.meta.url, 'wal-checkpoint-thread', {
       path,
       intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+      restartAfterFrames: options.restartAfterFrames ?? DEFAULT_RESTART_AFTER_FRAMES,
       writeGate: (options.writeGate ?? new WriteGate()).buffer,
     });
     // A checkpoint that fails is tried again at the next interval; the thread only reports dying.
