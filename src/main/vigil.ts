@@ -78,7 +78,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   const clock = options.clock ?? (() => new Date());
   // Restarted after a crash, take back at once what the dead process held rather than wait out its leases.
   await releaseDeadLocalHolders(stores.leases, clock());
-  const checkpoints = new CheckpointPoller(stores.readModels, projections.map((p) => p.name), undefined, threads.readModelCommits);
+  const checkpoints = new CheckpointPoller(stores.readModels, projections.map((p) => p.name), { commits: threads.readModelCommits });
   let lead: LeadProjector | null = null;
   if (options.roles.includes('projector')) {
     const makeProjector = () => new Projector(stores.events, stores.readModels, projections, {

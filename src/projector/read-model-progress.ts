@@ -22,12 +22,17 @@ export class ReadModelLagError extends Error {
  * a thread of this process, its commits signal (`commits`) and end the wait between polls.
  */
 export class CheckpointPoller implements ReadModelProgress {
+  private readonly intervalMs: number;
+  private readonly commits: CommitSignal | null;
+
   constructor(
     private readonly readModels: ReadModelStore,
     private readonly projectionNames: readonly string[],
-    private readonly intervalMs = 10,
-    private readonly commits: CommitSignal | null = null,
-  ) {}
+    options: { intervalMs?: number; commits?: CommitSignal } = {},
+  ) {
+    this.intervalMs = options.intervalMs ?? 10;
+    this.commits = options.commits ?? null;
+  }
 
   async waitForPosition(position: number, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;

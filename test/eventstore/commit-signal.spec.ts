@@ -63,7 +63,7 @@ describe('Connections of one process sharing commit signals (the server thread a
     const api = open(signals);
     const projector = open(signals);
     await projector.readModels.ensureCollections([{ name: 'monitors', indexes: [] }]);
-    const poller = new CheckpointPoller(api.readModels, ['monitors'], POLL_MS, signals.readModels);
+    const poller = new CheckpointPoller(api.readModels, ['monitors'], { intervalMs: POLL_MS, commits: signals.readModels });
     const waited = poller.waitForPosition(7, POLL_MS).then(() => 'reached');
     await new Promise((resolve) => setTimeout(resolve, 50));
     await projector.readModels.commit([{ collection: 'monitors', id: 'm1', position: 7, doc: { n: 1 } }], [{ name: 'monitors', version: 1, position: 7, expectedPosition: null }]);
