@@ -69,6 +69,8 @@ export class SqliteEventStore implements EventStore {
   private pending: PendingWrite[] = [];
   private flushScheduled = false;
   private inFlight: Promise<void> | null = null;
+  /** Since when the inline writer has waited for another thread of this process to stop writing. */
+  private gateWaitSince: number | null = null;
   private readonly newEventListeners = new Set<() => void>();
   private closed = false;
   private commits = 0;
@@ -154,13 +156,28 @@ export class SqliteEventStore implements EventStore {
     const writes = batch.map((pending) => pending.write);
     const created = this.clock().toISOString();
     if (this.inlineWriter) {
-      let outcomes: LogWriteOutcome[];
+      const writer = this.inlineWriter;
+      let outcomes: LogWriteOutcome[] | null;
       try {
-        outcomes = this.inlineWriter.commit(writes, created);
+        outcomes = writer.commitIfFree(writes, created, this.gateWaitSince ?? undefined);
       } catch (error) {
+        this.gateWaitSince = null;
         for (const pending of batch) pending.reject(error);
         return;
       }
+      if (outcomes === null) {
+        // Another thread (the projector, the WAL checkpointer) is writing. Blocking here for it
+        // would stop this thread answering anything; waiting lets requests go on arriving, and
+        // their appends join this group.
+        this.gateWaitSince ??= Date.now();
+        this.pending = batch.concat(this.pending);
+        this.inFlight = writer.whenFree().then(() => {
+          this.inFlight = null;
+          this.flush();
+        });
+        return;
+      }
+      this.gateWaitSince = null;
       this.settle(batch, outcomes);
       return;
     }

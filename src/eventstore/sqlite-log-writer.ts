@@ -114,6 +114,24 @@ export class SqliteLogWriter {
    * not the group; anything else (the disk, a lock held too long) throws and commits nothing.
    */
   commit(writes: readonly LogWrite[], created: string): LogWriteOutcome[] {
+    return this.gate.hold(this.transaction(writes, created));
+  }
+
+  /**
+   * As `commit`, but only if no other thread of this process is writing: null if one is, so that
+   * a thread that also serves requests can wait for the gate without blocking (see WriteGate).
+   */
+  commitIfFree(writes: readonly LogWrite[], created: string, waitingSince?: number): LogWriteOutcome[] | null {
+    const held = this.gate.holdIfFree(this.transaction(writes, created), waitingSince);
+    return held.ran ? held.value : null;
+  }
+
+  /** Waits, without blocking, until the gate looks free (see WriteGate.whenFree). */
+  whenFree(): Promise<void> {
+    return this.gate.whenFree();
+  }
+
+  private transaction(writes: readonly LogWrite[], created: string): () => LogWriteOutcome[] {
     const transaction = this.db.transaction(() => {
       const log = { chain: this.statements.lastChain.get()?.chain ?? '' };
       return writes.map((write): LogWriteOutcome => {
@@ -132,7 +150,7 @@ export class SqliteLogWriter {
         }
       });
     });
-    return this.gate.hold(() => transaction.immediate());
+    return () => transaction.immediate();
   }
 
   /**

@@ -32,11 +32,34 @@ export class WriteGate {
       if (Date.now() >= giveUpAt) return work();
       Atomics.wait(this.cell, 0, HELD, WAIT_SLICE_MS);
     }
+    return this.run(work);
+  }
+
+  /**
+   * Runs `work` if no other thread of this process is writing; `{ ran: false }` if one is, for a
+   * caller that would rather wait with `whenFree` than block its event loop. A gate held since
+   * `waitingSince` for longer than the give-up time counts as free, as in `hold`.
+   */
+  holdIfFree<T>(work: () => T, waitingSince: number = Date.now()): { ran: true; value: T } | { ran: false } {
+    if (Atomics.compareExchange(this.cell, 0, FREE, HELD) === FREE) return { ran: true, value: this.run(work) };
+    // Gone past without taking it, as in `hold`: the gate is the stuck holder's to let go.
+    return Date.now() - waitingSince >= this.giveUpMs ? { ran: true, value: work() } : { ran: false };
+  }
+
+  /** Settles when the gate is let go (or at the latest after a slice), without blocking the thread. */
+  async whenFree(): Promise<void> {
+    const waiting = Atomics.waitAsync(this.cell, 0, HELD, WAIT_SLICE_MS);
+    if (waiting.async) await waiting.value;
+  }
+
+  private run<T>(work: () => T): T {
     try {
       return work();
     } finally {
       Atomics.store(this.cell, 0, FREE);
-      Atomics.notify(this.cell, 0, 1);
+      // Every waiter: one may block its thread in `hold` and another wait in `whenFree`, and
+      // waking only the second would leave the first asleep for the rest of its slice.
+      Atomics.notify(this.cell, 0);
     }
   }
 }

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { expect } from 'chai';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { SqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
+import { WriteGate } from '../../src/eventstore/write-gate.js';
 import { verifyLog } from '../../src/audit/verify-log.js';
 import { eventually } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -53,6 +54,33 @@ describe('SqliteEventStore', () => {
     expect(store.commitCount).to.equal(2);
     expect((await store.readAll()).map((e) => e.data['n'])).to.deep.equal([0, 1, 4]);
     expect(verifyLog(db).ok).to.equal(true);
+    await store.close();
+    db.close();
+  });
+
+  it('waits for another thread of the process to finish writing without blocking its own, and commits what arrived meanwhile together', async () => {
+    const db = openSqliteDatabase(`${dir.path}/vigil.db`);
+    const gate = new WriteGate(new SharedArrayBuffer(4), { giveUpMs: 60_000 });
+    const store = new SqliteEventStore(db, { writeGate: gate });
+    // Another thread (the projector's) is inside its transaction.
+    const cell = new Int32Array(gate.buffer);
+    Atomics.store(cell, 0, 1);
+    const acknowledged: number[] = [];
+    const appends = [0, 1, 2].map(async (n) => {
+      await new Promise((resolve) => setTimeout(resolve, n * 5));
+      await store.appendToStream(`s-${n}`, [{ type: 'Counted', data: { n } }]);
+      acknowledged.push(n);
+    });
+    // This thread keeps turning: timers fire while the appends wait for the gate.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(acknowledged).to.deep.equal([]);
+    expect(store.commitCount).to.equal(0);
+    Atomics.store(cell, 0, 0);
+    Atomics.notify(cell, 0);
+    await Promise.all(appends);
+    expect(acknowledged).to.deep.equal([0, 1, 2]);
+    expect(store.commitCount).to.equal(1);
+    expect(Atomics.load(cell, 0)).to.equal(0);
     await store.close();
     db.close();
   });

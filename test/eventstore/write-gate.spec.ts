@@ -32,6 +32,27 @@ describe('WriteGate', () => {
     expect(gate.hold(() => 'next')).to.equal('next');
   });
 
+  it('tells a caller that will not block that another thread holds it, and wakes that caller when it is let go', async () => {
+    const gate = new WriteGate();
+    const journal = new SharedArrayBuffer(4);
+    const holder = await holdOnAnotherThread(gate, journal, 300);
+    expect(gate.holdIfFree(() => 'ran')).to.deep.equal({ ran: false });
+    while (Atomics.load(new Int32Array(journal), 0) === 0) await gate.whenFree();
+    await gate.whenFree();
+    expect(gate.holdIfFree(() => 'ran')).to.deep.equal({ ran: true, value: 'ran' });
+    await holder.terminate();
+  });
+
+  it('lets a caller that will not block go past a holder that never lets go once it has waited long enough', () => {
+    const stuck = new SharedArrayBuffer(4);
+    Atomics.store(new Int32Array(stuck), 0, 1);
+    const gate = new WriteGate(stuck, { giveUpMs: 100 });
+    expect(gate.holdIfFree(() => 'ran')).to.deep.equal({ ran: false });
+    expect(gate.holdIfFree(() => 'ran', Date.now() - 100)).to.deep.equal({ ran: true, value: 'ran' });
+    // Gone past, not taken over: it is still the stuck holder's to let go.
+    expect(Atomics.load(new Int32Array(stuck), 0)).to.equal(1);
+  });
+
   it('gives way after a while to a holder that never lets go, leaving SQLite to arbitrate', () => {
     const stuck = new SharedArrayBuffer(4);
     Atomics.store(new Int32Array(stuck), 0, 1);
