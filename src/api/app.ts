@@ -51,12 +51,13 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
     await deps.progress.waitForPosition(head, CATCH_UP_MS).catch(() => undefined);
   };
   rest.use(authenticate(deps.readModels, deps.commands.clock, catchUpWithLog));
-  // A read sees every write acknowledged before it, pings included (the Ping API answers once a ping
-  // is in the log, not once it is projected): a GET waits, briefly, for the read models to reach the
-  // log head. Caught up, that is one position read; behind for longer than the bound, it answers
-  // with what it has rather than fail a read.
-  rest.use(async (ctx, next) => {
-    if (ctx.method === 'GET') await catchUpWithLog();
+  // A request sees every write acknowledged before it, pings included (the Ping API answers once a
+  // ping is in the log, not once it is projected): it waits, briefly, for the read models to reach
+  // the log head. Writes too, for they read before they decide: a DELETE of a monitor archives the
+  // incidents it finds, and one a ping opened a moment ago must be among them. Caught up, that is
+  // one position read; behind for longer than the bound, it goes on with what it has rather than fail.
+  rest.use(async (_ctx, next) => {
+    await catchUpWithLog();
     await next();
   });
   rest.use(rateLimitPerKey(deps.config.rateLimit));

@@ -111,7 +111,8 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
 
   router.delete('/monitors/:monitorId', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
-    // Its incidents stay readable: archived in their own streams before its streams go.
+    // Its incidents stay readable: archived in their own streams before its streams go. (Found in
+    // the read models, which have taken in every write acknowledged before this request: see app.ts.)
     await settled(deps, await archiveMonitorIncidents(commands, readModels, monitor.id, actorOf(ctx.state)));
     await deleteMonitor(commands, monitor.id, actorOf(ctx.state), (position) => settled(deps, position));
     ctx.status = 204;
