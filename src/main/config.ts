@@ -32,6 +32,8 @@ export interface VigilConfig {
   sqliteWriter: 'inline' | 'thread';
   /** `npm start` with the projector and other roles runs the projector on a worker thread of its own. */
   projectorThread: boolean;
+  /** How long the projector lets a batch gather while no reader waits for it (ProjectorOptions.lingerMs). */
+  projectorLingerMs: number;
   /** How instances of the timer, checker and notifier share work: leases in the read-model store. */
   coordination: { leaseTtlMs: number; partitions: number };
   notify: {
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     metricsToken: env['VIGIL_METRICS_TOKEN'] || null,
     sqliteWriter: pattern(env, 'VIGIL_SQLITE_WRITER', 'inline', /^(inline|thread)$/) === 'thread' ? 'thread' : 'inline',
     projectorThread: pattern(env, 'VIGIL_PROJECTOR_THREAD', 'true', /^(true|false)$/) === 'true',
+    projectorLingerMs: integer(env, 'VIGIL_PROJECTOR_LINGER_MS', 20, 0, 1000),
     coordination: {
       leaseTtlMs: integer(env, 'VIGIL_LEASE_TTL_MS', 10_000, 300, 600_000),
       partitions: integer(env, 'VIGIL_PARTITIONS', 16, 1, SLOT_COUNT),

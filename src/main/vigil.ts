@@ -78,12 +78,14 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   const clock = options.clock ?? (() => new Date());
   // Restarted after a crash, take back at once what the dead process held rather than wait out its leases.
   await releaseDeadLocalHolders(stores.leases, clock());
-  const checkpoints = new CheckpointPoller(stores.readModels, projections.map((p) => p.name), { commits: threads.readModelCommits });
+  const checkpoints = new CheckpointPoller(stores.readModels, projections.map((p) => p.name), { commits: threads.readModelCommits, demand: threads.readerDemand });
   let lead: LeadProjector | null = null;
   if (options.roles.includes('projector')) {
     const makeProjector = () => new Projector(stores.events, stores.readModels, projections, {
       onError: (error) => logger.error({ err: error }, 'projector failed; retrying'),
       metrics,
+      lingerMs: config.projectorLingerMs,
+      readerDemand: threads.readerDemand,
     });
     lead = new LeadProjector(
       stores.leases, holder, { ttlMs: config.coordination.leaseTtlMs, clock, onError: (error) => logger.error({ err: error }, 'projector lease failed; retrying') },

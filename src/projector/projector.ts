@@ -9,6 +9,7 @@ import {
 } from '../readstore/read-model-store.js';
 import type { ProjectedEvent, Projection } from './projection.js';
 import type { ReadModelProgress } from './read-model-progress.js';
+import type { ReaderDemand } from './reader-demand.js';
 import { ReadModelLagError } from './read-model-progress.js';
 import { WrittenDocuments } from './written-documents.js';
 
@@ -23,6 +24,16 @@ export interface ProjectorOptions {
   onError?: (error: unknown) => void;
   /** Counts incidents opened as they first reach the read models. */
   metrics?: Pick<VigilMetrics, 'incidentsOpened'>;
+  /**
+   * How long a batch may keep gathering events once it has some, while no reader waits for them:
+   * each commit rewrites the pages it touches, so at a moderate, steady load (where a batch would
+   * otherwise be a ping or two) fewer, larger commits cost much less CPU and WAL. A reader waiting
+   * on `waitForPosition`, or on `readerDemand` from another thread, has the batch committed at once.
+   * 0 (the default): commit as soon as the subscription has nothing more to hand over at once.
+   */
+  lingerMs?: number;
+  /** Readers on other threads of this process (the API's) say here that they wait. */
+  readerDemand?: ReaderDemand;
 }
 
 interface PendingWrite {
@@ -53,6 +64,12 @@ export class Projector implements ReadModelProgress {
   private dirty = false;
   private committed = 0;
   private waiters: { position: number; resolve: () => void }[] = [];
+  private readonly lingerMs: number;
+  private readonly readerDemand: ReaderDemand | null;
+  /** When the batch being gathered is to be committed (see `batchDue`); null with none under way. */
+  private due: Promise<typeof IDLE> | null = null;
+  /** Wakes the batches lingering when a reader of this thread starts waiting. */
+  private readonly lingering = new Set<() => void>();
   private running: Promise<void> | null = null;
   private stopping = false;
   private stopSubscription: (() => Promise<void>) | null = null;
@@ -77,6 +94,8 @@ export class Projector implements ReadModelProgress {
     this.rebuildBatchSize = options.rebuildBatchSize ?? 10_000;
     this.onError = options.onError ?? ((error) => console.error('projector error', error));
     this.metrics = options.metrics ?? null;
+    this.lingerMs = options.lingerMs ?? 0;
+    this.readerDemand = options.readerDemand ?? null;
     for (const projection of projections) {
       for (const type of new Set(projection.handles)) this.routes.set(type, [...(this.routes.get(type) ?? []), projection]);
     }
@@ -156,6 +175,7 @@ export class Projector implements ReadModelProgress {
         },
       };
       this.waiters.push(waiter);
+      for (const wake of this.lingering) wake();
     });
   }
 
@@ -189,9 +209,9 @@ export class Projector implements ReadModelProgress {
         const iterator = subscription[Symbol.asyncIterator]();
         let next = iterator.next();
         for (;;) {
-          // With work pending, commit as soon as the subscription has nothing ready: a lone
-          // event is visible at once, a burst shares one commit.
-          const result = this.dirty ? await Promise.race([next, idle()]) : await next;
+          // With work pending, commit once the subscription has nothing ready and the batch is
+          // due: a burst shares one commit, and so do the events of a linger (see `batchDue`).
+          const result = this.dirty ? await Promise.race([next, this.batchDue()]) : await next;
           if (result === IDLE) {
             await this.flush();
             continue;
@@ -261,7 +281,38 @@ export class Projector implements ReadModelProgress {
     return count;
   }
 
+  /**
+   * Settles when the batch under way is to be committed: after the linger, or as soon as a reader
+   * waits, and then once the subscription has nothing more ready at once. One per batch, so that
+   * the events arriving meanwhile do not each start the linger over.
+   */
+  private batchDue(): Promise<typeof IDLE> {
+    this.due ??= this.linger().then(idle);
+    return this.due;
+  }
+
+  private async linger(): Promise<void> {
+    const until = Date.now() + this.lingerMs;
+    for (let left = this.lingerMs; left > 0 && !this.readerWaiting(); left = until - Date.now()) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.lingering.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, left);
+        this.lingering.add(wake);
+        void this.readerDemand?.whenWanted(left).then(wake);
+      });
+    }
+  }
+
+  private readerWaiting(): boolean {
+    return this.waiters.length > 0 || (this.readerDemand?.waiting() ?? false);
+  }
+
   private async flush(): Promise<void> {
+    this.due = null;
     if (!this.dirty) return;
     const position = this.lastProcessed;
     const writes = [...this.overlay.entries()].flatMap(([collection, docs]) =>

@@ -1,5 +1,6 @@
 import type { CommitSignal } from '../eventstore/commit-signal.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
+import type { ReaderDemand } from './reader-demand.js';
 
 /** Read-your-writes: a write's answer waits until the read models include its log position. */
 export interface ReadModelProgress {
@@ -24,24 +25,40 @@ export class ReadModelLagError extends Error {
 export class CheckpointPoller implements ReadModelProgress {
   private readonly intervalMs: number;
   private readonly commits: CommitSignal | null;
+  private readonly demand: ReaderDemand | null;
 
+  /** `demand`: where this process's projector thread learns that a reader waits (it then commits at once). */
   constructor(
     private readonly readModels: ReadModelStore,
     private readonly projectionNames: readonly string[],
-    options: { intervalMs?: number; commits?: CommitSignal } = {},
+    options: { intervalMs?: number; commits?: CommitSignal; demand?: ReaderDemand } = {},
   ) {
     this.intervalMs = options.intervalMs ?? 10;
     this.commits = options.commits ?? null;
+    this.demand = options.demand ?? null;
   }
 
   async waitForPosition(position: number, timeoutMs: number): Promise<void> {
+    // Caught up, as after most writes: one read, and no projector told to hurry.
+    if (await this.reached(position)) return;
+    await (this.demand ? this.demand.whileWaiting(() => this.poll(position, timeoutMs)) : this.poll(position, timeoutMs));
+  }
+
+  private async reached(position: number): Promise<boolean> {
+    const checkpoints = await this.readModels.readCheckpoints();
+    return this.lowest(checkpoints) >= position;
+  }
+
+  private lowest(checkpoints: readonly { name: string; position: number }[]): number {
+    return Math.min(...this.projectionNames.map((name) => checkpoints.find((c) => c.name === name)?.position ?? 0));
+  }
+
+  private async poll(position: number, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const seen = this.commits?.current() ?? 0;
       const checkpoints = await this.readModels.readCheckpoints();
-      const reached = Math.min(
-        ...this.projectionNames.map((name) => checkpoints.find((c) => c.name === name)?.position ?? 0),
-      );
+      const reached = this.lowest(checkpoints);
       if (reached >= position) return;
       if (Date.now() >= deadline) throw new ReadModelLagError(position, reached);
       if (this.commits) await this.commits.waitPast(seen, this.intervalMs);

@@ -31,6 +31,23 @@ describe('Incident records outlive their monitor and its pings', () => {
     expect(archived.entries.map((e: { summary: string }) => e.summary)).to.include('FAILURE ping with exit code 7 from 127.0.0.1');
   });
 
+  it('archives an incident that a ping opened just before the delete, though the projector had not committed it yet', async () => {
+    await vigil.stop();
+    // The projector lets its batches gather for a second while nobody reads: it lags every ping.
+    vigil = await TestVigil.start({ env: { VIGIL_PROJECTOR_LINGER_MS: '1000' } });
+    key = await vigil.accountKey(await vigil.user('retention@example.com'), ALL_SCOPES);
+    projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Kept' } })).body.project.id;
+    const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Doomed job', type: 'JOB_BASIC', schedule: 'x', alert_enabled: false } })).body.monitor;
+    expect((await vigil.request('GET', `/v1/ping/${m.id}/fail`)).status).to.equal(200);
+    const opened = (await vigil.vigil.stores.events.readStream(`monitor-${m.id}`)).find((e) => e.type === 'IncidentOpened');
+    const incidentId = String(opened?.data['incident_id']);
+
+    expect((await vigil.request('DELETE', `/v1/monitors/${m.id}`, { key })).status).to.equal(204);
+    const record = await vigil.vigil.stores.events.readStream(`incident-${incidentId}`);
+    expect(record.map((e) => e.type)).to.include('IncidentArchived');
+    expect((await vigil.request('GET', `/v1/incidents/${incidentId}`, { key })).body.incident).to.include({ id: incidentId, status: 'OPEN' });
+  });
+
   it('keeps the evidence of an incident after retention has removed the pings that caused it', async () => {
     const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Job', type: 'JOB_BASIC', schedule: 'x', retention_count: 10, failure_tolerance: 3, alert_enabled: false } })).body.monitor;
     for (const code of [3, 4, 5]) await vigil.request('GET', `/v1/ping/${m.id}/${code}`);

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Projector } from '../../src/projector/projector.js';
 import type { Projection } from '../../src/projector/projection.js';
-import { ReadModelLagError } from '../../src/projector/read-model-progress.js';
+import { CheckpointPoller, ReadModelLagError } from '../../src/projector/read-model-progress.js';
+import { ReaderDemand } from '../../src/projector/reader-demand.js';
 import { eventually } from '../support/eventually.js';
 import { type EmbeddedStores, dumpReadModels, openEmbeddedStores } from '../support/embedded-stores.js';
 
@@ -106,6 +107,61 @@ describe('Projector', () => {
     ]);
     await eventually(async () => expect((await renames(stores, 'x'))?.['last']).to.equal('from the CLI'), 1000);
     await projector.stop();
+  });
+
+  describe('with a linger', () => {
+    /** Whether the rename at `position` is in the read models yet, as another thread would see it. */
+    const committed = async (position: number) => (await stores.readModels.readCheckpoints()).every((c) => c.position >= position);
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+    };
+
+    it('lets a batch gather while no reader waits, then commits the events of the linger together', async () => {
+      const projector = new Projector(stores.events, stores.readModels, [renameCounter()], { lingerMs: 150 });
+      await projector.start();
+      await rename(stores, 'a', 1);
+      await turns(20);
+      const { position } = await rename(stores, 'a', 2);
+      await turns(20);
+      expect(await committed(position), 'committed within the linger').to.equal(false);
+      await eventually(async () => expect(await committed(position)).to.equal(true), 2000);
+      expect(await renames(stores, 'a')).to.deep.equal({ renames: 2, last: 'name 2' });
+      await projector.stop();
+    });
+
+    it('commits at once for a reader of its own thread that waits', async () => {
+      const projector = new Projector(stores.events, stores.readModels, [renameCounter()], { lingerMs: 60_000 });
+      await projector.start();
+      const { position } = await rename(stores, 'a', 1);
+      await turns(10);
+      await projector.waitForPosition(position, 2000);
+      expect(await renames(stores, 'a')).to.deep.equal({ renames: 1, last: 'name 1' });
+      await projector.stop();
+    });
+
+    it('commits at once for a reader on another thread that says it waits, through the reader demand', async () => {
+      const demand = new ReaderDemand();
+      const projector = new Projector(stores.events, stores.readModels, [renameCounter()], { lingerMs: 60_000, readerDemand: demand });
+      await projector.start();
+      const { position } = await rename(stores, 'a', 1);
+      await turns(10);
+      expect(await committed(position)).to.equal(false);
+      // What the API thread's CheckpointPoller does while it waits; here on a view of the same memory.
+      const apiThread = new CheckpointPoller(stores.readModels, ['rename_counts'], { intervalMs: 5, demand: new ReaderDemand(demand.buffer) });
+      await apiThread.waitForPosition(position, 2000);
+      expect(demand.waiting(), 'no longer counted once its wait is over').to.equal(false);
+      expect(await renames(stores, 'a')).to.deep.equal({ renames: 1, last: 'name 1' });
+      await projector.stop();
+    });
+
+    it('commits what it holds when stopped mid-linger', async () => {
+      const projector = new Projector(stores.events, stores.readModels, [renameCounter()], { lingerMs: 60_000 });
+      await projector.start();
+      const { position } = await rename(stores, 'a', 1);
+      await turns(10);
+      await projector.stop();
+      expect(await committed(position)).to.equal(true);
+    });
   });
 
   it('gives up waiting for a position it does not reach, with a lag error', async () => {
