@@ -8,7 +8,8 @@
  *   3. the bare server at full speed, then at the same paced rate (the floor of that latency);
  *   4. the disk's own fdatasync latency (fsync-probe.ts), the floor under a durable answer.
  * Each phase also reads the server's CPU time (Linux /proc), so CPU per request can be compared
- * even when other work on the machine takes cores away from both sides. Medians over the rounds.
+ * even when other work on the machine takes cores away from both sides, and the bytes it wrote to
+ * the disk (WAL, checkpoints into the file): the write amplification of a ping. Medians over the rounds.
  * Afterwards every acknowledged ping id is looked up in the ping history (0 lost is the rule).
  * The result goes to bench/results/pings.json and bench/RESULTS.md.
  *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3
@@ -63,12 +64,16 @@ interface LoadResult {
   errors: number;
   /** The server's CPU time (all its threads) per answered request, in µs; NaN where /proc is missing. */
   cpuPerRequestUs: number;
+  /** KB the server sent to the disk per answered request (/proc/<pid>/io write_bytes); NaN without it. */
+  diskKbPerRequest: number;
 }
 
 interface ServerProcess {
   url: string;
   /** CPU seconds the server process has used so far (user + system), from /proc; NaN elsewhere. */
   cpuSeconds: () => number;
+  /** Bytes the server process has caused to be written to storage so far, from /proc; NaN elsewhere. */
+  writtenBytes: () => number;
   stop: () => Promise<void>;
 }
 
@@ -77,6 +82,7 @@ async function drive(server: ServerProcess, paths: string[], options: { seconds:
   let next = 0;
   const { onBody } = options;
   const cpuBefore = server.cpuSeconds();
+  const writtenBefore = server.writtenBytes();
   const result = await autocannon({
     url: server.url,
     connections,
@@ -94,13 +100,20 @@ async function drive(server: ServerProcess, paths: string[], options: { seconds:
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
     cpuPerRequestUs: ((server.cpuSeconds() - cpuBefore) * 1e6) / result.requests.total,
+    diskKbPerRequest: (server.writtenBytes() - writtenBefore) / 1024 / result.requests.total,
   };
 }
 
 async function paced(server: ServerProcess, paths: string[], ratePerSecond: number, onBody?: (body: string) => void): Promise<LoadResult> {
   const cpuBefore = server.cpuSeconds();
+  const writtenBefore = server.writtenBytes();
   const result = await pacedLoad({ url: server.url, paths, ratePerSecond, seconds: duration, connections, ...(onBody ? { onBody } : {}) });
-  return { ...result, cpuPerRequestUs: ((server.cpuSeconds() - cpuBefore) * 1e6) / (result.rate * duration) };
+  const answered = result.rate * duration;
+  return {
+    ...result,
+    cpuPerRequestUs: ((server.cpuSeconds() - cpuBefore) * 1e6) / answered,
+    diskKbPerRequest: (server.writtenBytes() - writtenBefore) / 1024 / answered,
+  };
 }
 
 /** Starts `node <args>` with PORT set, waits until `readyPath` answers, and stops it with SIGTERM. */
@@ -123,6 +136,7 @@ async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: st
   return {
     url,
     cpuSeconds: () => processCpuSeconds(child.pid),
+    writtenBytes: () => processWrittenBytes(child.pid),
     stop: async () => {
       process.off('exit', killOnExit);
       child.kill('SIGTERM');
@@ -137,6 +151,16 @@ function processCpuSeconds(pid: number | undefined): number {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** `write_bytes` of /proc/<pid>/io: what the process sent (or dirtied for) storage, all threads. */
+function processWrittenBytes(pid: number | undefined): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/io`, 'utf8').split('\n').find((l) => l.startsWith('write_bytes:'));
+    return line ? Number(line.slice('write_bytes:'.length)) : NaN;
   } catch {
     return NaN;
   }
@@ -206,6 +230,7 @@ const summary = (runs: LoadResult[]) => ({
   p99: median(runs.map((r) => r.p99)),
   errors: runs.reduce((sum, r) => sum + r.errors, 0),
   cpuPerRequestUs: median(runs.map((r) => r.cpuPerRequestUs)),
+  diskKbPerRequest: median(runs.map((r) => r.diskKbPerRequest)),
 });
 const bare = summary(bareRuns);
 const bareHalf = summary(bareHalfRuns);
@@ -218,7 +243,7 @@ const settings = Object.entries(serverEnv).map(([name, value]) => `${name}=${val
 
 const row = (name: string, r: LoadResult) =>
   `${name.padEnd(42)} ${r.rate.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(5)} ms   p99 ${String(r.p99).padStart(6)} ms   ` +
-  `server CPU ${r.cpuPerRequestUs.toFixed(0).padStart(4)} µs/request   errors ${r.errors}`;
+  `server CPU ${r.cpuPerRequestUs.toFixed(0).padStart(4)} µs/request   disk ${r.diskKbPerRequest.toFixed(1).padStart(5)} KB/request   errors ${r.errors}`;
 console.log(`${connections} connections, ${duration} s per phase, medians of ${rounds} round(s); servers in their own processes, load from this one; Vigil with ${settings}`);
 console.log(row('bare node:http (baseline)', bare));
 console.log(row(`vigil GET /v1/ping peak (${monitorCount} monitors)`, peak));
@@ -238,9 +263,11 @@ recordResult({
     p50_ms: peak.p50,
     p99_ms: peak.p99,
     server_cpu_us_per_request: Math.round(peak.cpuPerRequestUs),
+    server_disk_kb_per_request: round1(peak.diskKbPerRequest),
     half_peak_paced_req_per_s: half.offered,
     half_peak_p50_ms: round1(half.p50),
     half_peak_p99_ms: round1(half.p99),
+    half_peak_server_disk_kb_per_request: round1(half.diskKbPerRequest),
     acknowledged: acknowledged.length,
     in_history: acknowledged.length - missing,
     lost: missing,
