@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import type { EventStore } from '../eventstore/event-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { MonitorStates } from './monitor-states.js';
@@ -8,6 +9,13 @@ export interface CommandContext {
   events: EventStore;
   clock: () => Date;
   newId: () => string;
+  /**
+   * Ids for what is written many times a second and looked up by id: pings. Time-ordered (UUIDv7),
+   * so each lands at the end of its index instead of on a random page of it (in bench:pings, that
+   * was 13% of the bytes written per ping). Not for ids that must not tell when they were made,
+   * such as a monitor's, which is the secret in its ping URL.
+   */
+  newTimeOrderedId: () => string;
   apiKeyPrefix: string;
   /** Serializes this process's commands per stream. */
   streamLocks: KeyedMutex;
@@ -22,6 +30,7 @@ export function commandContext(events: EventStore, options: Partial<Omit<Command
     events,
     clock: options.clock ?? (() => new Date()),
     newId: options.newId ?? randomUUID,
+    newTimeOrderedId: options.newTimeOrderedId ?? (() => timeOrderedUuid()),
     apiKeyPrefix: options.apiKeyPrefix ?? 'vgl',
     streamLocks: options.streamLocks ?? new KeyedMutex(),
     monitorStates: options.monitorStates ?? new MonitorStates(),

@@ -212,7 +212,7 @@ export const resolveIncident = (context: CommandContext, monitorId: string, inci
   runMonitorCommand(context, { type: 'ResolveIncident', monitor_id: monitorId, incident_id: incidentId, by, now: nowIso(context) }, actor);
 
 export async function receivePing(context: CommandContext, monitorId: string, ping: Omit<IncomingPing, 'ping_id'>, actor: Actor) {
-  const pingId = context.newId();
+  const pingId = context.newTimeOrderedId();
   const outcome = await runMonitorCommand(
     context,
     {

@@ -45,4 +45,15 @@ describe('runMonitorCommand', () => {
     const opened = (await stores.events.readStream(`monitor-${monitorId}`)).find((e) => e.type === 'IncidentOpened');
     expect(opened?.data['ping_id']).to.equal(recorded.pingId);
   });
+
+  it('gives pings ids that sort in the order they came (UUIDv7, for the index), and monitors random ones (their id is a ping URL secret)', async () => {
+    const context = commandContext(stores.events);
+    const { projectId } = await createProject(context, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(context, { project_id: projectId, config, slugGiven: true }, actor);
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await receivePing(context, monitorId, { ...failure, event: 'SUCCESS', exit_code: 0 }, actor)).pingId);
+    expect([...ids].sort()).to.deep.equal(ids);
+    for (const id of ids) expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(monitorId).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
 });
