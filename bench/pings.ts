@@ -13,9 +13,11 @@
  * Afterwards every acknowledged ping id is looked up in the ping history (0 lost is the rule).
  * The result goes to bench/results/pings.json and bench/RESULTS.md.
  *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3
- *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --node-option X]
+ *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --node-option X --paced-rate N]
  * --server-env (repeatable) sets a variable for the Vigil server; --profile writes its CPU profiles
- * to DIR; --node-option (repeatable) passes a flag to its node, e.g. --node-option=--import=./probe.ts.
+ * to DIR; --node-option (repeatable) passes a flag to its node, e.g. --node-option=--import=./probe.ts;
+ * --paced-rate paces the second phase at that many pings/s instead of half the peak, so that two
+ * variants are compared at the same load (CPU and disk per ping grow as groups shrink).
  */
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     'server-env': { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },
     'node-option': { type: 'string', multiple: true, default: [] },
+    'paced-rate': { type: 'string' },
   },
 });
 const connections = Number(values.connections);
@@ -200,7 +203,7 @@ for (let round = 0; round < rounds; round++) {
   await drive(vigil, pingPaths, { seconds: WARMUP_SECONDS, onBody: acknowledge });
   const peak = await drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge });
   peakRuns.push(peak);
-  const offered = Math.max(1, Math.round(peak.rate / 2));
+  const offered = values['paced-rate'] ? Number(values['paced-rate']) : Math.max(1, Math.round(peak.rate / 2));
   halfRuns.push({ ...(await paced(vigil, pingPaths, offered, acknowledge)), offered });
   await vigil.stop();
 
