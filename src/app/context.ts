@@ -11,8 +11,8 @@ export interface CommandContext {
   newId: () => string;
   /**
    * Ids for what is written many times a second and looked up by id: pings. Time-ordered (UUIDv7),
-   * so each lands at the end of its index instead of on a random page of it (in bench:pings, that
-   * was 13% of the bytes written per ping). Not for ids that must not tell when they were made,
+   * so each lands at the end of its index instead of on a random page of it (bench:pings at a
+   * paced 1,200 pings/s: 12% fewer bytes written to disk per ping). Not for ids that must not tell when they were made,
    * such as a monitor's, which is the secret in its ping URL.
    */
   newTimeOrderedId: () => string;

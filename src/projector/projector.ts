@@ -27,7 +27,9 @@ export interface ProjectorOptions {
   /**
    * How long a batch may keep gathering events once it has some, while no reader waits for them:
    * each commit rewrites the pages it touches, so at a moderate, steady load (where a batch would
-   * otherwise be a ping or two) fewer, larger commits cost much less CPU and WAL. A reader waiting
+   * otherwise be a ping or two) fewer, larger commits cost less CPU and WAL (at half of bench:pings'
+   * peak: ~35 commits/s of ~170 documents instead of ~490 of 8–12, and the commits' share of a core
+   * 17% instead of 23–26%). A reader waiting
    * on `waitForPosition`, or on `readerDemand` from another thread, has the batch committed at once.
    * 0 (the default): commit as soon as the subscription has nothing more to hand over at once.
    */
