@@ -74,6 +74,23 @@ export function createCollectionTable(db: SqliteDatabase, spec: CollectionSpec):
   for (const field of missing) db.exec(`ALTER TABLE ${table} ADD COLUMN ${fieldColumn(field)} GENERATED ALWAYS AS (${fieldExtract(field)}) VIRTUAL`);
 }
 
+/**
+ * Drops the collection's indexes that its spec no longer names: every index costs a page written
+ * per document written, so one a projection stopped needing should not stay behind in files made
+ * by an older version. Only Vigil's own (named `rm_<name>__…`); the documents are untouched.
+ */
+export function dropIndexesNotInSpec(db: SqliteDatabase, spec: CollectionSpec): void {
+  const table = tableName(spec.name);
+  const wanted = new Set(spec.indexes.map((index) => indexName(spec.name, index)));
+  const present = db
+    .prepare<[string], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+    .all(table)
+    .map((row) => row.name);
+  for (const name of present) {
+    if (name.startsWith(`${table}__`) && !wanted.has(name)) db.exec(`DROP INDEX "${name}"`);
+  }
+}
+
 /** The collection's field columns; null if it has no table yet. */
 export function collectionShape(db: SqliteDatabase, collection: string): CollectionShape | null {
   const columns = db.prepare<[string], { name: string; hidden: number }>('SELECT name, hidden FROM pragma_table_xinfo(?)').all(tableName(collection));

@@ -22,6 +22,7 @@ import {
   type SqlValue,
   collectionShape,
   createCollectionTable,
+  dropIndexesNotInSpec,
   fieldColumn,
   fieldExtract,
   indexName,
@@ -86,6 +87,7 @@ export class SqliteReadModelStore implements ReadModelStore {
 
   private createCollection(spec: CollectionSpec): void {
     createCollectionTable(this.db, spec);
+    dropIndexesNotInSpec(this.db, spec);
     const deferred = this.deferredIndexes.get(spec.name) ?? [];
     for (const index of spec.indexes) {
       const definition = indexDefinition(spec.name, index);

@@ -141,6 +141,20 @@ describe('SqliteReadModelStore: indexed fields', () => {
     expect(await plan({ note: 'y' })).to.match(/^SCAN rm_checks/);
   });
 
+  it('drops an index the spec no longer names (an older version made it), keeping the documents and the answers', async () => {
+    const older: CollectionSpec = { ...checks, indexes: [...checks.indexes, { fields: ['monitor_id', 'note'] }] };
+    await stores.readModels.ensureCollections([older]);
+    await stores.readModels.commit([check(1), check(2), check(3, { note: 'y' })], []);
+    expect(indexSql()).to.have.length(3);
+    stores.db.exec('CREATE INDEX by_hand ON rm_checks (position)');
+
+    await stores.readModels.ensureCollections([checks]);
+    const names = indexSql().map((sql) => /INDEX (?:IF NOT EXISTS )?(\S+)/.exec(sql)?.[1]);
+    expect(names).to.deep.equal(['by_hand', 'rm_checks__monitor_id__seq', 'rm_checks__owner_id']);
+    expect(await ids({ monitor_id: 'm1', note: 'y' })).to.deep.equal(['c3']);
+    expect(await ids({}, { sort: [['seq', 1]] })).to.deep.equal(['c1', 'c2', 'c3']);
+  });
+
   it('opens a table an older version made with expression indexes: adds the columns and serves its queries through indexes on them', async () => {
     stores.db.exec(`CREATE TABLE rm_checks (id TEXT PRIMARY KEY, position INTEGER NOT NULL, doc TEXT NOT NULL);
       CREATE INDEX rm_checks__monitor_id__seq ON rm_checks (json_extract(doc, '$.monitor_id'), json_extract(doc, '$.seq'));
