@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { commandContext } from '../../src/app/context.js';
+import { receivePing } from '../../src/app/monitors.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 describe('Incident records outlive their monitor and its pings', () => {
@@ -46,6 +48,33 @@ describe('Incident records outlive their monitor and its pings', () => {
     const record = await vigil.vigil.stores.events.readStream(`incident-${incidentId}`);
     expect(record.map((e) => e.type)).to.include('IncidentArchived');
     expect((await vigil.request('GET', `/v1/incidents/${incidentId}`, { key })).body.incident).to.include({ id: incidentId, status: 'OPEN' });
+  });
+
+  it('archives an incident that a ping opened while the delete was under way, between its archiving and the deletion', async () => {
+    const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Doomed job', type: 'JOB_BASIC', schedule: 'x', alert_enabled: false } })).body.monitor;
+    // Another process's ping lands just before the deletion is appended (its first attempt then
+    // meets the new events and decides again).
+    const events = vigil.vigil.stores.events;
+    const append = events.appendToStream.bind(events);
+    const elsewhere = commandContext(events);
+    let raced = false;
+    events.appendToStream = async (stream, toAppend, options) => {
+      if (!raced && toAppend.some((event) => event.type === 'MonitorDeleted')) {
+        raced = true;
+        await receivePing(elsewhere, m.id, { event: 'FAILURE', run_id: null, exit_code: 1, duration_ms: null, message: null, payload: null, payload_truncated: false, payload_bytes: null, request_ip: null, request_ua: null }, { kind: 'system', user_id: null, api_key_id: null, request_id: null });
+      }
+      return append(stream, toAppend, options);
+    };
+    try {
+      expect((await vigil.request('DELETE', `/v1/monitors/${m.id}`, { key })).status).to.equal(204);
+    } finally {
+      events.appendToStream = append;
+    }
+    expect(raced).to.equal(true);
+    const [incident] = (await vigil.request('GET', `/v1/incidents?project_id=${projectId}`, { key })).body.data;
+    expect(incident).to.include({ monitor_id: m.id, status: 'OPEN' });
+    const record = await events.readStream(`incident-${incident.id}`);
+    expect(record.map((e) => e.type)).to.include('IncidentArchived');
   });
 
   it('keeps the evidence of an incident after retention has removed the pings that caused it', async () => {

@@ -113,8 +113,15 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
     // Its incidents stay readable: archived in their own streams before its streams go. (Found in
     // the read models, which have taken in every write acknowledged before this request: see app.ts.)
-    await settled(deps, await archiveMonitorIncidents(commands, readModels, monitor.id, actorOf(ctx.state)));
-    await deleteMonitor(commands, monitor.id, actorOf(ctx.state), (position) => settled(deps, position));
+    const actor = actorOf(ctx.state);
+    await settled(deps, await archiveMonitorIncidents(commands, readModels, monitor.id, actor));
+    await deleteMonitor(commands, monitor.id, actor, async (position) => {
+      await settled(deps, position);
+      // A ping that came in between may have opened one more; none can follow the deletion, which
+      // the read models now hold. Archiving again records only that one (the others are archived:
+      // a no-op), with what is left of its timeline.
+      await settled(deps, await archiveMonitorIncidents(commands, readModels, monitor.id, actor));
+    });
     ctx.status = 204;
   });
 
