@@ -39,30 +39,30 @@ export class CheckpointPoller implements ReadModelProgress {
   }
 
   async waitForPosition(position: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const seen = this.commits?.current() ?? 0;
     // Caught up, as after most writes: one read, and no projector told to hurry.
-    if (await this.reached(position)) return;
-    await (this.demand ? this.demand.whileWaiting(() => this.poll(position, timeoutMs)) : this.poll(position, timeoutMs));
+    const reached = await this.reached();
+    if (reached >= position) return;
+    const poll = () => this.poll(position, deadline, seen, reached);
+    await (this.demand ? this.demand.whileWaiting(poll) : poll());
   }
 
-  private async reached(position: number): Promise<boolean> {
+  private async reached(): Promise<number> {
     const checkpoints = await this.readModels.readCheckpoints();
-    return this.lowest(checkpoints) >= position;
-  }
-
-  private lowest(checkpoints: readonly { name: string; position: number }[]): number {
     return Math.min(...this.projectionNames.map((name) => checkpoints.find((c) => c.name === name)?.position ?? 0));
   }
 
-  private async poll(position: number, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const seen = this.commits?.current() ?? 0;
-      const checkpoints = await this.readModels.readCheckpoints();
-      const reached = this.lowest(checkpoints);
-      if (reached >= position) return;
+  /** Waits for a commit (or the interval), then reads the checkpoints again, until past `position`. */
+  private async poll(position: number, deadline: number, seenBefore: number, reachedBefore: number): Promise<void> {
+    let seen = seenBefore;
+    let reached = reachedBefore;
+    while (reached < position) {
       if (Date.now() >= deadline) throw new ReadModelLagError(position, reached);
       if (this.commits) await this.commits.waitPast(seen, this.intervalMs);
       else await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
+      seen = this.commits?.current() ?? 0;
+      reached = await this.reached();
     }
   }
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Projector } from '../../src/projector/projector.js';
+import { Projector, type ProjectorOptions } from '../../src/projector/projector.js';
 import type { Projection } from '../../src/projector/projection.js';
 import { CheckpointPoller, ReadModelLagError } from '../../src/projector/read-model-progress.js';
 import { ReaderDemand } from '../../src/projector/reader-demand.js';
@@ -129,11 +129,18 @@ describe('Projector', () => {
       await projector.stop();
     });
 
-    it('commits at once for a reader of its own thread that waits', async () => {
-      const projector = new Projector(stores.events, stores.readModels, [renameCounter()], { lingerMs: 60_000 });
+    /** A projector that would hold its batch for a minute, and a rename it holds uncommitted. */
+    const lingeringOnARename = async (options: ProjectorOptions = {}) => {
+      const projector = new Projector(stores.events, stores.readModels, [renameCounter()], { lingerMs: 60_000, ...options });
       await projector.start();
       const { position } = await rename(stores, 'a', 1);
       await turns(10);
+      expect(await committed(position), 'committed within the linger').to.equal(false);
+      return { projector, position };
+    };
+
+    it('commits at once for a reader of its own thread that waits', async () => {
+      const { projector, position } = await lingeringOnARename();
       await projector.waitForPosition(position, 2000);
       expect(await renames(stores, 'a')).to.deep.equal({ renames: 1, last: 'name 1' });
       await projector.stop();
@@ -141,11 +148,7 @@ describe('Projector', () => {
 
     it('commits at once for a reader on another thread that says it waits, through the reader demand', async () => {
       const demand = new ReaderDemand();
-      const projector = new Projector(stores.events, stores.readModels, [renameCounter()], { lingerMs: 60_000, readerDemand: demand });
-      await projector.start();
-      const { position } = await rename(stores, 'a', 1);
-      await turns(10);
-      expect(await committed(position)).to.equal(false);
+      const { projector, position } = await lingeringOnARename({ readerDemand: demand });
       // What the API thread's CheckpointPoller does while it waits; here on a view of the same memory.
       const apiThread = new CheckpointPoller(stores.readModels, ['rename_counts'], { intervalMs: 5, demand: new ReaderDemand(demand.buffer) });
       await apiThread.waitForPosition(position, 2000);
@@ -155,10 +158,7 @@ describe('Projector', () => {
     });
 
     it('commits what it holds when stopped mid-linger', async () => {
-      const projector = new Projector(stores.events, stores.readModels, [renameCounter()], { lingerMs: 60_000 });
-      await projector.start();
-      const { position } = await rename(stores, 'a', 1);
-      await turns(10);
+      const { projector, position } = await lingeringOnARename();
       await projector.stop();
       expect(await committed(position)).to.equal(true);
     });
