@@ -11,7 +11,8 @@ export interface LoadedMonitor {
 /**
  * A monitor's state is folded from two streams, merged by log position. Folding is kept per
  * monitor in memory and brought up to date by reading only the events after what it has seen,
- * so a ping costs two indexed reads rather than a replay of up to 1000 retained pings.
+ * so a ping costs two indexed reads rather than a replay of up to 1000 retained pings, or none
+ * where the append checks both streams (see runMonitorCommand).
  */
 export class MonitorStates {
   private readonly cache = new Map<string, LoadedMonitor>();
@@ -32,6 +33,14 @@ export class MonitorStates {
     };
     this.remember(monitorId, loaded);
     return loaded;
+  }
+
+  /**
+   * The fold as this process last saw it, without reading the store: only for a caller whose
+   * append checks both streams' revisions, so that a fold others have moved past is refused.
+   */
+  remembered(monitorId: string): LoadedMonitor | undefined {
+    return this.cache.get(monitorId);
   }
 
   remember(monitorId: string, loaded: LoadedMonitor): void {

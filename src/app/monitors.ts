@@ -14,7 +14,7 @@ import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/s
 import { projectDecider, projectStream } from '../domain/projects/project.js';
 import { incidentRecordDecider, incidentStream } from '../domain/incidents/incident-record.js';
 import { DomainError, invalid } from '../domain/errors.js';
-import { WrongExpectedRevisionError } from '../eventstore/event-store.js';
+import { StreamDeletedError, WrongExpectedRevisionError } from '../eventstore/event-store.js';
 import { type Actor, handleCommand, toJsonObject } from './command-handler.js';
 import type { LoadedMonitor } from './monitor-states.js';
 import { type CommandContext, nowIso } from './context.js';
@@ -31,10 +31,14 @@ const MAX_ATTEMPTS = 8;
 /**
  * Runs a command against a monitor: fold both streams, decide, then append the ping (if any) to
  * the pings stream and everything else to the monitor stream, each with its expected revision.
- * Where the store can (the embedded one), both appends are one: a crash or a lost race records
- * neither, and the command is decided again. Elsewhere (EventStoreDB) the ping goes first, being
- * what a ping request acknowledges: should the second append lose a race to another process, the
- * ping stays recorded and the level-triggered rules make the missed transition on the next ping.
+ * Where the store can (the embedded one), both appends are one and both streams' revisions are
+ * checked even when only one is written, so the decision may start from the fold this process
+ * kept after its last command instead of reading the streams again: had anyone else written to
+ * either since, the append is refused, nothing is recorded, and the command is decided again on
+ * what is in the store. Elsewhere (EventStoreDB) every command reads the streams, and the ping goes
+ * first, being what a ping request acknowledges: should the second append lose a race to another
+ * process, the ping stays recorded and the level-triggered rules make the missed transition on
+ * the next ping.
  */
 export async function runMonitorCommand(
   context: CommandContext,
@@ -44,7 +48,8 @@ export async function runMonitorCommand(
 ): Promise<MonitorOutcome> {
   return context.streamLocks.run(monitorStream(monitorId), async () => {
     for (let attempt = 1; ; attempt += 1) {
-      const loaded = await context.monitorStates.load(context.events, monitorId);
+      const remembered = attempt === 1 && context.events.appendToStreams ? context.monitorStates.remembered(monitorId) : undefined;
+      const loaded = remembered ?? (await context.monitorStates.load(context.events, monitorId));
       const events = monitorDecider.decide(typeof command === 'function' ? command(loaded) : command, loaded.state);
       if (events.length === 0) return { events, state: loaded.state, position: null };
       const encode = (toAppend: MonitorEvent[]) => toAppend.map((e) => ({ type: e.type, data: toJsonObject(e.data), metadata: { ...actor } }));
@@ -53,20 +58,22 @@ export async function runMonitorCommand(
       const pings = events.filter((e) => e.type === 'PingReceived');
       const others = events.filter((e) => e.type !== 'PingReceived');
       let position: number | null = null;
-      if (pings.length > 0 && others.length > 0 && context.events.appendToStreams) {
+      if (context.events.appendToStreams) {
+        const toPings = { streamName: pingStream(monitorId), events: encode(pings), expectedRevision: loaded.pingRevision };
+        const toMonitor = { streamName: monitorStream(monitorId), events: encode(others), expectedRevision: loaded.monitorRevision };
         try {
-          const results = await context.events.appendToStreams([
-            { streamName: pingStream(monitorId), events: encode(pings), expectedRevision: loaded.pingRevision },
-            { streamName: monitorStream(monitorId), events: encode(others), expectedRevision: loaded.monitorRevision },
-          ]);
-          position = results.at(-1)?.position ?? null;
+          // A stream with nothing to write goes first: its check then never needs undoing.
+          const results = await context.events.appendToStreams(others.length === 0 ? [toMonitor, toPings] : [toPings, toMonitor]);
+          position = Math.max(...results.map((r) => r.position));
         } catch (error) {
           context.monitorStates.forget(monitorId);
-          // Nothing was recorded: deciding again on the newer state is safe.
-          if (error instanceof WrongExpectedRevisionError && attempt < MAX_ATTEMPTS) continue;
+          // Nothing was recorded: deciding again on the store's state is safe. A stream deleted
+          // since the remembered fold reads as gone, and the command is refused on that.
+          const stale = error instanceof WrongExpectedRevisionError || (remembered !== undefined && error instanceof StreamDeletedError);
+          if (stale && attempt < MAX_ATTEMPTS) continue;
           throw error;
         }
-        return finish(events, loaded, position);
+        return finish(events, loaded, position, true);
       }
       try {
         if (pings.length > 0) position = (await append(pingStream(monitorId), pings, loaded.pingRevision)).position;
@@ -86,17 +93,25 @@ export async function runMonitorCommand(
         if (lostRace && attempt < MAX_ATTEMPTS) continue;
         throw error;
       }
-      return finish(events, loaded, position);
+      return finish(events, loaded, position, false);
+    }
+
+    async function finish(events: MonitorEvent[], loaded: LoadedMonitor, position: number | null, bothChecked: boolean): Promise<MonitorOutcome> {
+      const state = events.reduce(monitorDecider.evolve, loaded.state);
+      // With both revisions checked, the fold after this command is exactly the streams' state.
+      // Otherwise the next load reads just the events appended here.
+      if (bothChecked) context.monitorStates.remember(monitorId, { state, ...revisionsAfter(loaded, events) });
+      // Evidence first recorded with the incident, where ping retention cannot reach it.
+      const evidence = await recordIncidentEvidence(context, monitorId, events, state, actor);
+      return { events, state, position: evidence ?? position };
     }
   });
+}
 
-  async function finish(events: MonitorEvent[], loaded: LoadedMonitor, position: number | null): Promise<MonitorOutcome> {
-    const state = events.reduce(monitorDecider.evolve, loaded.state);
-    // Evidence first recorded with the incident, where ping retention cannot reach it.
-    const evidence = await recordIncidentEvidence(context, monitorId, events, state, actor);
-    // The cache is refreshed on the next load, which reads just the events appended here.
-    return { events, state, position: evidence ?? position };
-  }
+function revisionsAfter(loaded: LoadedMonitor, events: MonitorEvent[]): Pick<LoadedMonitor, 'monitorRevision' | 'pingRevision'> {
+  const pings = events.filter((e) => e.type === 'PingReceived').length;
+  const after = (revision: number | 'no_stream', appended: number) => (appended === 0 ? revision : (revision === 'no_stream' ? -1 : revision) + appended);
+  return { monitorRevision: after(loaded.monitorRevision, events.length - pings), pingRevision: after(loaded.pingRevision, pings) };
 }
 
 /** For the timer and the checker: a monitor deleted since their read model was written needs nothing. */

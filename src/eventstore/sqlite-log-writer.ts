@@ -158,6 +158,8 @@ export class SqliteLogWriter {
    * back the others (and the running chain hash with them), not the rest of the group.
    */
   private appendAll(appends: readonly StreamAppend[], created: string, log: { chain: string }): AppendResult[] {
+    // With nothing written before the last append (only checks), a failure leaves nothing to undo.
+    if (appends.slice(0, -1).every((a) => a.events.length === 0)) return appends.map((a) => this.append({ kind: 'append', ...a }, created, log));
     const chainBefore = log.chain;
     try {
       return this.db.transaction(() => appends.map((a) => this.append({ kind: 'append', ...a }, created, log)))();
@@ -196,9 +198,11 @@ export class SqliteLogWriter {
       throw new WrongExpectedRevisionError(append.streamName, append.expectedRevision, current);
     }
     const before = current === 'no_stream' ? -1 : current;
+    // An empty append records nothing (it is a check of the expected revision); its position is
+    // the log's head, as for a read.
+    if (append.events.length === 0) return { nextExpectedRevision: before, position: this.statements.head.get()?.head ?? 0 };
     let revision = before;
-    // An empty append records nothing; its position is the log's head, as for a read.
-    let position = append.events.length === 0 ? (this.statements.head.get()?.head ?? 0) : 0;
+    let position = 0;
     let streamHash = stream?.last_hash ?? '';
     for (const event of append.events) {
       revision += 1;

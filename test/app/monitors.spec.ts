@@ -1,15 +1,25 @@
 import { expect } from 'chai';
 import type { Actor } from '../../src/app/command-handler.js';
 import { commandContext } from '../../src/app/context.js';
-import { createMonitor, receivePing, updateMonitor } from '../../src/app/monitors.js';
+import { createMonitor, deleteMonitor, pauseMonitor, receivePing, updateMonitor } from '../../src/app/monitors.js';
 import { createProject } from '../../src/app/projects.js';
 import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
+import { DomainError } from '../../src/domain/errors.js';
 import type { EventStore } from '../../src/eventstore/event-store.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
 
 const actor: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: 'r-1' };
 const config: MonitorConfig = { ...MONITOR_DEFAULTS, name: 'Backup', slug: 'backup', type: 'JOB_HEARTBEAT', schedule: '1h', uptime: null };
 const failure = { event: 'FAILURE' as const, run_id: null, exit_code: 1, duration_ms: null, message: null, payload: null, payload_truncated: false, payload_bytes: null, request_ip: null, request_ua: null };
+
+/** The store, counting the stream reads made through it. */
+function countingReads(events: EventStore): { store: EventStore; reads: () => number } {
+  let reads = 0;
+  const store = Object.assign(Object.create(events) as EventStore, {
+    readStream: (...args: Parameters<EventStore['readStream']>) => ((reads += 1), events.readStream(...args)),
+  });
+  return { store, reads: () => reads };
+}
 
 /** The store as one process sees it, with `beforeNextWrite` run (once) just before its next append: another process's write. */
 function racedStore(events: EventStore, beforeNextWrite: () => Promise<unknown>): EventStore {
@@ -55,5 +65,62 @@ describe('runMonitorCommand', () => {
     expect([...ids].sort()).to.deep.equal(ids);
     for (const id of ids) expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(monitorId).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  describe('deciding on the fold this process kept after its last command', () => {
+    const success = { ...failure, event: 'SUCCESS' as const, exit_code: 0 };
+    async function monitorPingedOnce(here: ReturnType<typeof commandContext>) {
+      const { projectId } = await createProject(here, { name: 'P', description: '', owner_id: 'owner' }, actor);
+      const { monitorId } = await createMonitor(here, { project_id: projectId, config, slugGiven: true }, actor);
+      await receivePing(here, monitorId, success, actor);
+      return monitorId;
+    }
+
+    it('reads neither stream for the next ping', async () => {
+      const counted = countingReads(stores.events);
+      const here = commandContext(counted.store);
+      const monitorId = await monitorPingedOnce(here);
+      const readsBefore = counted.reads();
+
+      await receivePing(here, monitorId, { ...success, event: 'START' }, actor);
+      await receivePing(here, monitorId, success, actor);
+
+      expect(counted.reads()).to.equal(readsBefore);
+      const totals = (await stores.events.readStream(`pings-${monitorId}`)).map((e) => e.data['total_pings_received']);
+      expect(totals).to.deep.equal([1, 2, 3]);
+    });
+
+    it('is refused and decided again when another process paused the monitor since', async () => {
+      const here = commandContext(stores.events);
+      const monitorId = await monitorPingedOnce(here);
+      await pauseMonitor(commandContext(stores.events), monitorId, actor);
+
+      // A success changes nothing in the monitor stream, so only the check of its revision can tell.
+      const recorded = await receivePing(here, monitorId, success, actor);
+
+      expect(recorded.evaluated).to.equal(false);
+    });
+
+    it('is refused and decided again when another process recorded a ping since', async () => {
+      const here = commandContext(stores.events);
+      const monitorId = await monitorPingedOnce(here);
+      await receivePing(commandContext(stores.events), monitorId, failure, actor);
+
+      await receivePing(here, monitorId, failure, actor);
+
+      const pings = await stores.events.readStream(`pings-${monitorId}`);
+      expect(pings.map((e) => [e.data['total_pings_received'], e.data['consecutive_failures']])).to.deep.equal([[1, 0], [2, 1], [3, 2]]);
+    });
+
+    it('answers "not found" once another process has deleted the monitor, its streams gone', async () => {
+      const here = commandContext(stores.events);
+      const monitorId = await monitorPingedOnce(here);
+      await deleteMonitor(commandContext(stores.events), monitorId, actor, async () => {});
+
+      const refused = await receivePing(here, monitorId, success, actor).then(() => null, (error: unknown) => error);
+
+      expect(refused).to.be.instanceOf(DomainError);
+      expect(refused instanceof DomainError && refused.reason).to.equal('not_found');
+    });
   });
 });

@@ -55,20 +55,20 @@ describe('Incident records outlive their monitor and its pings', () => {
     // Another process's ping lands just before the deletion is appended (its first attempt then
     // meets the new events and decides again).
     const events = vigil.vigil.stores.events;
-    const append = events.appendToStream.bind(events);
+    const append = events.appendToStreams!.bind(events);
     const elsewhere = commandContext(events);
     let raced = false;
-    events.appendToStream = async (stream, toAppend, options) => {
-      if (!raced && toAppend.some((event) => event.type === 'MonitorDeleted')) {
+    events.appendToStreams = async (appends) => {
+      if (!raced && appends.some((a) => a.events.some((event) => event.type === 'MonitorDeleted'))) {
         raced = true;
         await receivePing(elsewhere, m.id, { event: 'FAILURE', run_id: null, exit_code: 1, duration_ms: null, message: null, payload: null, payload_truncated: false, payload_bytes: null, request_ip: null, request_ua: null }, { kind: 'system', user_id: null, api_key_id: null, request_id: null });
       }
-      return append(stream, toAppend, options);
+      return append(appends);
     };
     try {
       expect((await vigil.request('DELETE', `/v1/monitors/${m.id}`, { key })).status).to.equal(204);
     } finally {
-      events.appendToStream = append;
+      events.appendToStreams = append;
     }
     expect(raced).to.equal(true);
     const [incident] = (await vigil.request('GET', `/v1/incidents?project_id=${projectId}`, { key })).body.data;

@@ -126,6 +126,32 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       });
     });
 
+    describe('appending nothing to one of several streams, where the store can', () => {
+      beforeEach(function () {
+        if (!store.appendToStreams) this.skip();
+      });
+
+      it('checks that stream\'s expected revision and records nothing in it', async () => {
+        const [checked, absent, written] = [streamName(), streamName(), streamName()];
+        await store.appendToStream(checked, [event(0), event(1)]);
+        await store.appendToStreams!([
+          { streamName: checked, events: [], expectedRevision: 1 },
+          { streamName: absent, events: [], expectedRevision: 'no_stream' },
+          { streamName: written, events: [event(2)], expectedRevision: 'no_stream' },
+        ]);
+        const refused = await store.appendToStreams!([
+          { streamName: checked, events: [], expectedRevision: 0 },
+          { streamName: written, events: [event(3)], expectedRevision: 0 },
+        ]).then(() => null, (error: unknown) => error);
+        expect(refused).to.be.instanceOf(WrongExpectedRevisionError);
+        expect(numbers(await store.readStream(checked))).to.deep.equal([0, 1]);
+        expect(numbers(await store.readStream(written))).to.deep.equal([2]);
+        // Checking a stream that does not exist does not create it.
+        await store.appendToStream(absent, [event(4)], { expectedRevision: 'no_stream' });
+        expect(numbers(await store.readStream(absent))).to.deep.equal([4]);
+      });
+    });
+
     it('reads a stream backwards, from a revision, and with a max count', async () => {
       const stream = streamName();
       await store.appendToStream(stream, [1, 2, 3, 4, 5].map(event));
