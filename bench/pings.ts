@@ -21,7 +21,7 @@
  */
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
@@ -33,6 +33,7 @@ import { TestVigil } from '../test/support/test-vigil.js';
 import { probeFsync } from './fsync-probe.js';
 import { pacedLoad } from './paced-load.js';
 import { recordResult } from './results.js';
+import type { ServerLatency } from './server-latency.js';
 import { median } from './stats.js';
 
 const { values } = parseArgs({
@@ -69,6 +70,8 @@ interface LoadResult {
   cpuPerRequestUs: number;
   /** KB the server sent to the disk per answered request (/proc/<pid>/io write_bytes); NaN without it. */
   diskKbPerRequest: number;
+  /** The same requests timed inside the server (see server-latency.ts). */
+  inServer: ServerLatency;
 }
 
 interface ServerProcess {
@@ -77,6 +80,8 @@ interface ServerProcess {
   cpuSeconds: () => number;
   /** Bytes the server process has caused to be written to storage so far, from /proc; NaN elsewhere. */
   writtenBytes: () => number;
+  /** What server-latency.ts measured in the server since the last call. */
+  latency: () => Promise<ServerLatency>;
   stop: () => Promise<void>;
 }
 
@@ -84,6 +89,7 @@ interface ServerProcess {
 async function drive(server: ServerProcess, paths: string[], options: { seconds: number; onBody?: (body: string) => void }): Promise<LoadResult> {
   let next = 0;
   const { onBody } = options;
+  await server.latency();
   const cpuBefore = server.cpuSeconds();
   const writtenBefore = server.writtenBytes();
   const result = await autocannon({
@@ -104,10 +110,12 @@ async function drive(server: ServerProcess, paths: string[], options: { seconds:
     errors: result.non2xx + result.errors + result.timeouts,
     cpuPerRequestUs: ((server.cpuSeconds() - cpuBefore) * 1e6) / result.requests.total,
     diskKbPerRequest: (server.writtenBytes() - writtenBefore) / 1024 / result.requests.total,
+    inServer: await server.latency(),
   };
 }
 
 async function paced(server: ServerProcess, paths: string[], ratePerSecond: number, onBody?: (body: string) => void): Promise<LoadResult> {
+  await server.latency();
   const cpuBefore = server.cpuSeconds();
   const writtenBefore = server.writtenBytes();
   const result = await pacedLoad({ url: server.url, paths, ratePerSecond, seconds: duration, connections, ...(onBody ? { onBody } : {}) });
@@ -116,13 +124,21 @@ async function paced(server: ServerProcess, paths: string[], ratePerSecond: numb
     ...result,
     cpuPerRequestUs: ((server.cpuSeconds() - cpuBefore) * 1e6) / answered,
     diskKbPerRequest: (server.writtenBytes() - writtenBefore) / 1024 / answered,
+    inServer: await server.latency(),
   };
 }
 
-/** Starts `node <args>` with PORT set, waits until `readyPath` answers, and stops it with SIGTERM. */
+/**
+ * Starts `node <args>` with PORT set and server-latency.ts preloaded, waits until `readyPath`
+ * answers, and stops it with SIGTERM.
+ */
 async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: string): Promise<ServerProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const latencyFile = `${dir.path}/server-latency-${port}.json`;
+  const child: ChildProcess = spawn(process.execPath, ['--import=tsx', `--import=${new URL('./server-latency.ts', import.meta.url).href}`, ...args], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', BENCH_LATENCY_FILE: latencyFile },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Should this process die mid-run, its servers go with it.
   const killOnExit = () => child.kill('SIGKILL');
@@ -140,6 +156,15 @@ async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: st
     url,
     cpuSeconds: () => processCpuSeconds(child.pid),
     writtenBytes: () => processWrittenBytes(child.pid),
+    latency: async () => {
+      rmSync(latencyFile, { force: true });
+      child.kill('SIGUSR2');
+      for (const deadline = Date.now() + 10_000; !existsSync(latencyFile); ) {
+        if (Date.now() > deadline) throw new Error('the server did not report its latency (is bench/server-latency.ts preloaded?)');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return JSON.parse(readFileSync(latencyFile, 'utf8')) as ServerLatency;
+    },
     stop: async () => {
       process.off('exit', killOnExit);
       child.kill('SIGTERM');
@@ -199,7 +224,7 @@ const peakRuns: LoadResult[] = [];
 const fsyncRuns: { p50: number; p99: number }[] = [];
 const halfRuns: (LoadResult & { offered: number })[] = [];
 for (let round = 0; round < rounds; round++) {
-  const vigil = await startServer(['--import=tsx', ...serverNodeArgs, 'src/main/server.ts'], { ...serverEnv, VIGIL_DATA_DIR: dir.path }, '/healthz');
+  const vigil = await startServer([...serverNodeArgs, 'src/main/server.ts'], { ...serverEnv, VIGIL_DATA_DIR: dir.path }, '/healthz');
   await drive(vigil, pingPaths, { seconds: WARMUP_SECONDS, onBody: acknowledge });
   const peak = await drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge });
   peakRuns.push(peak);
@@ -234,6 +259,13 @@ const summary = (runs: LoadResult[]) => ({
   errors: runs.reduce((sum, r) => sum + r.errors, 0),
   cpuPerRequestUs: median(runs.map((r) => r.cpuPerRequestUs)),
   diskKbPerRequest: median(runs.map((r) => r.diskKbPerRequest)),
+  inServer: {
+    requests: median(runs.map((r) => r.inServer.requests)),
+    p50_ms: median(runs.map((r) => r.inServer.p50_ms)),
+    p99_ms: median(runs.map((r) => r.inServer.p99_ms)),
+    loop_delay_p99_ms: median(runs.map((r) => r.inServer.loop_delay_p99_ms)),
+    loop_delay_max_ms: median(runs.map((r) => r.inServer.loop_delay_max_ms)),
+  },
 });
 const bare = summary(bareRuns);
 const bareHalf = summary(bareHalfRuns);
@@ -246,7 +278,9 @@ const settings = Object.entries(serverEnv).map(([name, value]) => `${name}=${val
 
 const row = (name: string, r: LoadResult) =>
   `${name.padEnd(42)} ${r.rate.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(5)} ms   p99 ${String(r.p99).padStart(6)} ms   ` +
-  `server CPU ${r.cpuPerRequestUs.toFixed(0).padStart(4)} µs/request   disk ${r.diskKbPerRequest.toFixed(1).padStart(5)} KB/request   errors ${r.errors}`;
+  `server CPU ${r.cpuPerRequestUs.toFixed(0).padStart(4)} µs/request   disk ${r.diskKbPerRequest.toFixed(1).padStart(5)} KB/request   errors ${r.errors}\n` +
+  `${''.padEnd(42)} in the server: p50 ${r.inServer.p50_ms.toFixed(1).padStart(5)} ms   p99 ${r.inServer.p99_ms.toFixed(1).padStart(5)} ms   ` +
+  `event loop blocked p99 ${r.inServer.loop_delay_p99_ms.toFixed(1)} ms, max ${r.inServer.loop_delay_max_ms.toFixed(1)} ms`;
 console.log(`${connections} connections, ${duration} s per phase, medians of ${rounds} round(s); servers in their own processes, load from this one; Vigil with ${settings}`);
 console.log(row('bare node:http (baseline)', bare));
 console.log(row(`vigil GET /v1/ping peak (${monitorCount} monitors)`, peak));
@@ -270,6 +304,9 @@ recordResult({
     half_peak_paced_req_per_s: half.offered,
     half_peak_p50_ms: round1(half.p50),
     half_peak_p99_ms: round1(half.p99),
+    half_peak_in_server_p50_ms: round1(half.inServer.p50_ms),
+    half_peak_in_server_p99_ms: round1(half.inServer.p99_ms),
+    half_peak_loop_blocked_p99_ms: round1(half.inServer.loop_delay_p99_ms),
     half_peak_server_disk_kb_per_request: round1(half.diskKbPerRequest),
     acknowledged: acknowledged.length,
     in_history: acknowledged.length - missing,
@@ -286,6 +323,7 @@ recordResult({
       server_cpu_us_per_request: Math.round(bare.cpuPerRequestUs),
       half_peak_p50_ms: round1(bareHalf.p50),
       half_peak_p99_ms: round1(bareHalf.p99),
+      half_peak_in_server_p99_ms: round1(bareHalf.inServer.p99_ms),
       disk_fdatasync_p50_ms: Math.round(fsync.p50 * 100) / 100,
       disk_fdatasync_p99_ms: Math.round(fsync.p99 * 100) / 100,
     },
@@ -299,6 +337,7 @@ recordResult({
     `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors pinged round-robin; medians of ${rounds} round(s), ${duration} s per phase.`,
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
     'Disk fdatasync: 500 syncs of a 16 KB write in the data dir after each round (bench/fsync-probe.ts). A ping is answered once its group commit has synced; one arriving during a commit waits for that one and then its own, so about twice the fdatasync p99 is the floor under the ping p99 on this disk.',
+    'In the server: each request timed from Node having parsed its headers to the last byte of its answer handed to the socket (bench/server-latency.ts, preloaded into both servers). The latency above it is what the load generator saw, on the same cores: the difference is the generator waiting for a core while the server keeps the machine busy, and requests waiting in their socket while the server\'s event loop is blocked ("event loop blocked": timer delay sampled every 2 ms). The target is judged on what the load generator saw.',
     'Server CPU per request: user + system time of the server process (all threads) over the phase, divided by the requests answered; it does not depend on how many cores other work left free.',
     `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end: other work on the machine takes cores from both sides and widens the spread between rounds.`,
   ],
