@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The bytes an event's hash covers: everything stored about it, in a form with no ambiguity. */
 export function eventContent(e: { stream: string; revision: number; id: string; type: string; created: string; data: string; metadata: string }): string {
@@ -7,10 +7,11 @@ export function eventContent(e: { stream: string; revision: number; id: string; 
 
 /** Chained to the stream's previous event: editing, removing or moving one event breaks every later link. */
 export function eventHash(previousInStream: string, content: string): string {
-  return createHash('sha256').update(previousInStream).update('\n').update(content).digest('hex');
+  // One-shot: half the time of a Hash object for inputs this small (the same bytes, the same digest).
+  return hash('sha256', `${previousInStream}\n${content}`);
 }
 
 /** The running hash over the whole log, in position order. */
 export function chainHash(previousChain: string, eventHashValue: string): string {
-  return createHash('sha256').update(previousChain).update('\n').update(eventHashValue).digest('hex');
+  return hash('sha256', `${previousChain}\n${eventHashValue}`);
 }
