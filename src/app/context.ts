@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { v7 as timeOrderedUuid } from 'uuid';
+import { uuidv7 as timeOrderedUuid } from 'uuidv7';
 import type { EventStore } from '../eventstore/event-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { MonitorStates } from './monitor-states.js';
