@@ -28,6 +28,12 @@ interface CheckpointShape {
 }
 
 const DUPLICATE_KEY = 11000;
+const NAMESPACE_NOT_FOUND = 26;
+
+/** An index as fields in order and uniqueness: what tells one of the spec's from another. */
+function indexShape(key: Record<string, unknown>, unique: boolean): string {
+  return `${Object.keys(key).join(',')}${unique ? ' unique' : ''}`;
+}
 
 /**
  * Read models in MongoDB. Documents are stored as `{ _id, _position, doc }` so the projection's
@@ -55,12 +61,35 @@ export class MongoReadModelStore implements ReadModelStore {
     return this.db.collection<CheckpointShape>('rm_checkpoints');
   }
 
+  /**
+   * Creates the indexes a collection's spec names and drops the ones of ours it no longer names
+   * (an older version made them; each costs a write per document written). Ours are those on
+   * `doc.` fields only; `_id` and any made by hand on other fields stay.
+   */
   async ensureCollections(specs: readonly CollectionSpec[]): Promise<void> {
     for (const spec of specs) {
+      const collection = this.collection(spec.name);
+      const wanted = new Set<string>();
       for (const index of spec.indexes) {
         const keys = Object.fromEntries(index.fields.map((field) => [`doc.${assertFieldPath(field)}`, 1 as const]));
-        await this.collection(spec.name).createIndex(keys, { unique: index.unique ?? false });
+        await collection.createIndex(keys, { unique: index.unique ?? false });
+        wanted.add(indexShape(keys, index.unique ?? false));
       }
+      for (const present of await this.indexesOf(collection)) {
+        const fields = Object.keys(present.key);
+        const ours = fields.length > 0 && fields.every((field) => field.startsWith('doc.'));
+        if (ours && present.name && !wanted.has(indexShape(present.key, present.unique ?? false))) await collection.dropIndex(present.name);
+      }
+    }
+  }
+
+  private async indexesOf(collection: Collection<StoredShape>): Promise<{ name?: string; key: Record<string, unknown>; unique?: boolean }[]> {
+    try {
+      return await collection.indexes();
+    } catch (error) {
+      // A collection with no index asked for may not exist yet.
+      if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) return [];
+      throw error;
     }
   }
 

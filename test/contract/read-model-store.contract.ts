@@ -10,6 +10,8 @@ import {
 export interface ReadModelStoreFixture {
   store: ReadModelStore;
   dispose: () => Promise<void>;
+  /** The indexes of a collection, each as its fields in order (a `!` suffix: unique), sorted; seen the adapter's own way. */
+  indexes: (collection: string) => Promise<string[]>;
 }
 
 /** The behaviour every read-model adapter must show. */
@@ -28,6 +30,20 @@ export function readModelStoreContract(adapter: string, open: () => Promise<Read
 
     const projection = () => `p_${randomUUID().slice(0, 8)}`;
     const write = (id: string, position: number, doc: DocumentWrite['doc']): DocumentWrite => ({ collection: monitors.name, id, position, doc });
+
+    it('drops the indexes a collection\'s spec no longer names and keeps the documents; creating again changes nothing', async () => {
+      expect(await fixture.indexes(monitors.name)).to.deep.equal(['project_id,name', 'slug!']);
+      const older: CollectionSpec = { ...monitors, indexes: [...monitors.indexes, { fields: ['interval'] }, { fields: ['project_id', 'paused'] }] };
+      await store.ensureCollections([older]);
+      await seed();
+      expect(await fixture.indexes(monitors.name)).to.deep.equal(['interval', 'project_id,name', 'project_id,paused', 'slug!']);
+
+      await store.ensureCollections([monitors]);
+      await store.ensureCollections([monitors]);
+
+      expect(await fixture.indexes(monitors.name)).to.deep.equal(['project_id,name', 'slug!']);
+      expect((await store.find(monitors.name, { interval: 60 })).map((found) => found.id)).to.deep.equal(['m1', 'm3']);
+    });
 
     async function seed() {
       await store.commit(

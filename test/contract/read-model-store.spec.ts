@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MongoClient } from 'mongodb';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { MongoReadModelStore } from '../../src/readstore/mongo-read-model-store.js';
 import { SqliteReadModelStore } from '../../src/readstore/sqlite-read-model-store.js';
@@ -14,18 +15,35 @@ readModelStoreContract('SQLite', async () => {
       db.close();
       dir.remove();
     },
+    indexes: async (collection) =>
+      db
+        .prepare<[string], { name: string; unique: number }>(`SELECT name, "unique" FROM pragma_index_list(?) WHERE origin = 'c'`)
+        .all(`rm_${collection}`)
+        .map((index) => {
+          const fields = db.prepare<[string], { name: string }>('SELECT name FROM pragma_index_info(?) ORDER BY seqno').all(index.name);
+          return `${fields.map((field) => field.name.replace(/^doc\./, '')).join(',')}${index.unique ? '!' : ''}`;
+        })
+        .sort(),
   };
 });
 
 const mongoUrl = process.env['VIGIL_MONGODB_URL'];
 if (mongoUrl) {
   readModelStoreContract('MongoDB', async () => {
-    const store = await MongoReadModelStore.connect(mongoUrl, `vigil_contract_${randomUUID().slice(0, 8)}`);
+    const databaseName = `vigil_contract_${randomUUID().slice(0, 8)}`;
+    const store = await MongoReadModelStore.connect(mongoUrl, databaseName);
+    const client = await new MongoClient(mongoUrl).connect();
     return {
       store,
+      indexes: async (collection) =>
+        (await client.db(databaseName).collection(`rm_${collection}`).indexes())
+          .filter((index) => index.name !== '_id_')
+          .map((index) => `${Object.keys(index.key).map((field) => field.replace(/^doc\./, '')).join(',')}${index.unique ? '!' : ''}`)
+          .sort(),
       dispose: async () => {
         await store.dropDatabase();
         await store.close();
+        await client.close();
       },
     };
   });
