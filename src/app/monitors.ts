@@ -73,7 +73,7 @@ export async function runMonitorCommand(
           if (stale && attempt < MAX_ATTEMPTS) continue;
           throw error;
         }
-        return finish(events, loaded, position, true);
+        return finish(events, loaded, position, { pings: pings.length, others: others.length });
       }
       try {
         if (pings.length > 0) position = (await append(pingStream(monitorId), pings, loaded.pingRevision)).position;
@@ -93,14 +93,15 @@ export async function runMonitorCommand(
         if (lostRace && attempt < MAX_ATTEMPTS) continue;
         throw error;
       }
-      return finish(events, loaded, position, false);
+      return finish(events, loaded, position, null);
     }
 
-    async function finish(events: MonitorEvent[], loaded: LoadedMonitor, position: number | null, bothChecked: boolean): Promise<MonitorOutcome> {
+    /** `checked`: how many events went to each stream, where the append checked both streams' revisions. */
+    async function finish(events: MonitorEvent[], loaded: LoadedMonitor, position: number | null, checked: { pings: number; others: number } | null): Promise<MonitorOutcome> {
       const state = events.reduce(monitorDecider.evolve, loaded.state);
       // With both revisions checked, the fold after this command is exactly the streams' state.
       // Otherwise the next load reads just the events appended here.
-      if (bothChecked) context.monitorStates.remember(monitorId, { state, ...revisionsAfter(loaded, events) });
+      if (checked) context.monitorStates.remember(monitorId, { state, monitorRevision: after(loaded.monitorRevision, checked.others), pingRevision: after(loaded.pingRevision, checked.pings) });
       // Evidence first recorded with the incident, where ping retention cannot reach it.
       const evidence = await recordIncidentEvidence(context, monitorId, events, state, actor);
       return { events, state, position: evidence ?? position };
@@ -108,10 +109,9 @@ export async function runMonitorCommand(
   });
 }
 
-function revisionsAfter(loaded: LoadedMonitor, events: MonitorEvent[]): Pick<LoadedMonitor, 'monitorRevision' | 'pingRevision'> {
-  const pings = events.filter((e) => e.type === 'PingReceived').length;
-  const after = (revision: number | 'no_stream', appended: number) => (appended === 0 ? revision : (revision === 'no_stream' ? -1 : revision) + appended);
-  return { monitorRevision: after(loaded.monitorRevision, events.length - pings), pingRevision: after(loaded.pingRevision, pings) };
+/** A stream's revision once `appended` more events are in it. */
+function after(revision: number | 'no_stream', appended: number): number | 'no_stream' {
+  return appended === 0 ? revision : (revision === 'no_stream' ? -1 : revision) + appended;
 }
 
 /** For the timer and the checker: a monitor deleted since their read model was written needs nothing. */

@@ -158,11 +158,12 @@ export class SqliteLogWriter {
    * back the others (and the running chain hash with them), not the rest of the group.
    */
   private appendAll(appends: readonly StreamAppend[], created: string, log: { chain: string }): AppendResult[] {
+    const appendEach = () => appends.map((a) => this.append({ kind: 'append', ...a }, created, log));
     // With nothing written before the last append (only checks), a failure leaves nothing to undo.
-    if (appends.slice(0, -1).every((a) => a.events.length === 0)) return appends.map((a) => this.append({ kind: 'append', ...a }, created, log));
+    if (appends.slice(0, -1).every((a) => a.events.length === 0)) return appendEach();
     const chainBefore = log.chain;
     try {
-      return this.db.transaction(() => appends.map((a) => this.append({ kind: 'append', ...a }, created, log)))();
+      return this.db.transaction(appendEach)();
     } catch (error) {
       log.chain = chainBefore;
       throw error;
