@@ -30,6 +30,7 @@ import { startVigil } from '../src/main/vigil.js';
 import { freePort } from '../test/support/server-process.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { TestVigil } from '../test/support/test-vigil.js';
+import type { AuditEventDocument } from '../projections/audit-events.js';
 import { probeFsync } from './fsync-probe.js';
 import { pacedLoad } from './paced-load.js';
 import { recordResult } from './results.js';
@@ -246,7 +247,8 @@ const checker = await startVigil(loadConfig({ VIGIL_DATA_DIR: dir.path, VIGIL_LO
 await checker.projector!.waitForPosition(await checker.stores.events.headPosition(), 120_000);
 const stored = new Set<string>();
 for (const monitorId of monitorIds) {
-  for (const found of await checker.stores.readModels.find<{ ping_id: string }>('pings', { monitor_id: monitorId })) stored.add(found.doc.ping_id);
+  const history = await checker.stores.readModels.find<AuditEventDocument>('audit_events', { monitor_id: monitorId, type: 'PingReceived' });
+  for (const entry of history) stored.add(String(entry.doc.data['ping_id']));
 }
 await checker.stop();
 dir.remove();

@@ -1,7 +1,6 @@
 import type { Filter, ReadModelStore } from '../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
-import type { PingDocument } from '../../projections/pings.js';
 import type { ProjectDocument } from '../../projections/projects.js';
 
 export async function getMonitor(readModels: ReadModelStore, monitorId: string): Promise<MonitorDocument | null> {
@@ -30,14 +29,4 @@ export async function pagedFind<D>(readModels: ReadModelStore, collection: strin
 
 export async function getIncident(readModels: ReadModelStore, incidentId: string): Promise<IncidentDocument | null> {
   return (await readModels.get<IncidentDocument>('incidents', incidentId))?.doc ?? null;
-}
-
-export async function getPing(readModels: ReadModelStore, monitorId: string, pingId: string): Promise<PingDocument | null> {
-  const [found] = await readModels.find<PingDocument>('pings', { ping_id: pingId, monitor_id: monitorId }, { limit: 1 });
-  return found?.doc ?? null;
-}
-
-/** The newest pings since a time, newest first. */
-export async function recentPings(readModels: ReadModelStore, monitorId: string, since: string, limit: number): Promise<PingDocument[]> {
-  return (await readModels.find<PingDocument>('pings', { monitor_id: monitorId, created_at: { $gte: since } }, { sort: [['seq', -1]], limit })).map((s) => s.doc);
 }

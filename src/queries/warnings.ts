@@ -1,5 +1,5 @@
 import type { MonitorDocument } from '../../projections/monitors.js';
-import type { PingDocument } from '../../projections/pings.js';
+import type { PingRecord } from './pings.js';
 import { parseInterval } from '../domain/monitors/schedule.js';
 import { Cron } from 'croner';
 
@@ -17,7 +17,7 @@ export const WARNING_MAX_PINGS = 50;
  * Wiring mistakes that make a monitor look healthy while it cannot detect anything, read off its
  * recent pings (newest first). Each rule says what it saw, how often, and what to change.
  */
-export function monitorWarnings(monitor: MonitorDocument, pings: readonly PingDocument[], now: string): Warning[] {
+export function monitorWarnings(monitor: MonitorDocument, pings: readonly PingRecord[], now: string): Warning[] {
   const warnings: Warning[] = [];
   const chronological = [...pings].reverse();
   const starts = chronological.filter((p) => p.event === 'START');

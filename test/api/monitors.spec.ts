@@ -147,7 +147,7 @@ describe('Monitors API', () => {
     expect((await vigil.request('GET', `/v1/monitors/${monitor.id}`, { key })).status).to.equal(404);
     expect(await vigil.vigil.stores.events.readStream(`pings-${monitor.id}`)).to.deep.equal([]);
     expect(await vigil.vigil.stores.events.readStream(`monitor-${monitor.id}`)).to.deep.equal([]);
-    expect(await vigil.vigil.stores.readModels.count('pings', { monitor_id: monitor.id })).to.equal(0);
+    expect(await vigil.vigil.stores.readModels.count('audit_events', { monitor_id: monitor.id, stream: `pings-${monitor.id}` })).to.equal(0);
     expect((await vigil.request('GET', `/v1/ping/${monitor.id}`)).status).to.equal(404);
     expect((await create({ name: 'Doomed again', slug: monitor.slug })).status).to.equal(201);
   });

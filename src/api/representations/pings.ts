@@ -1,10 +1,10 @@
-import type { PingDocument } from '../../../projections/pings.js';
+import type { PingRecord } from '../../queries/pings.js';
 
 /** How much of a payload the history list shows; the full one is a request away. */
 export const PAYLOAD_PREVIEW_CHARS = 256;
 
 /** Exactly the 14 keys clients expect, no others. */
-export function pingBody(doc: PingDocument, options: { fullPayload: boolean } = { fullPayload: false }) {
+export function pingBody(doc: PingRecord, options: { fullPayload: boolean } = { fullPayload: false }) {
   return {
     id: doc.ping_id,
     run_id: doc.run_id,

@@ -3,11 +3,11 @@ import { createMonitor, deleteMonitor, forceMonitorUp, pauseMonitor, resumeMonit
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
 import { EARLY_CHECKIN_MS, upcomingSlots } from '../../domain/monitors/schedule.js';
-import { getMonitor, getPing, listMonitors, pagedFind, recentPings } from '../../queries/monitors.js';
+import { getMonitor, listMonitors, pagedFind } from '../../queries/monitors.js';
+import { getPing, pingPage, recentPings } from '../../queries/pings.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../../queries/warnings.js';
 import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../../projections/incidents.js';
-import type { PingDocument } from '../../../projections/pings.js';
 import { type MonitorDocument, monitorsProjection } from '../../../projections/monitors.js';
 import { readModelsAsOf, streamsEvents } from '../../audit/as-of.js';
 import { archiveMonitorIncidents } from '../../app/incident-records.js';
@@ -155,16 +155,19 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
       'query',
     );
     const created = { ...(query.from_date ? { $gte: query.from_date } : {}), ...(query.to_date ? { $lte: query.to_date } : {}) };
-    const filter: Filter = {
-      monitor_id: monitor.id,
-      ...listFilter(ctx.query['event'], 'event', PING_KINDS),
-      ...(query.run_id !== undefined ? { run_id: query.run_id } : {}),
-      ...(query.exit_code !== undefined ? { exit_code: query.exit_code } : {}),
-      ...(query.duration_assertion !== undefined ? { duration_assertion: query.duration_assertion } : {}),
-      ...(Object.keys(created).length > 0 ? { created_at: created } : {}),
-    };
-    const { docs, total } = await pagedFind<PingDocument>(readModels, 'pings', filter, [['seq', -1]], page);
-    ctx.body = envelope(docs.map((doc) => pingBody(doc)), page, total);
+    const { pings, total } = await pingPage(
+      readModels,
+      monitor.id,
+      {
+        event: listFilter(ctx.query['event'], 'event', PING_KINDS)['event'],
+        run_id: query.run_id,
+        exit_code: query.exit_code,
+        duration_assertion: query.duration_assertion,
+        created_at: Object.keys(created).length > 0 ? created : undefined,
+      },
+      page,
+    );
+    ctx.body = envelope(pings.map((ping) => pingBody(ping)), page, total);
   });
 
   router.get('/monitors/:monitorId/pings/:pingId', async (ctx) => {
