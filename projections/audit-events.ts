@@ -51,6 +51,8 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
     indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'] }, { fields: ['incident_id', 'position'] }],
   },
   handles: ALL_EVENT_TYPES,
+  // An entry records one event and is only deleted after: no need to read it before writing.
+  fromEventAlone: true,
   targets(event): Target {
     // Every event in a monitor's streams carries its monitor_id: filtering on it too lets the store
     // search that index instead of reading every entry there is.

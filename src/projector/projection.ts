@@ -29,6 +29,12 @@ export interface Projection<D extends object = Document> {
   collection: CollectionSpec;
   handles: readonly VigilEvent['type'][];
   targets(event: ProjectedEvent): Target;
+  /**
+   * True when `apply` never looks at the stored document: each one is made from a single event and
+   * is only ever deleted after. The projector then writes without reading it first, and the store's
+   * own check of positions keeps a replayed write from changing anything.
+   */
+  fromEventAlone?: boolean;
   /** The document `id` after the event; null deletes it. */
   apply(doc: D | null, event: ProjectedEvent, id: string): D | null;
 }

@@ -249,9 +249,11 @@ export class Projector implements ReadModelProgress {
         for (const stored of found) this.applyToDocument(projection, stored.id, stored, event);
       }
       for (const id of target.ids ?? []) {
-        // Read the stored document only when neither the batch nor the rebuild can tell it apart.
+        // Read the stored document only when neither the batch nor the rebuild can tell it apart,
+        // and the projection needs it.
         const known = this.knownDocument(projection.collection.name, id);
-        this.applyToDocument(projection, id, known === UNKNOWN ? await this.readModels.get(projection.collection.name, id) : known, event);
+        const read = known === UNKNOWN && !projection.fromEventAlone;
+        this.applyToDocument(projection, id, read ? await this.readModels.get(projection.collection.name, id) : known, event);
       }
     }
     this.lastProcessed = event.position;
@@ -266,11 +268,14 @@ export class Projector implements ReadModelProgress {
     return this.written !== null && !this.written.mayHave(collection, id) ? null : UNKNOWN;
   }
 
-  private applyToDocument(projection: Projection<object>, id: string, current: PendingWrite | null, event: ProjectedEvent): void {
-    if (current && current.position >= event.position) return;
+  /** `current` UNKNOWN: not read (see `fromEventAlone`); the store checks the positions instead. */
+  private applyToDocument(projection: Projection<object>, id: string, current: PendingWrite | null | typeof UNKNOWN, event: ProjectedEvent): void {
+    const stored = current === UNKNOWN ? null : current;
+    if (stored && stored.position >= event.position) return;
     // Projections build plain JSON documents; their declared shapes are for their own code.
-    const doc = projection.apply(current?.doc ?? null, event, id) as Document | null;
-    if (doc === null && (current === null || current.doc === null)) return;
+    const doc = projection.apply(stored?.doc ?? null, event, id) as Document | null;
+    // A deletion of what is known not to be there writes nothing; an unread document may be.
+    if (doc === null && current !== UNKNOWN && (current === null || current.doc === null)) return;
     let writes = this.overlay.get(projection.collection.name);
     if (!writes) this.overlay.set(projection.collection.name, (writes = new Map()));
     if (!writes.has(id)) this.written?.add(projection.collection.name, id);
