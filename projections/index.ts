@@ -1,4 +1,5 @@
 import type { Projection } from '../src/projector/projection.js';
+import type { RetiredProjection } from '../src/readstore/read-model-store.js';
 import { apiKeysProjection } from './api-keys.js';
 import { auditEventsProjection } from './audit-events.js';
 import { notificationChannelsProjection } from './notification-channels.js';
@@ -11,6 +12,15 @@ import { monitorsProjection } from './monitors.js';
 import { projectMembersProjection } from './project-members.js';
 import { projectsProjection } from './projects.js';
 import { usersProjection } from './users.js';
+
+/**
+ * Read models earlier versions built and this one does not: data files written by them still hold
+ * the collections, dropped when a projector first starts.
+ */
+export const RETIRED_PROJECTIONS: readonly RetiredProjection[] = [
+  // The ping history is read from the history's entries (src/queries/pings.ts).
+  { name: 'pings', collections: ['pings'] },
+];
 
 /** Every read model Vigil serves queries from. */
 export function allProjections(): Projection[] {

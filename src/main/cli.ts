@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
-import { allProjections } from '../../projections/index.js';
+import { RETIRED_PROJECTIONS, allProjections } from '../../projections/index.js';
 import type { Actor } from '../app/command-handler.js';
 import { commandContext } from '../app/context.js';
 import { findUserIdByEmail, issueApiKey, registerUser } from '../app/identity.js';
@@ -179,7 +179,7 @@ function parseScopes(list: string): Scope[] {
 
 async function rebuildProjections(io: CliIo): Promise<number> {
   return withStores(io, async (stores) => {
-    const projector = new Projector(stores.events, stores.readModels, allProjections());
+    const projector = new Projector(stores.events, stores.readModels, allProjections(), { retired: RETIRED_PROJECTIONS });
     const bar = new SingleBar({
       stream: io.stderr,
       format: 'rebuilding read models [{bar}] {percentage}% | {value}/{total} log position',
@@ -258,7 +258,7 @@ async function replay(file: string | undefined, io: CliIo): Promise<number> {
     }
     bar.update(lines.length);
     bar.stop();
-    await new Projector(stores.events, stores.readModels, allProjections()).catchUp();
+    await new Projector(stores.events, stores.readModels, allProjections(), { retired: RETIRED_PROJECTIONS }).catchUp();
     const incidents = (await stores.readModels.find<IncidentDocument>('incidents', {}, { sort: [['started_at', 1]] })).map((s) => s.doc);
     const byStatus = (status: string) => incidents.filter((i) => i.status === status).length;
     io.stdout(

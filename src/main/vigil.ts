@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { allProjections } from '../../projections/index.js';
+import { RETIRED_PROJECTIONS, allProjections } from '../../projections/index.js';
 import { createApiApp } from '../api/app.js';
 import { createHttpServer } from '../api/http-server.js';
 import { type Logger, createLogger } from '../api/logger.js';
@@ -86,6 +86,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       metrics,
       lingerMs: config.projectorLingerMs,
       readerDemand: threads.readerDemand,
+      retired: RETIRED_PROJECTIONS,
     });
     lead = new LeadProjector(
       stores.leases, holder, { ttlMs: config.coordination.leaseTtlMs, clock, onError: (error) => logger.error({ err: error }, 'projector lease failed; retrying') },

@@ -5,6 +5,7 @@ import {
   type CheckpointAdvance,
   type Document,
   type ReadModelStore,
+  type RetiredProjection,
   CheckpointConflictError,
 } from '../readstore/read-model-store.js';
 import type { ProjectedEvent, Projection } from './projection.js';
@@ -36,6 +37,8 @@ export interface ProjectorOptions {
   lingerMs?: number;
   /** Readers on other threads of this process (the API's) say here that they wait. */
   readerDemand?: ReaderDemand;
+  /** Projections no longer built: where their checkpoint is still stored, their collections are dropped. */
+  retired?: readonly RetiredProjection[];
 }
 
 interface PendingWrite {
@@ -68,6 +71,7 @@ export class Projector implements ReadModelProgress {
   private waiters: { position: number; resolve: () => void }[] = [];
   private readonly lingerMs: number;
   private readonly readerDemand: ReaderDemand | null;
+  private readonly retired: readonly RetiredProjection[];
   /** When the batch being gathered is to be committed (see `batchDue`); null with none under way. */
   private due: Promise<typeof IDLE> | null = null;
   /** Wakes the batches lingering when a reader of this thread starts waiting. */
@@ -98,6 +102,7 @@ export class Projector implements ReadModelProgress {
     this.metrics = options.metrics ?? null;
     this.lingerMs = options.lingerMs ?? 0;
     this.readerDemand = options.readerDemand ?? null;
+    this.retired = options.retired ?? [];
     for (const projection of projections) {
       for (const type of new Set(projection.handles)) this.routes.set(type, [...(this.routes.get(type) ?? []), projection]);
     }
@@ -181,10 +186,14 @@ export class Projector implements ReadModelProgress {
     });
   }
 
-  /** Creates collections, rebuilds projections whose version changed, and loads the checkpoints. */
+  /**
+   * Creates collections, rebuilds projections whose version changed, drops retired ones, and loads
+   * the checkpoints.
+   */
   private async prepare(): Promise<void> {
     await this.readModels.ensureCollections(this.projections.map((p) => p.collection));
     const stored = new Map((await this.readModels.readCheckpoints()).map((c) => [c.name, c]));
+    for (const retired of this.retired) if (stored.delete(retired.name)) await this.readModels.drop(retired);
     this.countedUpTo = Math.max(this.countedUpTo, ...[...stored.values()].map((c) => c.position));
     this.uncountedIncidents = [];
     this.checkpoints.clear();

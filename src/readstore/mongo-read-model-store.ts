@@ -8,6 +8,7 @@ import {
   type Filter,
   type FindOptions,
   type ReadModelStore,
+  type RetiredProjection,
   type StoredDocument,
   CheckpointConflictError,
   assertCollectionName,
@@ -171,6 +172,12 @@ export class MongoReadModelStore implements ReadModelStore {
       { $set: { version: checkpoint.version, position: 0 } },
       { upsert: true },
     );
+  }
+
+  async drop(retired: RetiredProjection): Promise<void> {
+    // A collection already gone is what was wanted.
+    for (const collection of retired.collections) await this.collection(collection).drop().catch(() => undefined);
+    await this.checkpoints.deleteOne({ _id: retired.name });
   }
 
   /** For the contract suite: drops the whole database. */

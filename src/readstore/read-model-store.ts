@@ -64,6 +64,12 @@ export interface CheckpointAdvance extends Checkpoint {
   expectedPosition: number | null;
 }
 
+/** A projection Vigil no longer builds, named as its checkpoint and collections were. */
+export interface RetiredProjection {
+  name: string;
+  collections: readonly string[];
+}
+
 export interface ReadModelStore {
   ensureCollections(specs: readonly CollectionSpec[]): Promise<void>;
   get<D = Document>(collection: string, id: string): Promise<StoredDocument<D> | null>;
@@ -81,6 +87,8 @@ export interface ReadModelStore {
   bulkLoad<T>(collections: readonly CollectionSpec[], load: () => Promise<T>): Promise<T>;
   /** Empties the collections and sets the checkpoint to the start of the log at `version`. */
   reset(checkpoint: { name: string; version: number }, collections: readonly CollectionSpec[]): Promise<void>;
+  /** Removes a projection no longer built: its collections (their documents and indexes) and its checkpoint. */
+  drop(retired: RetiredProjection): Promise<void>;
   close(): Promise<void>;
 }
 

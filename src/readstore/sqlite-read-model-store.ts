@@ -12,6 +12,7 @@ import {
   type FindOptions,
   type IndexSpec,
   type ReadModelStore,
+  type RetiredProjection,
   type Scalar,
   type StoredDocument,
   isRange,
@@ -209,6 +210,22 @@ export class SqliteReadModelStore implements ReadModelStore {
              ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = 0`,
           )
           .run(checkpoint.name, checkpoint.version);
+      })
+      .immediate();
+  }
+
+  async drop(retired: RetiredProjection): Promise<void> {
+    await this.bulk?.drain();
+    this.db
+      .transaction(() => {
+        for (const collection of retired.collections) {
+          this.statements.clear();
+          this.tables.delete(collection);
+          this.writer.forget(collection);
+          this.deferredIndexes.delete(collection);
+          this.db.exec(`DROP TABLE IF EXISTS ${tableName(collection)}`);
+        }
+        this.db.prepare('DELETE FROM rm_checkpoints WHERE name = ?').run(retired.name);
       })
       .immediate();
   }

@@ -160,5 +160,24 @@ export function readModelStoreContract(adapter: string, open: () => Promise<Read
       await seed();
       expect(await store.count(monitors.name, { project_id: 'p1' })).to.equal(3);
     });
+
+    it('drops a retired projection: its collections and their indexes gone, its checkpoint gone, the rest kept', async () => {
+      const [name, kept] = [projection(), projection()];
+      const others: CollectionSpec = { name: `others_${randomUUID().slice(0, 8)}`, indexes: [] };
+      await store.ensureCollections([others]);
+      await seed();
+      await store.commit([{ collection: others.name, id: 'o1', position: 5, doc: { n: 1 } }], [
+        { name, version: 1, position: 5, expectedPosition: null },
+        { name: kept, version: 1, position: 5, expectedPosition: null },
+      ]);
+
+      await store.drop({ name, collections: [monitors.name] });
+      await store.drop({ name, collections: [monitors.name] });
+
+      expect(await fixture.indexes(monitors.name)).to.deep.equal([]);
+      expect(await store.count(monitors.name)).to.equal(0);
+      expect((await store.readCheckpoints()).map((c) => c.name)).to.include(kept).and.not.include(name);
+      expect(ids(await store.find(others.name))).to.deep.equal(['o1']);
+    });
   });
 }

@@ -109,6 +109,19 @@ describe('Projector', () => {
     await projector.stop();
   });
 
+  it('drops the collections and checkpoint of a retired projection it finds stored, and leaves the others alone', async () => {
+    for (let n = 1; n <= 3; n++) await rename(stores, 'a', n);
+    const retiring = { ...renameCounter(), name: 'old_counts', collection: { name: 'old_counts', indexes: [] } };
+    await new Projector(stores.events, stores.readModels, [renameCounter(), retiring]).catchUp();
+    expect(Object.keys(dumpReadModels(stores.db))).to.deep.equal(['rm_old_counts', 'rm_rename_counts']);
+
+    await new Projector(stores.events, stores.readModels, [renameCounter()], { retired: [{ name: 'old_counts', collections: ['old_counts'] }] }).catchUp();
+
+    expect(Object.keys(dumpReadModels(stores.db))).to.deep.equal(['rm_rename_counts']);
+    expect((await stores.readModels.readCheckpoints()).map((c) => c.name)).to.deep.equal(['rename_counts']);
+    expect((await renames(stores, 'a'))?.['renames']).to.equal(3);
+  });
+
   describe('a projection whose documents each come from one event (fromEventAlone)', () => {
     /** One entry per rename, the one two renames back dropped: the audit history's shape in small. */
     const renameLog: Projection = {
