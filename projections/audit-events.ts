@@ -48,7 +48,14 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
   version: 1,
   collection: {
     name: 'audit_events',
-    indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'] }, { fields: ['incident_id', 'position'] }],
+    indexes: [
+      { fields: ['project_id', 'position'] },
+      { fields: ['monitor_id', 'position'] },
+      // A monitor's entries of one type, in order: its ping history (src/queries/pings.ts) and an
+      // incident's evidence read only those, however many other events the monitor has had.
+      { fields: ['monitor_id', 'type', 'position'] },
+      { fields: ['incident_id', 'position'] },
+    ],
   },
   handles: ALL_EVENT_TYPES,
   // An entry records one event and is only deleted after: no need to read it before writing.
