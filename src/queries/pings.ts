@@ -1,6 +1,6 @@
-import type { PingReceivedData } from '../domain/monitors/monitor.js';
-import type { Filter, Range, ReadModelStore, Scalar } from '../readstore/read-model-store.js';
-import type { AuditEventDocument } from '../../projections/audit-events.js';
+import { type PingReceivedData, pingStream } from '../domain/monitors/monitor.js';
+import { DOCUMENT_ID, type Filter, type Range, type ReadModelStore, type Scalar } from '../readstore/read-model-store.js';
+import { type AuditEventDocument, entriesOfStream } from '../../projections/audit-events.js';
 import { pagedFind } from './monitors.js';
 
 /**
@@ -50,7 +50,9 @@ export const NEWEST_FIRST: [string, -1][] = [['position', -1]];
 
 /** Where the history keeps a monitor's pings that meet the filter. */
 export function pingEntries(monitorId: string, filter: PingFilter): Filter {
-  const where: Record<string, Scalar | Range> = { monitor_id: monitorId, type: 'PingReceived' };
+  // By the ids of its stream of pings (at most retention_count entries, check results included),
+  // not by monitor_id: that would go through all the monitor's other events as well.
+  const where: Record<string, Scalar | Range> = { [DOCUMENT_ID]: entriesOfStream(pingStream(monitorId)), type: 'PingReceived' };
   for (const field of PING_FIELDS) {
     const condition = filter[field];
     if (condition !== undefined) where[FIELD_IN_ENTRY[field]] = condition;

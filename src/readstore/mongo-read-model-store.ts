@@ -12,6 +12,7 @@ import {
   type StoredDocument,
   CheckpointConflictError,
   assertCollectionName,
+  DOCUMENT_ID,
   assertFieldPath,
   isRange,
 } from './read-model-store.js';
@@ -193,7 +194,7 @@ export class MongoReadModelStore implements ReadModelStore {
 function toMongoFilter(filter: Filter): MongoFilter<StoredShape> {
   const query: Record<string, unknown> = {};
   for (const [field, condition] of Object.entries(filter)) {
-    const path = `doc.${assertFieldPath(field)}`;
+    const path = field === DOCUMENT_ID ? '_id' : `doc.${assertFieldPath(field)}`;
     if (!isRange(condition)) {
       query[path] = condition;
       continue;

@@ -16,8 +16,15 @@ export interface Range {
   $lte?: string | number;
 }
 
-/** Field paths may be dotted (`owner.id`); conditions on several fields all have to hold. */
+/**
+ * Field paths may be dotted (`owner.id`); conditions on several fields all have to hold. The key
+ * `$id` conditions the document's id (what `get` looks up) instead of a field: a range of ids is
+ * read through the key itself, with no index of its own to keep.
+ */
 export type Filter = Readonly<Record<string, Scalar | Range>>;
+
+/** The filter key that names the document's id rather than one of its fields. */
+export const DOCUMENT_ID = '$id';
 export type Sort = ReadonlyArray<readonly [field: string, direction: 1 | -1]>;
 
 export interface FindOptions {

@@ -6,6 +6,7 @@ import {
   type Checkpoint,
   type CheckpointAdvance,
   type CollectionSpec,
+  DOCUMENT_ID,
   type Document,
   type DocumentWrite,
   type Filter,
@@ -293,6 +294,7 @@ function indexDefinition(collection: string, index: IndexSpec): IndexDefinition 
 
 /** An indexed field reads its column, so the index serves; any other is extracted from the document. */
 function fieldExpression(field: string, columns: ReadonlySet<string>): string {
+  if (field === DOCUMENT_ID) return 'id';
   return columns.has(field) ? fieldColumn(field) : fieldExtract(field);
 }
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import {
   type CollectionSpec,
+  DOCUMENT_ID,
   type DocumentWrite,
   type ReadModelStore,
   CheckpointConflictError,
@@ -86,6 +87,16 @@ export function readModelStoreContract(adapter: string, open: () => Promise<Read
       expect(ids(await store.find(monitors.name, { paused: true }))).to.deep.equal(['m2']);
       expect(ids(await store.find(monitors.name, { paused: false, project_id: 'p1' }))).to.deep.equal(['m1', 'm4']);
       expect(ids(await store.find(monitors.name, { 'owner.id': 'u1' }))).to.deep.equal(['m1', 'm3']);
+    });
+
+    it('finds and counts by a range of document ids ($id), not a field of that name, with other conditions', async () => {
+      await seed();
+      // m5's document carries an `id` field naming another document: the condition is on the key.
+      await store.commit([write('m5', 5, { name: 'echo', slug: 'e', project_id: 'p1', id: 'm9' })], []);
+      expect(ids(await store.find(monitors.name, { [DOCUMENT_ID]: { $gte: 'm2', $lt: 'm5' } }, { sort: [['name', -1]] }))).to.deep.equal(['m4', 'm3', 'm2']);
+      expect(ids(await store.find(monitors.name, { [DOCUMENT_ID]: { $gt: 'm4' } }))).to.deep.equal(['m5']);
+      expect(await store.count(monitors.name, { [DOCUMENT_ID]: { $gte: 'm2', $lt: 'm5' }, project_id: 'p1' })).to.equal(2);
+      expect(ids(await store.find(monitors.name, { [DOCUMENT_ID]: 'm3' }))).to.deep.equal(['m3']);
     });
 
     it('sorts on several fields, skips and limits, and counts', async () => {
