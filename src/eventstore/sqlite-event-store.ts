@@ -22,6 +22,9 @@ import { startModuleWorker } from './module-worker.js';
 import type { CommitSignal } from './commit-signal.js';
 import { WriteGate } from './write-gate.js';
 
+/** What a read hands out: not the hashes, which only `verify` reads (two 64-character strings an event). */
+const EVENT_COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
+
 interface EventRow {
   position: number;
   stream: string;
@@ -102,15 +105,15 @@ export class SqliteEventStore implements EventStore {
     this.statements = {
       // Without a max count, no LIMIT: SQLite runs the same indexed search several times faster
       // without one, and reading a stream from a cached revision is on every ping's path.
-      forwards: db.prepare<[string, number], EventRow>('SELECT * FROM es_events WHERE stream = ? AND revision >= ? AND removed = 0 ORDER BY revision ASC'),
+      forwards: db.prepare<[string, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? AND removed = 0 ORDER BY revision ASC`),
       forwardsLimited: db.prepare<[string, number, number], EventRow>(
-        'SELECT * FROM es_events WHERE stream = ? AND revision >= ? AND removed = 0 ORDER BY revision ASC LIMIT ?',
+        `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? AND removed = 0 ORDER BY revision ASC LIMIT ?`,
       ),
-      backwards: db.prepare<[string, number], EventRow>('SELECT * FROM es_events WHERE stream = ? AND revision <= ? AND removed = 0 ORDER BY revision DESC'),
+      backwards: db.prepare<[string, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? AND removed = 0 ORDER BY revision DESC`),
       backwardsLimited: db.prepare<[string, number, number], EventRow>(
-        'SELECT * FROM es_events WHERE stream = ? AND revision <= ? AND removed = 0 ORDER BY revision DESC LIMIT ?',
+        `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? AND removed = 0 ORDER BY revision DESC LIMIT ?`,
       ),
-      all: db.prepare<[number, number], EventRow>('SELECT * FROM es_events WHERE position > ? AND removed = 0 ORDER BY position ASC LIMIT ?'),
+      all: db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? AND removed = 0 ORDER BY position ASC LIMIT ?`),
       head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM es_events'),
     };
   }
