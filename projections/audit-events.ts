@@ -38,6 +38,7 @@ const docId = (stream: string, revision: number) => `${stream}@${revision}`;
 export function entriesOfStream(stream: string): { $gte: string; $lt: string } {
   return { $gte: `${stream}@`, $lt: `${stream}A` };
 }
+
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /** Observations leave the log with retention; their audit entries follow, so a rebuild matches. */

@@ -1,4 +1,4 @@
-import { type PingReceivedData, pingStream } from '../domain/monitors/monitor.js';
+import { type IncomingPing, type PingReceivedData, pingStream } from '../domain/monitors/monitor.js';
 import { DOCUMENT_ID, type Filter, type Range, type ReadModelStore, type Scalar } from '../readstore/read-model-store.js';
 import { type AuditEventDocument, entriesOfStream } from '../../projections/audit-events.js';
 import { pagedFind } from './monitors.js';
@@ -9,24 +9,10 @@ import { pagedFind } from './monitors.js';
  * step with the log. A second document per ping, kept in step the same way, had been a third of
  * the projector's writes on the ping path.
  */
-export interface PingRecord {
-  ping_id: string;
-  monitor_id: string;
-  project_id: string;
+export interface PingRecord extends IncomingPing, Pick<PingReceivedData, 'monitor_id' | 'project_id' | 'duration_assertion' | 'started_at'> {
   /** The ping's revision in its stream: orders the history and names what retention drops. */
   seq: number;
-  run_id: string | null;
-  event: PingReceivedData['event'];
-  exit_code: number | null;
-  duration_ms: number | null;
-  duration_assertion: PingReceivedData['duration_assertion'];
-  message: string | null;
-  payload: string | null;
-  payload_truncated: boolean;
-  payload_bytes: number | null;
-  request_ip: string | null;
-  request_ua: string | null;
-  started_at: string | null;
+  /** When it was received. */
   created_at: string;
 }
 
