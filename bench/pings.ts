@@ -35,6 +35,7 @@ import { freePort } from '../test/support/server-process.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { TestVigil } from '../test/support/test-vigil.js';
 import type { AuditEventDocument } from '../projections/audit-events.js';
+import { pingEntries } from '../src/queries/pings.js';
 import { probeFsync } from './fsync-probe.js';
 import { pacedLoad } from './paced-load.js';
 import { recordResult } from './results.js';
@@ -260,7 +261,7 @@ for (const monitorId of monitorIds) {
   const acknowledgedHere = acknowledged.get(monitorId)!;
   const kept = await checker.stores.events.readStream(`pings-${monitorId}`);
   const recordedHere = kept.length === 0 ? 0 : kept.at(-1)!.revision + 1;
-  const history = await checker.stores.readModels.find<AuditEventDocument>('audit_events', { monitor_id: monitorId, type: 'PingReceived' });
+  const history = await checker.stores.readModels.find<AuditEventDocument>('audit_events', pingEntries(monitorId, {}));
   const inHistory = new Set(history.map((entry) => String(entry.doc.data['ping_id'])));
   pingCheck.acknowledged += acknowledgedHere.size;
   pingCheck.recorded += recordedHere;

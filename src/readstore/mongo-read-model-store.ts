@@ -164,9 +164,7 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   async reset(checkpoint: { name: string; version: number }, collections: readonly CollectionSpec[]): Promise<void> {
-    for (const spec of collections) {
-      await this.collection(spec.name).drop().catch(() => undefined);
-    }
+    for (const spec of collections) await this.dropCollection(spec.name);
     await this.ensureCollections(collections);
     await this.checkpoints.updateOne(
       { _id: checkpoint.name },
@@ -176,9 +174,20 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   async drop(retired: RetiredProjection): Promise<void> {
-    // A collection already gone is what was wanted.
-    for (const collection of retired.collections) await this.collection(collection).drop().catch(() => undefined);
+    for (const collection of retired.collections) await this.dropCollection(collection);
     await this.checkpoints.deleteOne({ _id: retired.name });
+  }
+
+  /**
+   * A collection already gone is what was wanted (servers before 7.0 say so with an error); any
+   * other failure is passed on, so that a checkpoint is never removed with its collection still there.
+   */
+  private async dropCollection(name: string): Promise<void> {
+    try {
+      await this.collection(name).drop();
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
+    }
   }
 
   /** For the contract suite: drops the whole database. */

@@ -198,11 +198,7 @@ export class SqliteReadModelStore implements ReadModelStore {
     this.db
       .transaction(() => {
         for (const spec of collections) {
-          this.statements.clear();
-          this.tables.delete(spec.name);
-          this.writer.forget(spec.name);
-          this.deferredIndexes.delete(spec.name);
-          this.db.exec(`DROP TABLE IF EXISTS ${tableName(spec.name)}`);
+          this.dropTable(spec.name);
           this.createCollection(spec);
         }
         this.db
@@ -219,16 +215,19 @@ export class SqliteReadModelStore implements ReadModelStore {
     await this.bulk?.drain();
     this.db
       .transaction(() => {
-        for (const collection of retired.collections) {
-          this.statements.clear();
-          this.tables.delete(collection);
-          this.writer.forget(collection);
-          this.deferredIndexes.delete(collection);
-          this.db.exec(`DROP TABLE IF EXISTS ${tableName(collection)}`);
-        }
+        for (const collection of retired.collections) this.dropTable(collection);
         this.db.prepare('DELETE FROM rm_checkpoints WHERE name = ?').run(retired.name);
       })
       .immediate();
+  }
+
+  /** Drops a collection's table and forgets every statement prepared on it. */
+  private dropTable(collection: string): void {
+    this.statements.clear();
+    this.tables.delete(collection);
+    this.writer.forget(collection);
+    this.deferredIndexes.delete(collection);
+    this.db.exec(`DROP TABLE IF EXISTS ${tableName(collection)}`);
   }
 
   async close(): Promise<void> {}
