@@ -43,11 +43,11 @@ function run(path: string, intervalMs: number, gate: WriteGate, restartAfterFram
         db.pragma('wal_checkpoint(PASSIVE)');
         fdatasyncSync(file);
       }
-      const [finished] = gate.hold(() => db.pragma('wal_checkpoint(PASSIVE)')) as CheckpointResult[];
+      const [finished] = gate.holdAfterWaiters(() => db.pragma('wal_checkpoint(PASSIVE)')) as CheckpointResult[];
       // Writers the gate does not hold (other processes on the file) can keep the WAL from ever
       // being found copied: past this size, RESTART waits for them (SQLite's busy timeout) and
       // starts it over. A reader that holds on to an old snapshot can still keep it from shrinking.
-      if (finished && finished.log > restartAfterFrames) gate.hold(() => db.pragma('wal_checkpoint(RESTART)'));
+      if (finished && finished.log > restartAfterFrames) gate.holdAfterWaiters(() => db.pragma('wal_checkpoint(RESTART)'));
     } catch (error) {
       // Busy or failing now, maybe not at the next interval; the writers never depend on it.
       console.error('WAL checkpoint failed', error);

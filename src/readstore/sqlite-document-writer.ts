@@ -44,6 +44,15 @@ export function encodeWrites(writes: readonly DocumentWrite[], columnsOf: (colle
   return encoded;
 }
 
+/** How long a commit writes, at least, before it lets a waiting log writer go first (see SqliteDocumentWriter). */
+const YIELD_AFTER_MS = 1;
+
+/** Where a commit ended a transaction early: the next write, and the next of `EncodedWrites.values`. */
+interface WriteCursor {
+  write: number;
+  value: number;
+}
+
 interface WriteStatements {
   /** id, position, doc, then the field columns' values. */
   upsert: Statement<[SqlValue[]]>;
@@ -51,20 +60,29 @@ interface WriteStatements {
 }
 
 /**
- * Commits document writes and checkpoint advances in one transaction on one connection: the
- * store's own, or a bulk load's writer thread's. Statements are prepared once per collection and
- * set of field columns.
+ * Commits document writes and checkpoint advances on one connection: the store's own, or a bulk
+ * load's writer thread's. Statements are prepared once per collection and set of field columns.
+ *
+ * Normally one transaction. But when the log's writer waits for the gate (a ping waits behind this
+ * commit), the transaction ends early, after at least `yieldAfterMs` of writing, lets the log's
+ * writer commit, and goes on in another one; the checkpoints advance only with the last. A crash
+ * in between leaves documents ahead of their checkpoint, each as this batch left it and carrying
+ * its position, which the replay from the checkpoint skips (or rewrites identically), just as it
+ * does for the documents of a batch committed whole.
  */
 export class SqliteDocumentWriter {
   private readonly tables = new Map<string, Map<string, WriteStatements>>();
   private readonly readCheckpoint: Statement<[string], Checkpoint>;
   private readonly saveCheckpoint: Statement<[string, number, number]>;
+  private readonly yieldAfterMs: number;
 
   constructor(
     private readonly db: SqliteDatabase,
     /** Shared with the other writing connections of this process (the log's; see WriteGate). */
     private readonly gate: WriteGate = new WriteGate(),
+    options: { yieldAfterMs?: number } = {},
   ) {
+    this.yieldAfterMs = options.yieldAfterMs ?? YIELD_AFTER_MS;
     db.exec(`CREATE TABLE IF NOT EXISTS rm_checkpoints (
       name TEXT PRIMARY KEY, version INTEGER NOT NULL, position INTEGER NOT NULL)`);
     this.readCheckpoint = db.prepare('SELECT name, version, position FROM rm_checkpoints WHERE name = ?');
@@ -75,36 +93,44 @@ export class SqliteDocumentWriter {
   }
 
   commit(writes: EncodedWrites, checkpoints: readonly CheckpointAdvance[]): void {
-    const transaction = this.db.transaction(() => {
-      for (const checkpoint of checkpoints) {
-        const stored = this.readCheckpoint.get(checkpoint.name);
-        if ((stored?.position ?? null) !== checkpoint.expectedPosition) throw new CheckpointConflictError(checkpoint.name);
+    const next: WriteCursor = { write: 0, value: 0 };
+    const part = this.db.transaction(() => this.writeFrom(next, writes, checkpoints));
+    do this.gate.holdAfterWaiters(() => part.immediate());
+    while (next.write < writes.ids.length);
+  }
+
+  /** Writes from `next` on, and then advances the checkpoints, unless it stops early (see above). */
+  private writeFrom(next: WriteCursor, writes: EncodedWrites, checkpoints: readonly CheckpointAdvance[]): void {
+    for (const checkpoint of checkpoints) {
+      const stored = this.readCheckpoint.get(checkpoint.name);
+      if ((stored?.position ?? null) !== checkpoint.expectedPosition) throw new CheckpointConflictError(checkpoint.name);
+    }
+    const { collections, ids, positions, jsons, values } = writes;
+    const first = next.write;
+    const started = performance.now();
+    let collection = '';
+    let statements: WriteStatements | null = null;
+    let columnCount = 0;
+    for (; next.write < ids.length; next.write++) {
+      const i = next.write;
+      if (i > first && this.gate.writerWaiting() && performance.now() - started >= this.yieldAfterMs) return;
+      // Writes arrive grouped by collection: look the statements up once per run of them.
+      if (statements === null || collections[i] !== collection) {
+        collection = collections[i]!;
+        const columns = writes.columns.get(collection) ?? [];
+        statements = this.statements(collection, columns);
+        columnCount = columns.length;
       }
-      const { collections, ids, positions, jsons, values } = writes;
-      let collection = '';
-      let statements: WriteStatements | null = null;
-      let columnCount = 0;
-      let next = 0;
-      for (let i = 0; i < ids.length; i++) {
-        // Writes arrive grouped by collection: look the statements up once per run of them.
-        if (statements === null || collections[i] !== collection) {
-          collection = collections[i]!;
-          const columns = writes.columns.get(collection) ?? [];
-          statements = this.statements(collection, columns);
-          columnCount = columns.length;
-        }
-        const json = jsons[i] ?? null;
-        if (json === null) {
-          statements.remove.run(ids[i]!, positions[i]!);
-          continue;
-        }
-        const row: SqlValue[] = [ids[i]!, positions[i]!, json];
-        for (let c = 0; c < columnCount; c++) row.push(values[next++] ?? null);
-        statements.upsert.run(row);
+      const json = jsons[i] ?? null;
+      if (json === null) {
+        statements.remove.run(ids[i]!, positions[i]!);
+        continue;
       }
-      for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
-    });
-    this.gate.hold(() => transaction.immediate());
+      const row: SqlValue[] = [ids[i]!, positions[i]!, json];
+      for (let c = 0; c < columnCount; c++) row.push(values[next.value++] ?? null);
+      statements.upsert.run(row);
+    }
+    for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
   }
 
   /** After a collection's table is dropped and made again. */

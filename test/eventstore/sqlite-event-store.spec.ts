@@ -60,7 +60,7 @@ describe('SqliteEventStore', () => {
 
   it('waits for another thread of the process to finish writing without blocking its own, and commits what arrived meanwhile together', async () => {
     const db = openSqliteDatabase(`${dir.path}/vigil.db`);
-    const gate = new WriteGate(new SharedArrayBuffer(4), { giveUpMs: 60_000 });
+    const gate = new WriteGate(new SharedArrayBuffer(8), { giveUpMs: 60_000 });
     const store = new SqliteEventStore(db, { writeGate: gate });
     // Another thread (the projector's) is inside its transaction.
     const cell = new Int32Array(gate.buffer);

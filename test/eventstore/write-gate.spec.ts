@@ -11,6 +11,14 @@ function holdOnAnotherThread(gate: WriteGate, journal: SharedArrayBuffer, holdMs
   });
 }
 
+/** A gate another thread holds (cell 0), with `waiters` writers already waiting for it (cell 1). */
+function heldGate(waiters = 0): SharedArrayBuffer {
+  const buffer = new SharedArrayBuffer(8);
+  Atomics.store(new Int32Array(buffer), 0, 1);
+  Atomics.store(new Int32Array(buffer), 1, waiters);
+  return buffer;
+}
+
 describe('WriteGate', () => {
   it('runs work at once when nobody holds it, and returns what the work returns', () => {
     expect(new WriteGate().hold(() => 42)).to.equal(42);
@@ -47,8 +55,7 @@ describe('WriteGate', () => {
   });
 
   it('lets a caller that will not block go past a holder that never lets go once it has waited long enough', () => {
-    const stuck = new SharedArrayBuffer(4);
-    Atomics.store(new Int32Array(stuck), 0, 1);
+    const stuck = heldGate();
     const gate = new WriteGate(stuck, { giveUpMs: 100 });
     expect(gate.holdIfFree(() => 'ran')).to.deep.equal({ ran: false });
     expect(gate.holdIfFree(() => 'ran', Date.now() - 100)).to.deep.equal({ ran: true, value: 'ran' });
@@ -57,8 +64,45 @@ describe('WriteGate', () => {
   });
 
   it('gives way after a while to a holder that never lets go, leaving SQLite to arbitrate', () => {
-    const stuck = new SharedArrayBuffer(4);
-    Atomics.store(new Int32Array(stuck), 0, 1);
-    expect(new WriteGate(stuck, { giveUpMs: 100 }).hold(() => 'ran')).to.equal('ran');
+    expect(new WriteGate(heldGate(), { giveUpMs: 100 }).hold(() => 'ran')).to.equal('ran');
+  });
+
+  it('counts a writer that found it held as waiting, once however often it tries, until that writer has written', () => {
+    const held = heldGate();
+    const gate = new WriteGate(held);
+    expect(gate.writerWaiting()).to.equal(false);
+    expect(gate.holdIfFree(() => 'ran')).to.deep.equal({ ran: false });
+    expect(gate.holdIfFree(() => 'ran')).to.deep.equal({ ran: false });
+    expect(gate.writerWaiting()).to.equal(true);
+    expect(Atomics.load(new Int32Array(held), 1), 'waiters').to.equal(1);
+    Atomics.store(new Int32Array(held), 0, 0); // the holder lets go
+    // Counted no longer once it writes: a background writer may follow it at once.
+    expect(gate.holdIfFree(() => gate.writerWaiting())).to.deep.equal({ ran: true, value: false });
+  });
+
+  it('lets a background writer take it only after the writers waiting for it have written', async () => {
+    const gate = new WriteGate();
+    const journal = new SharedArrayBuffer(8);
+    const holder = await holdOnAnotherThread(gate, journal, 500);
+    expect(gate.holdIfFree(() => 'ran')).to.deep.equal({ ran: false });
+    const background = startModuleWorker(new URL('../support/background-writer.ts', import.meta.url).href, 'background-writer', { gate: gate.buffer, journal });
+    const written = new Promise((resolve, reject) => {
+      background.on('message', (message) => message === 'written' && resolve(message));
+      background.once('error', reject);
+    });
+    await new Promise((resolve) => background.once('message', resolve)); // 'taking'
+    // This writer waited first; the background one, blocked on the gate when the holder lets go,
+    // would win the race for it if it did not wait for this one.
+    while (!gate.holdIfFree(() => Atomics.store(new Int32Array(journal), 0, 2)).ran) await gate.whenFree();
+    await written;
+    expect(Atomics.load(new Int32Array(journal), 1), 'what the background writer found: 12 after this write').to.equal(12);
+    await Promise.all([holder.terminate(), background.terminate()]);
+  });
+
+  it('lets a background writer go past a waiting writer that never writes, after a while, without counting itself', () => {
+    const gone = heldGate(1);
+    Atomics.store(new Int32Array(gone), 0, 0); // free, but a writer that waited for it is gone
+    expect(new WriteGate(gone, { waitForWritersMs: 100 }).holdAfterWaiters(() => 'ran')).to.equal('ran');
+    expect(Atomics.load(new Int32Array(gone), 1), 'waiters').to.equal(1);
   });
 });
