@@ -28,7 +28,7 @@ export function errorMiddleware(logger: Logger): Middleware {
     try {
       await next();
     } catch (caught) {
-      const { status, body, headers } = toResponse(caught);
+      const { status, body, headers } = errorResponse(caught);
       if (status >= 500) logger.error({ err: caught, request_id: ctx.state['requestId'] }, 'request failed');
       ctx.status = status;
       ctx.set(headers);
@@ -37,7 +37,8 @@ export function errorMiddleware(logger: Logger): Middleware {
   };
 }
 
-function toResponse(caught: unknown): { status: number; body: { error: string; code?: string }; headers: Record<string, string> } {
+/** What the client sees of an error: its status, `{ error }` (and `code`), and any headers it names. */
+export function errorResponse(caught: unknown): { status: number; body: { error: string; code?: string }; headers: Record<string, string> } {
   if (caught instanceof HttpError) {
     return { status: caught.status, body: { error: caught.message, ...(caught.code ? { code: caught.code } : {}) }, headers: caught.headers };
   }
@@ -51,8 +52,8 @@ function toResponse(caught: unknown): { status: number; body: { error: string; c
       headers: { 'Retry-After': '1' },
     };
   }
-  // Errors raised by the body parser and Koa itself carry a client status and a safe message.
-  if (isClientError(caught)) {
+  // Errors raised by the body parser, Koa and the router carry a client status and a safe message.
+  if (isRequestError(caught)) {
     const status = caught.status;
     const message =
       status === 413 ? 'request body is too large' : status === 400 && /json/i.test(caught.message) ? 'request body is not valid JSON' : caught.message;
@@ -61,8 +62,11 @@ function toResponse(caught: unknown): { status: number; body: { error: string; c
   return { status: 500, body: { error: 'internal error' }, headers: {} };
 }
 
-function isClientError(error: unknown): error is { status: number; message: string } {
+/** A 4xx, or the router's 501 for a method it does not know (PROPFIND): the request's doing, not a fault. */
+function isRequestError(error: unknown): error is { status: number; message: string } {
   if (typeof error !== 'object' || error === null) return false;
   const status = (error as { status?: unknown }).status;
-  return typeof status === 'number' && status >= 400 && status < 500;
+  return typeof status === 'number' && ((status >= 400 && status < 500) || status === NOT_IMPLEMENTED);
 }
+
+const NOT_IMPLEMENTED = 501;

@@ -13,28 +13,55 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function requestContext(logger: Logger): Middleware {
   return async (ctx, next) => {
-    const offered = ctx.get('X-Request-Id');
-    const requestId = SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    const requestId = requestIdFrom(ctx.get('X-Request-Id'));
     ctx.state['requestId'] = requestId;
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      const level = ctx.state['routine'] === true && ctx.status < 400 ? 'debug' : 'info';
-      if (logger.isLevelEnabled(level)) {
-        logger[level](
-          {
-            request_id: requestId,
-            method: ctx.method,
-            path: ctx.path,
-            status: ctx.status,
-            duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-            api_key_id: ctx.state['caller']?.apiKeyId,
-          },
-          'request',
-        );
-      }
+      logRequest(logger, {
+        requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        started,
+        routine: ctx.state['routine'] === true,
+        apiKeyId: ctx.state['caller']?.apiKeyId,
+      });
     }
   };
+}
+
+/** The caller's X-Request-Id when sane, else a new one. */
+export function requestIdFrom(offered: string | string[] | undefined): string {
+  return typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+}
+
+export interface RequestLogEntry {
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  /** `process.hrtime.bigint()` when the request arrived. */
+  started: bigint;
+  routine: boolean;
+  apiKeyId?: string | undefined;
+}
+
+/** The one line a request is logged with (see requestContext), whichever server answered it. */
+export function logRequest(logger: Logger, entry: RequestLogEntry): void {
+  const level = entry.routine && entry.status < 400 ? 'debug' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level](
+    {
+      request_id: entry.requestId,
+      method: entry.method,
+      path: entry.path,
+      status: entry.status,
+      duration_ms: Number(process.hrtime.bigint() - entry.started) / 1e6,
+      api_key_id: entry.apiKeyId,
+    },
+    'request',
+  );
 }

@@ -40,6 +40,10 @@ describe('HTTP edge', () => {
     expect(wrongMethod.body.error).to.be.a('string');
   });
 
+  it('answers a method the routers do not know with a 501 and an { error }, not a 500', async () => {
+    expect(await vigil.request('PROPFIND', '/v1/projects', { key })).to.deep.include({ status: 501, body: { error: 'Not Implemented' } });
+  });
+
   it('answers a path id that is not a UUID with a 404', async () => {
     expect(await vigil.request('GET', '/v1/projects/not-a-uuid', { key })).to.deep.include({ status: 404, body: { error: 'project not found' } });
   });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 describe('Ping API', () => {
@@ -59,6 +61,83 @@ describe('Ping API', () => {
     expect(head.status).to.equal(200);
     expect(await head.text()).to.equal('');
     expect((await history(m.id))[0]).to.include({ event: 'START' });
+  });
+
+  it('matches its paths as the REST routes are matched: any case, a trailing slash, percent-encoded segments', async () => {
+    const m = await monitor();
+    for (const path of [`/V1/Ping/${m.id.toUpperCase()}/`, `/v1/ping/${m.id}/%66ail`, `/v1/s-ping/${project.ping_key}/${m.slug}/START/`]) {
+      const response = await vigil.request('GET', path);
+      expect(response.status, path).to.equal(200);
+      expect(response.body.monitor_id, path).to.equal(m.id);
+    }
+    expect((await history(m.id)).map((ping) => ping.event)).to.deep.equal(['START', 'FAILURE', 'SUCCESS']);
+    expect((await vigil.request('GET', `/v1/ping/${m.id}/fail/extra`)).status).to.equal(404);
+    expect((await vigil.request('GET', `/v1/ping//fail`)).status).to.equal(404);
+  });
+
+  it('answers OPTIONS with the methods it takes, a method it does not take with a 405, and an unknown one with a 501', async () => {
+    const m = await monitor();
+    const options = await vigil.request('OPTIONS', `/v1/ping/${m.id}`);
+    expect(options.status).to.equal(200);
+    expect(options.headers.get('Allow')).to.equal('HEAD, GET, POST');
+    expect(await vigil.request('DELETE', `/v1/ping/${m.id}/fail`)).to.deep.include({ status: 405, body: { error: 'Method Not Allowed' } });
+    expect(await vigil.request('PROPFIND', `/v1/s-ping/${project.ping_key}/${m.slug}`)).to.deep.include({ status: 501, body: { error: 'Not Implemented' } });
+    expect(await history(m.id), 'none of them is a ping').to.deep.equal([]);
+  });
+
+  it('echoes a sane X-Request-Id and records it with the ping', async () => {
+    const m = await monitor();
+    const response = await vigil.request('GET', `/v1/ping/${m.id}`, { headers: { 'X-Request-Id': 'cron-42' } });
+    expect(response.headers.get('X-Request-Id')).to.equal('cron-42');
+    const [logged] = await vigil.vigil.stores.events.readStream(`pings-${m.id}`);
+    expect(logged!.metadata).to.include({ request_id: 'cron-42' });
+    const refused = await vigil.request('GET', `/v1/ping/${m.id}/nope`, { headers: { 'X-Request-Id': 'not sane' } });
+    expect(refused.status).to.equal(400);
+    expect(refused.headers.get('X-Request-Id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs each ping it answered at debug and each it refused at info, with the request id, path and status', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)));
+        done();
+      },
+    });
+    const logged = await TestVigil.start({ logger: pino({ level: 'debug' }, sink) });
+    try {
+      const owner = await logged.accountKey(await logged.user('logs@example.com'), ALL_SCOPES);
+      const p = (await logged.request('POST', '/v1/projects', { key: owner, body: { name: 'P' } })).body.project;
+      const id = (await logged.request('POST', '/v1/monitors', { key: owner, body: { project_id: p.id, name: 'J', type: 'JOB_HEARTBEAT', schedule: '1h' } })).body.monitor.id;
+      await logged.request('GET', `/v1/ping/${id}/start`, { headers: { 'X-Request-Id': 'answered' } });
+      await logged.request('POST', `/v1/ping/${id}/nope`, { headers: { 'X-Request-Id': 'refused' } });
+    } finally {
+      await logged.stop();
+    }
+    const requests = lines.filter((line) => line['msg'] === 'request' && String(line['path']).includes('/ping/'));
+    expect(requests.map(({ level, request_id, method, status }) => ({ level, request_id, method, status }))).to.deep.equal([
+      { level: 20, request_id: 'answered', method: 'GET', status: 200 },
+      { level: 30, request_id: 'refused', method: 'POST', status: 400 },
+    ]);
+    expect(requests[0]!['duration_ms']).to.be.a('number');
+  });
+
+  it('records the address of the client, not the X-Forwarded-For it claims, unless told to trust a proxy', async () => {
+    const m = await monitor();
+    await vigil.request('GET', `/v1/ping/${m.id}`, { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1', 'User-Agent': 'curl/8.0' } });
+    expect((await history(m.id))[0]).to.include({ request_ip: '127.0.0.1', request_ua: 'curl/8.0' });
+    const behindProxy = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: 'true' } });
+    try {
+      const owner = await behindProxy.accountKey(await behindProxy.user('proxy@example.com'), ALL_SCOPES);
+      const proxied = (await behindProxy.request('POST', '/v1/projects', { key: owner, body: { name: 'P' } })).body.project;
+      const created = await behindProxy.request('POST', '/v1/monitors', { key: owner, body: { project_id: proxied.id, name: 'J', type: 'JOB_HEARTBEAT', schedule: '1h' } });
+      const id = created.body.monitor.id;
+      await behindProxy.request('GET', `/v1/ping/${id}`, { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1' } });
+      const pings = (await behindProxy.request('GET', `/v1/monitors/${id}/pings`, { key: owner })).body.data;
+      expect(pings[0]).to.include({ request_ip: '203.0.113.9' });
+    } finally {
+      await behindProxy.stop();
+    }
   });
 
   it('refuses an unknown suffix or exit code with a 400', async () => {

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { pino } from 'pino';
+import type { Logger } from '../../src/api/logger.js';
 import type { Actor } from '../../src/app/command-handler.js';
 import type { CommandContext } from '../../src/app/context.js';
 import { issueApiKey, registerUser } from '../../src/app/identity.js';
@@ -38,9 +39,10 @@ export class TestVigil {
     private readonly removeDir: () => void,
   ) {}
 
-  static async start(options: { env?: NodeJS.ProcessEnv; clock?: TestClock } = {}): Promise<TestVigil> {
+  /** `logger`: where the server logs (by default nowhere). */
+  static async start(options: { env?: NodeJS.ProcessEnv; clock?: TestClock; logger?: Logger } = {}): Promise<TestVigil> {
     const dir = makeTempDir('vigil-api');
-    return TestVigil.open(dir.path, options.env ?? {}, options.clock ?? new TestClock(), dir.remove);
+    return TestVigil.open(dir.path, options.env ?? {}, options.clock ?? new TestClock(), dir.remove, options.logger);
   }
 
   /** Starts on an existing data dir, which `stop` then removes. */
@@ -48,14 +50,14 @@ export class TestVigil {
     return TestVigil.open(dataDir, env, new TestClock(Date.now()), () => rmSync(dataDir, { recursive: true, force: true }));
   }
 
-  private static async open(dataDir: string, extraEnv: NodeJS.ProcessEnv, clock: TestClock, removeDir: () => void): Promise<TestVigil> {
+  private static async open(dataDir: string, extraEnv: NodeJS.ProcessEnv, clock: TestClock, removeDir: () => void, logger?: Logger): Promise<TestVigil> {
     const env = { VIGIL_CHECK_RETRY_DELAY_MS: '0', ...extraEnv, VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent' };
     const vigil = await startVigil(loadConfig(env), {
       roles: ['api', 'projector', 'timer', 'checker', 'notifier'],
       manualTimer: true,
       processMetrics: false,
       clock: clock.now,
-      logger: pino({ level: 'silent' }),
+      logger: logger ?? pino({ level: 'silent' }),
     });
     return new TestVigil(vigil, dataDir, env, clock, removeDir);
   }
