@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import { authenticate } from './authentication.js';
@@ -14,7 +15,7 @@ import { monitorRoutes } from './routes/monitors.js';
 import { operationsRoutes } from './routes/operations.js';
 import { historyRoutes } from './routes/history.js';
 import { notificationRoutes } from './routes/notifications.js';
-import { pingRoutes } from './routes/ping-api.js';
+import { pingApi } from './ping-api.js';
 import { uptimeRoutes } from './routes/uptime.js';
 import { projectRoutes } from './routes/projects.js';
 import type { VigilState } from './state.js';
@@ -25,7 +26,19 @@ export const API_VERSION = '1.0.0';
 /** How long an unknown API key (before its 401) or a read waits for the read models to reach the log's head. */
 const CATCH_UP_MS = 2_000;
 
-/** The HTTP edge: request ids and logs, one error middleware, then the authenticated REST API under /v1. */
+/**
+ * What the API's HTTP server runs: the Ping API (see pingApi) for its paths, the REST API for
+ * everything else.
+ */
+export function apiListener(deps: ApiDependencies, rest: Koa<VigilState>): RequestListener {
+  const pings = pingApi(deps, { payloadLimitBytes: deps.config.pingPayloadLimitBytes, trustProxy: deps.config.trustProxy });
+  const answerRest = rest.callback();
+  return (request, response) => {
+    if (!pings(request, response)) void answerRest(request, response);
+  };
+}
+
+/** The REST API's HTTP edge: request ids and logs, one error middleware, then the authenticated REST API under /v1. */
 export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   const app = new Koa<VigilState>();
   app.use(httpRequestMetrics(deps.metrics));
@@ -38,12 +51,6 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   const docs = docsRouter({ version: API_VERSION, pingPayloadLimitBytes: deps.config.pingPayloadLimitBytes, bodyLimitBytes: deps.config.bodyLimitBytes });
   app.use(docs.routes());
   app.use(docs.allowedMethods({ throw: true }));
-
-  // The Ping API comes first and apart: no API key, no JSON parsing (the body is the payload).
-  const pings = new Router({ prefix: '/v1' });
-  pingRoutes(pings, deps, { payloadLimitBytes: deps.config.pingPayloadLimitBytes });
-  app.use(pings.routes());
-  app.use(pings.allowedMethods({ throw: true }));
 
   const rest = new Router<VigilState>({ prefix: '/v1' });
   const catchUpWithLog = async () => {

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RETIRED_PROJECTIONS, allProjections } from '../../projections/index.js';
-import { createApiApp } from '../api/app.js';
+import { apiListener, createApiApp } from '../api/app.js';
+import type { ApiDependencies } from '../api/dependencies.js';
 import { createHttpServer } from '../api/http-server.js';
 import { type Logger, createLogger } from '../api/logger.js';
 import { type CommandContext, commandContext } from '../app/context.js';
@@ -156,7 +157,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   let url: string | null = null;
   if (options.roles.includes('api') && secrets) {
     const progress: ReadModelProgress = lead ?? checkpoints;
-    const app = createApiApp({
+    const deps: ApiDependencies = {
       commands,
       secrets,
       readModels: stores.readModels,
@@ -174,9 +175,10 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         smtp: config.notify.smtp,
         metricsToken: config.metricsToken,
       },
-    });
+    };
+    const app = createApiApp(deps);
     api = app;
-    server = createHttpServer(app.callback(), config.httpTimeouts).listen(config.port, config.host);
+    server = createHttpServer(apiListener(deps, app), config.httpTimeouts).listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server!.once('listening', resolve);
       server!.once('error', reject);

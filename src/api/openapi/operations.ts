@@ -16,7 +16,7 @@ import {
   ProjectScopeQuery,
 } from '../codecs/queries.js';
 import { CheckDnsBody, CheckHttpBody, CheckSslBody } from '../codecs/tools.js';
-import { PingQuery } from '../routes/ping-api.js';
+import { PingQuery } from '../ping-api.js';
 import * as R from './responses.js';
 
 /**

@@ -1,0 +1,205 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as t from 'io-ts';
+import { receivePing } from '../app/monitors.js';
+import type { PingKind } from '../domain/monitors/pings.js';
+import { findMonitorBySlug } from '../queries/monitors.js';
+import { IntegerFromQuery, queryFields } from './codecs/queries.js';
+import type { ApiDependencies } from './dependencies.js';
+import { HttpError, badRequest, errorResponse } from './errors.js';
+import { readCappedBody } from './raw-body.js';
+import { logRequest, requestIdFrom } from './request-context.js';
+import { BoundedString, decode, pathId } from './validation.js';
+
+export interface PingApiConfig {
+  /** Bytes of a POST body kept as the ping's payload; the excess is discarded and flagged. */
+  payloadLimitBytes: number;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
+  trustProxy: boolean;
+}
+
+export const PingQuery = t.partial({
+  run_id: BoundedString(1, 128),
+  exit_code: IntegerFromQuery('exit_code', -2_147_483_648, 4_294_967_295),
+  duration_ms: IntegerFromQuery('duration_ms', 0, 2_147_483_647),
+  message: BoundedString(0, 2000),
+});
+
+/** A route of the Ping API, named as the REST routers name theirs (metrics, OpenAPI, tests). */
+export interface PingRoute {
+  path: string;
+  params: string[];
+}
+
+/** Every route answers these; HEAD rides on GET, and records a ping as GET does. */
+export const PING_METHODS = ['HEAD', 'GET', 'POST'] as const;
+
+export const PING_ROUTES: readonly PingRoute[] = [
+  { path: '/v1/ping/:monitorId', params: ['monitorId'] },
+  { path: '/v1/ping/:monitorId/:suffix', params: ['monitorId', 'suffix'] },
+  { path: '/v1/s-ping/:pingKey/:slug', params: ['pingKey', 'slug'] },
+  { path: '/v1/s-ping/:pingKey/:slug/:suffix', params: ['pingKey', 'slug', 'suffix'] },
+];
+
+/**
+ * Matches a path as @koa/router matches the REST routes: case-insensitive, an optional trailing
+ * slash, each parameter one non-empty segment, percent-decoded (left as sent if it does not decode).
+ */
+const MATCHERS = PING_ROUTES.map((route) => ({
+  route,
+  pattern: new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, '([^/#?]+?)')}/?$`, 'i'),
+}));
+
+/** Methods the REST routers know: on a Ping API path, the others are 501, these 405. */
+const KNOWN_METHODS = new Set(['OPTIONS', 'PUT', 'PATCH', 'DELETE']);
+
+const SUFFIXES: Record<string, PingKind> = { start: 'START', success: 'SUCCESS', fail: 'FAILURE', failure: 'FAILURE', log: 'LOG' };
+
+interface Answer {
+  status: number;
+  body: object | null;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The Ping API: no authentication, GET, POST and HEAD, by monitor id or by project ping key and
+ * slug. A ping is answered only after its event is durably appended.
+ *
+ * It is served straight from `node:http`, beside the Koa application that serves the REST API,
+ * because a ping is the one request that arrives thousands of times a second: Koa's context,
+ * middleware chain and router cost ~8% of the main thread at bench:pings' peak. What Koa's
+ * middleware does for every request it does too, through the same functions: a request id,
+ * one log line (at debug when it succeeded), the request duration metric under the route's
+ * pattern, and errors answered as `{ error }` by `errorResponse`.
+ *
+ * Returns false when the path is not the Ping API's, for the REST API to answer.
+ */
+export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request: IncomingMessage, response: ServerResponse) => boolean {
+  return (request, response) => {
+    const url = request.url ?? '';
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    if (!/^\/v1\/(s-)?ping\//i.test(path)) return false;
+    for (const { route, pattern } of MATCHERS) {
+      const matched = pattern.exec(path);
+      if (!matched) continue;
+      const params = Object.fromEntries(route.params.map((name, index) => [name, decodeParam(matched[index + 1]!)]));
+      const querystring = queryAt < 0 ? '' : url.slice(queryAt + 1);
+      serve(request, response, route, path, (requestId) => answer(request, requestId, params, querystring)).catch((error: unknown) => {
+        deps.logger.error({ err: error }, 'answering a ping failed');
+        response.destroy();
+      });
+      return true;
+    }
+    return false;
+  };
+
+  async function serve(request: IncomingMessage, response: ServerResponse, route: PingRoute, path: string, respond: (requestId: string) => Promise<Answer>): Promise<void> {
+    const started = process.hrtime.bigint();
+    const stopTimer = deps.metrics?.httpRequestDuration.startTimer();
+    const requestId = requestIdFrom(request.headers['x-request-id']);
+    let answered: Answer;
+    try {
+      answered = await respond(requestId);
+    } catch (caught) {
+      answered = errorResponse(caught);
+      if (answered.status >= 500) deps.logger.error({ err: caught, request_id: requestId }, 'request failed');
+    }
+    // The client may have gone while the ping was being recorded: nothing left to answer.
+    if (response.destroyed || response.writableEnded) return;
+    const json = answered.body === null ? '' : JSON.stringify(answered.body);
+    response.statusCode = answered.status;
+    response.setHeader('X-Request-Id', requestId);
+    for (const [name, value] of Object.entries(answered.headers ?? {})) response.setHeader(name, value);
+    if (answered.body !== null) response.setHeader('Content-Type', 'application/json; charset=utf-8');
+    response.setHeader('Content-Length', Buffer.byteLength(json));
+    response.end(request.method === 'HEAD' ? undefined : json);
+    const method = request.method ?? '';
+    stopTimer?.({ method, route: route.path, status_code: String(answered.status) });
+    logRequest(deps.logger, { requestId, method, path, status: answered.status, started, routine: true });
+  }
+
+  async function answer(request: IncomingMessage, requestId: string, params: Record<string, string>, querystring: string): Promise<Answer> {
+    const method = request.method ?? '';
+    if (method === 'OPTIONS') return { status: 200, body: null, headers: { Allow: PING_METHODS.join(', ') } };
+    if (!(PING_METHODS as readonly string[]).includes(method)) {
+      throw new HttpError(KNOWN_METHODS.has(method) ? 405 : 501, KNOWN_METHODS.has(method) ? 'Method Not Allowed' : 'Not Implemented');
+    }
+    const monitorId = params['monitorId'] !== undefined ? pathId(params['monitorId'], 'monitor') : await monitorIdBySlug(params['pingKey'], params['slug']);
+    const { kind, exitCode: suffixExitCode } = kindOf(params['suffix']);
+    const query = decode(PingQuery, queryFields(parseQuery(querystring), PingQuery), 'query');
+    const body = method === 'POST' ? await readCappedBody(request, config.payloadLimitBytes, Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024)) : null;
+    const userAgent = request.headers['user-agent'] ?? '';
+    const recorded = await receivePing(
+      deps.commands,
+      monitorId,
+      {
+        event: kind,
+        run_id: query.run_id ?? null,
+        exit_code: suffixExitCode ?? query.exit_code ?? null,
+        duration_ms: query.duration_ms ?? null,
+        message: query.message ?? null,
+        payload: body && body.bytes > 0 ? body.text : null,
+        payload_truncated: body?.truncated ?? false,
+        payload_bytes: body && body.bytes > 0 ? body.bytes : null,
+        request_ip: clientAddress(request, config.trustProxy) || null,
+        request_ua: userAgent.slice(0, 512) || null,
+      },
+      { kind: 'system', user_id: null, api_key_id: null, request_id: requestId },
+    );
+    deps.metrics?.pingsReceived.inc({ event: recorded.event });
+    return {
+      status: 200,
+      body: {
+        ok: true,
+        ping_id: recorded.pingId,
+        monitor_id: monitorId,
+        event: recorded.event,
+        ...(recorded.evaluated ? {} : { code: 'MONITOR_PAUSED' }),
+      },
+    };
+  }
+
+  async function monitorIdBySlug(pingKey: string | undefined, slug: string | undefined): Promise<string> {
+    const monitor = pingKey && slug ? await findMonitorBySlug(deps.readModels, pingKey, slug) : null;
+    if (!monitor) throw new HttpError(404, 'monitor not found');
+    return monitor.id;
+  }
+}
+
+/** `/<suffix>`: a kind, or an exit code 0-255 (0 is SUCCESS, anything else FAILURE). */
+function kindOf(suffix: string | undefined): { kind: PingKind; exitCode: number | null } {
+  if (suffix === undefined) return { kind: 'SUCCESS', exitCode: null };
+  const kind = SUFFIXES[suffix.toLowerCase()];
+  if (kind) return { kind, exitCode: null };
+  if (/^\d{1,3}$/.test(suffix) && Number(suffix) <= 255) {
+    const exitCode = Number(suffix);
+    return { kind: exitCode === 0 ? 'SUCCESS' : 'FAILURE', exitCode };
+  }
+  throw badRequest(`unknown ping suffix ${suffix}; use start, success, fail, failure, log or an exit code from 0 to 255`);
+}
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** As Koa parses a query: a repeated key becomes an array of its values. */
+function parseQuery(querystring: string): Record<string, string | string[]> {
+  const parsed: Record<string, string | string[]> = Object.create(null);
+  const params = new URLSearchParams(querystring);
+  for (const key of params.keys()) {
+    const values = params.getAll(key);
+    parsed[key] = values.length === 1 ? values[0]! : values;
+  }
+  return parsed;
+}
+
+/** As Koa's `ctx.ip`: the first X-Forwarded-For address behind a trusted proxy, else the peer's. */
+function clientAddress(request: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
+  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
+  return first || request.socket.remoteAddress || '';
+}
