@@ -5,11 +5,8 @@ import type { Logger } from './logger.js';
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Gives each request an id (the caller's X-Request-Id when sane), echoes it, and logs one line per
- * request. A route may mark its traffic routine (`ctx.state.routine`, pings): answered without
- * error, such a request is logged at debug, since at ping rates an info line each (serialised and
- * written synchronously) costs more than the rest of the logging put together, and the ping is in
- * the log anyway with its request id.
+ * Gives each request of the REST API an id (the caller's X-Request-Id when sane), echoes it, and
+ * logs one line per request (see logRequest).
  */
 export function requestContext(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -26,7 +23,7 @@ export function requestContext(logger: Logger): Middleware {
         path: ctx.path,
         status: ctx.status,
         started,
-        routine: ctx.state['routine'] === true,
+        routine: false,
         apiKeyId: ctx.state['caller']?.apiKeyId,
       });
     }
@@ -45,11 +42,16 @@ export interface RequestLogEntry {
   status: number;
   /** `process.hrtime.bigint()` when the request arrived. */
   started: bigint;
+  /**
+   * Routine traffic (pings): answered without error, it is logged at debug, since at ping rates an
+   * info line each (serialised and written synchronously) costs more than the rest of the logging
+   * put together, and the ping is in the log anyway with its request id.
+   */
   routine: boolean;
   apiKeyId?: string | undefined;
 }
 
-/** The one line a request is logged with (see requestContext), whichever server answered it. */
+/** The one line a request is logged with, whichever server answered it (Koa's or the Ping API's). */
 export function logRequest(logger: Logger, entry: RequestLogEntry): void {
   const level = entry.routine && entry.status < 400 ? 'debug' : 'info';
   if (!logger.isLevelEnabled(level)) return;

@@ -4,6 +4,4 @@ import type { Caller } from '../domain/access/authorize.js';
 export interface VigilState {
   requestId: string;
   caller: Caller;
-  /** Routine traffic (pings): logged at debug unless it failed. */
-  routine?: boolean;
 }
