@@ -33,6 +33,12 @@ export function rejectionError(rejected: RejectedWrite): Error {
     : new StreamDeletedError(rejected.streamName);
 }
 
+/** The end of the log as a group's transaction goes: kept in memory rather than read for each append. */
+interface LogTail {
+  head: number;
+  chain: string;
+}
+
 interface StreamRow {
   revision: number;
   max_count: number | null;
@@ -87,8 +93,8 @@ export class SqliteLogWriter {
       insertEvent: db.prepare(
         'INSERT INTO es_events (stream, revision, id, type, data, metadata, created, hash, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
-      lastChain: db.prepare<[], { chain: string }>('SELECT chain FROM es_events ORDER BY position DESC LIMIT 1'),
-      head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM es_events'),
+      // The log's last event: its position is the head, and its chain hash the one the next extends.
+      last: db.prepare<[], { position: number; chain: string }>('SELECT position, chain FROM es_events ORDER BY position DESC LIMIT 1'),
       saveStream: db.prepare(
         `INSERT INTO es_streams (stream, revision, last_hash) VALUES (?, ?, ?)
          ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision, last_hash = excluded.last_hash`,
@@ -133,7 +139,8 @@ export class SqliteLogWriter {
 
   private transaction(writes: readonly LogWrite[], created: string): () => LogWriteOutcome[] {
     const transaction = this.db.transaction(() => {
-      const log = { chain: this.statements.lastChain.get()?.chain ?? '' };
+      const last = this.statements.last.get();
+      const log: LogTail = { head: last?.position ?? 0, chain: last?.chain ?? '' };
       return writes.map((write): LogWriteOutcome => {
         try {
           if (write.kind === 'appendAll') {
@@ -157,20 +164,20 @@ export class SqliteLogWriter {
    * Several appends inside a savepoint of the group's transaction: one unmet expectation rolls
    * back the others (and the running chain hash with them), not the rest of the group.
    */
-  private appendAll(appends: readonly StreamAppend[], created: string, log: { chain: string }): AppendResult[] {
+  private appendAll(appends: readonly StreamAppend[], created: string, log: LogTail): AppendResult[] {
     const appendEach = () => appends.map((a) => this.append({ kind: 'append', ...a }, created, log));
     // With nothing written before the last append (only checks), a failure leaves nothing to undo.
     if (appends.slice(0, -1).every((a) => a.events.length === 0)) return appendEach();
-    const chainBefore = log.chain;
+    const before = { ...log };
     try {
       return this.db.transaction(appendEach)();
     } catch (error) {
-      log.chain = chainBefore;
+      Object.assign(log, before);
       throw error;
     }
   }
 
-  private apply(write: Exclude<LogWrite, { kind: 'appendAll' }>, created: string, log: { chain: string }): AppendResult | null {
+  private apply(write: Exclude<LogWrite, { kind: 'appendAll' }>, created: string, log: LogTail): AppendResult | null {
     switch (write.kind) {
       case 'append':
         return this.append(write, created, log);
@@ -191,7 +198,7 @@ export class SqliteLogWriter {
     }
   }
 
-  private append(append: Extract<LogWrite, { kind: 'append' }>, created: string, log: { chain: string }): AppendResult {
+  private append(append: Extract<LogWrite, { kind: 'append' }>, created: string, log: LogTail): AppendResult {
     const stream = this.statements.stream.get(append.streamName);
     if (stream?.deleted) throw new StreamDeletedError(append.streamName);
     const current = stream && stream.revision >= 0 ? stream.revision : 'no_stream';
@@ -201,7 +208,7 @@ export class SqliteLogWriter {
     const before = current === 'no_stream' ? -1 : current;
     // An empty append records nothing (it is a check of the expected revision); its position is
     // the log's head, as for a read.
-    if (append.events.length === 0) return { nextExpectedRevision: before, position: this.statements.head.get()?.head ?? 0 };
+    if (append.events.length === 0) return { nextExpectedRevision: before, position: log.head };
     let revision = before;
     let position = 0;
     let streamHash = stream?.last_hash ?? '';
@@ -220,6 +227,7 @@ export class SqliteLogWriter {
       log.chain = chainHash(log.chain, streamHash);
       const info = this.statements.insertEvent.run(row.stream, row.revision, row.id, row.type, row.data, row.metadata, row.created, streamHash, log.chain);
       position = Number(info.lastInsertRowid);
+      log.head = position;
     }
     this.statements.saveStream.run(append.streamName, revision, streamHash);
     // Only the events this append pushed out of the window: the older ones went with earlier appends.

@@ -150,6 +150,24 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
         await store.appendToStream(absent, [event(4)], { expectedRevision: 'no_stream' });
         expect(numbers(await store.readStream(absent))).to.deep.equal([4]);
       });
+
+      it("answers a check with the log's head: the writes before it in the same append included, a refused append's not", async () => {
+        const [checked, written] = [streamName(), streamName()];
+        await store.appendToStream(checked, [event(0)]);
+        const [write, check] = await store.appendToStreams!([
+          { streamName: written, events: [event(1)], expectedRevision: 'no_stream' },
+          { streamName: checked, events: [], expectedRevision: 0 },
+        ]);
+        expect(check!.position).to.equal(write!.position);
+        // Asked for together, so a store that groups its commits commits them together.
+        const refused = store.appendToStreams!([
+          { streamName: written, events: [event(2)], expectedRevision: 0 },
+          { streamName: checked, events: [], expectedRevision: 5 },
+        ]).then(() => null, (error: unknown) => error);
+        const alone = store.appendToStreams!([{ streamName: checked, events: [], expectedRevision: 0 }]);
+        expect(await refused).to.be.instanceOf(WrongExpectedRevisionError);
+        expect((await alone)[0]!.position).to.equal(write!.position);
+      });
     });
 
     it('reads a stream backwards, from a revision, and with a max count', async () => {
