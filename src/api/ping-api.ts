@@ -49,8 +49,8 @@ const MATCHERS = PING_ROUTES.map((route) => ({
   pattern: new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, '([^/#?]+?)')}/?$`, 'i'),
 }));
 
-/** Methods the REST routers know: on a Ping API path, the others are 501, these 405. */
-const KNOWN_METHODS = new Set(['OPTIONS', 'PUT', 'PATCH', 'DELETE']);
+/** The router's other methods: on a Ping API path these are 405, and methods it does not know 501. */
+const OTHER_ROUTER_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
 
 const SUFFIXES: Record<string, PingKind> = { start: 'START', success: 'SUCCESS', fail: 'FAILURE', failure: 'FAILURE', log: 'LOG' };
 
@@ -104,15 +104,17 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
       answered = errorResponse(caught);
       if (answered.status >= 500) deps.logger.error({ err: caught, request_id: requestId }, 'request failed');
     }
-    // The client may have gone while the ping was being recorded: nothing left to answer.
-    if (response.destroyed || response.writableEnded) return;
-    const json = answered.body === null ? '' : JSON.stringify(answered.body);
-    response.statusCode = answered.status;
-    response.setHeader('X-Request-Id', requestId);
-    for (const [name, value] of Object.entries(answered.headers ?? {})) response.setHeader(name, value);
-    if (answered.body !== null) response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    response.setHeader('Content-Length', Buffer.byteLength(json));
-    response.end(request.method === 'HEAD' ? undefined : json);
+    // The client may have gone while the ping was being recorded: nothing left to answer, but the
+    // request is still timed and logged.
+    if (!response.destroyed && !response.writableEnded) {
+      const json = answered.body === null ? '' : JSON.stringify(answered.body);
+      response.statusCode = answered.status;
+      response.setHeader('X-Request-Id', requestId);
+      for (const [name, value] of Object.entries(answered.headers ?? {})) response.setHeader(name, value);
+      if (answered.body !== null) response.setHeader('Content-Type', 'application/json; charset=utf-8');
+      response.setHeader('Content-Length', Buffer.byteLength(json));
+      response.end(request.method === 'HEAD' ? undefined : json);
+    }
     const method = request.method ?? '';
     stopTimer?.({ method, route: route.path, status_code: String(answered.status) });
     logRequest(deps.logger, { requestId, method, path, status: answered.status, started, routine: true });
@@ -121,9 +123,8 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
   async function answer(request: IncomingMessage, requestId: string, params: Record<string, string>, querystring: string): Promise<Answer> {
     const method = request.method ?? '';
     if (method === 'OPTIONS') return { status: 200, body: null, headers: { Allow: PING_METHODS.join(', ') } };
-    if (!(PING_METHODS as readonly string[]).includes(method)) {
-      throw new HttpError(KNOWN_METHODS.has(method) ? 405 : 501, KNOWN_METHODS.has(method) ? 'Method Not Allowed' : 'Not Implemented');
-    }
+    if (OTHER_ROUTER_METHODS.has(method)) throw new HttpError(405, 'Method Not Allowed');
+    if (!(PING_METHODS as readonly string[]).includes(method)) throw new HttpError(501, 'Not Implemented');
     const monitorId = params['monitorId'] !== undefined ? pathId(params['monitorId'], 'monitor') : await monitorIdBySlug(params['pingKey'], params['slug']);
     const { kind, exitCode: suffixExitCode } = kindOf(params['suffix']);
     const query = decode(PingQuery, queryFields(parseQuery(querystring), PingQuery), 'query');
