@@ -35,7 +35,10 @@ export class WriteGate {
     this.waitForWritersMs = options.waitForWritersMs ?? WAIT_SLICE_MS;
   }
 
-  /** Runs `work` (a synchronous transaction) once no other thread of this process is writing. */
+  /**
+   * Runs `work` (a synchronous transaction) once no other thread of this process is writing: for
+   * the log's writer, counted as waiting meanwhile, so background writers let it go first.
+   */
   hold<T>(work: () => T): T {
     return this.take(work, true);
   }
