@@ -3,6 +3,8 @@ import { Projector, type ProjectorOptions } from '../../src/projector/projector.
 import type { Projection } from '../../src/projector/projection.js';
 import { CheckpointPoller, ReadModelLagError } from '../../src/projector/read-model-progress.js';
 import { ReaderDemand } from '../../src/projector/reader-demand.js';
+import { WriteGate } from '../../src/eventstore/write-gate.js';
+import { SqliteReadModelStore } from '../../src/readstore/sqlite-read-model-store.js';
 import { eventually } from '../support/eventually.js';
 import { type EmbeddedStores, dumpReadModels, openEmbeddedStores } from '../support/embedded-stores.js';
 
@@ -68,6 +70,32 @@ describe('Projector', () => {
     expect((await renames(stores, 'a'))?.['renames']).to.equal(5);
     await new Projector(stores.events, stores.readModels, [renameCounter()], { batchSize: 5 }).catchUp();
     expect((await renames(stores, 'a'))?.['renames']).to.equal(10);
+  });
+
+  it('replays a commit cut short between the transactions it gave way in (a crash) to the rows a rebuild makes, each event applied once', async () => {
+    for (let n = 1; n <= 12; n++) await rename(stores, `p${n % 3}`, n);
+    // A log writer waits throughout, so the commit gives way after every document; the process dies
+    // as its second transaction would start.
+    const dyingBetweenTransactions = new (class extends WriteGate {
+      private holds = 0;
+      override writerWaiting(): boolean {
+        return true;
+      }
+      override holdAfterWaiters<T>(work: () => T): T {
+        if (++this.holds === 2) throw new Error('simulated crash');
+        return super.holdAfterWaiters(work);
+      }
+    })();
+    const cut = new SqliteReadModelStore(stores.db, { writeGate: dyingBetweenTransactions, yieldAfterMs: 0 });
+    expect(await new Projector(stores.events, cut, [renameCounter()]).catchUp().catch((e) => e)).to.match(/simulated crash/);
+    expect(await stores.readModels.readCheckpoints()).to.deep.include({ name: 'rename_counts', version: 1, position: 0 });
+    expect(await stores.readModels.find('rename_counts', {}), 'one document ahead of its checkpoint').to.have.length(1);
+
+    await new Projector(stores.events, stores.readModels, [renameCounter()]).catchUp();
+    const replayed = dumpReadModels(stores.db);
+    expect((await stores.readModels.find('rename_counts', {})).map((found) => found.doc['renames'])).to.deep.equal([4, 4, 4]);
+    await new Projector(stores.events, stores.readModels, [renameCounter()]).rebuild();
+    expect(dumpReadModels(stores.db)).to.deep.equal(replayed);
   });
 
   it('rebuilds a projection from the start when its version changes', async () => {
