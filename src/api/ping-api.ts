@@ -33,12 +33,9 @@ export interface PingRoute {
 /** Every route answers these; HEAD rides on GET, and records a ping as GET does. */
 export const PING_METHODS = ['HEAD', 'GET', 'POST'] as const;
 
-export const PING_ROUTES: readonly PingRoute[] = [
-  { path: '/v1/ping/:monitorId', params: ['monitorId'] },
-  { path: '/v1/ping/:monitorId/:suffix', params: ['monitorId', 'suffix'] },
-  { path: '/v1/s-ping/:pingKey/:slug', params: ['pingKey', 'slug'] },
-  { path: '/v1/s-ping/:pingKey/:slug/:suffix', params: ['pingKey', 'slug', 'suffix'] },
-];
+export const PING_ROUTES: readonly PingRoute[] = ['/v1/ping/:monitorId', '/v1/ping/:monitorId/:suffix', '/v1/s-ping/:pingKey/:slug', '/v1/s-ping/:pingKey/:slug/:suffix'].map(
+  (path) => ({ path, params: [...path.matchAll(/:([A-Za-z]+)/g)].map((param) => param[1]!) }),
+);
 
 /**
  * Matches a path as @koa/router matches the REST routes: case-insensitive, an optional trailing
