@@ -162,17 +162,18 @@ export class SqliteLogWriter {
 
   /**
    * Several appends inside a savepoint of the group's transaction: one unmet expectation rolls
-   * back the others (and the running chain hash with them), not the rest of the group.
+   * back the others (and the running head and chain hash with them), not the rest of the group.
    */
   private appendAll(appends: readonly StreamAppend[], created: string, log: LogTail): AppendResult[] {
     const appendEach = () => appends.map((a) => this.append({ kind: 'append', ...a }, created, log));
     // With nothing written before the last append (only checks), a failure leaves nothing to undo.
     if (appends.slice(0, -1).every((a) => a.events.length === 0)) return appendEach();
-    const before = { ...log };
+    const { head, chain } = log;
     try {
       return this.db.transaction(appendEach)();
     } catch (error) {
-      Object.assign(log, before);
+      log.head = head;
+      log.chain = chain;
       throw error;
     }
   }

@@ -80,7 +80,7 @@ export class SqliteDocumentWriter {
     private readonly db: SqliteDatabase,
     /** Shared with the other writing connections of this process (the log's; see WriteGate). */
     private readonly gate: WriteGate = new WriteGate(),
-    options: { yieldAfterMs?: number } = {},
+    options: { yieldAfterMs?: number | undefined } = {},
   ) {
     this.yieldAfterMs = options.yieldAfterMs ?? YIELD_AFTER_MS;
     db.exec(`CREATE TABLE IF NOT EXISTS rm_checkpoints (

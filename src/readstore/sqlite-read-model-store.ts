@@ -78,7 +78,7 @@ export class SqliteReadModelStore implements ReadModelStore {
     /** `yieldAfterMs`: how long a commit writes, at least, before it gives way to a waiting log writer (SqliteDocumentWriter). */
     options: { writeGate?: WriteGate; commitSignal?: CommitSignal; yieldAfterMs?: number } = {},
   ) {
-    this.writer = new SqliteDocumentWriter(db, options.writeGate, options.yieldAfterMs === undefined ? {} : { yieldAfterMs: options.yieldAfterMs });
+    this.writer = new SqliteDocumentWriter(db, options.writeGate, { yieldAfterMs: options.yieldAfterMs });
     this.commitSignal = options.commitSignal ?? null;
     this.schemaVersion = db.prepare<[], number>('PRAGMA schema_version').pluck();
   }
