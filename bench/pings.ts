@@ -6,7 +6,9 @@
  *   1. Vigil `GET /v1/ping/<id>` over many monitors, closed loop at full speed (autocannon): its peak;
  *   2. Vigil at half of that peak, paced evenly (open loop, see paced-load.ts), for the latency there;
  *   3. the bare server at full speed, then at the same paced rate (the floor of that latency);
- *   4. the disk's own fdatasync latency (fsync-probe.ts), the floor under a durable answer.
+ *   4. the durable floor at full speed (durable-floor-server.ts): node:http plus one indexed SQLite
+ *      row per ping, group-committed, the least a log that can be read back by stream costs here;
+ *   5. the disk's own fdatasync latency (fsync-probe.ts), the floor under a durable answer.
  * Each phase also reads the server's CPU time (Linux /proc), so CPU per request can be compared
  * even when other work on the machine takes cores away from both sides, and the bytes it wrote to
  * the disk (WAL, checkpoints into the file): the write amplification of a ping. Medians over the rounds.
@@ -231,6 +233,7 @@ const acknowledge = (body: string) => {
 const bareRuns: LoadResult[] = [];
 const bareHalfRuns: LoadResult[] = [];
 const peakRuns: LoadResult[] = [];
+const floorRuns: LoadResult[] = [];
 const fsyncRuns: { p50: number; p99: number }[] = [];
 const halfRuns: (LoadResult & { offered: number })[] = [];
 for (let round = 0; round < rounds; round++) {
@@ -247,8 +250,15 @@ for (let round = 0; round < rounds; round++) {
   bareRuns.push(await drive(bare, ['/'], { seconds: duration }));
   bareHalfRuns.push(await paced(bare, ['/'], offered));
   await bare.stop();
+
+  const floorFile = `${dir.path}/durable-floor-${round}.db`;
+  const floor = await startServer([new URL('./durable-floor-server.ts', import.meta.url).pathname], { FLOOR_DB: floorFile }, '/');
+  await drive(floor, pingPaths, { seconds: WARMUP_SECONDS });
+  floorRuns.push(await drive(floor, pingPaths, { seconds: duration }));
+  await floor.stop();
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${floorFile}${suffix}`, { force: true });
   fsyncRuns.push(probeFsync(dir.path));
-  console.log(`round ${round + 1}/${rounds}: vigil ${peak.rate.toFixed(0)} req/s, bare ${bareRuns.at(-1)!.rate.toFixed(0)} req/s`);
+  console.log(`round ${round + 1}/${rounds}: vigil ${peak.rate.toFixed(0)} req/s, bare ${bareRuns.at(-1)!.rate.toFixed(0)} req/s, durable floor ${floorRuns.at(-1)!.rate.toFixed(0)} req/s`);
 }
 
 // Whatever the server acknowledged must be in the log after it stopped; the projector brings the
@@ -297,6 +307,7 @@ const summary = (runs: LoadResult[]) => ({
 const bare = summary(bareRuns);
 const bareHalf = summary(bareHalfRuns);
 const peak = summary(peakRuns);
+const floor = summary(floorRuns);
 const half = { ...summary(halfRuns), offered: median(halfRuns.map((r) => r.offered)) };
 const fsync = { p50: median(fsyncRuns.map((r) => r.p50)), p99: median(fsyncRuns.map((r) => r.p99)) };
 const ratio = peak.rate / bare.rate;
@@ -310,11 +321,15 @@ const row = (name: string, r: LoadResult) =>
   `event loop blocked p99 ${r.inServer.loop_delay_p99_ms.toFixed(1)} ms, max ${r.inServer.loop_delay_max_ms.toFixed(1)} ms`;
 console.log(`${connections} connections, ${duration} s per phase, medians of ${rounds} round(s); servers in their own processes, load from this one; Vigil with ${settings}`);
 console.log(row('bare node:http (baseline)', bare));
+console.log(row('durable floor (one indexed row per ping)', floor));
 console.log(row(`vigil GET /v1/ping peak (${monitorCount} monitors)`, peak));
 console.log(row(`vigil at half of peak (${half.offered} req/s paced)`, half));
 console.log(row('bare node:http at that paced rate', bareHalf));
 console.log(`the disk under the data dir: fdatasync of 16 KB p50 ${fsync.p50.toFixed(2)} ms, p99 ${fsync.p99.toFixed(2)} ms (the floor under a durable answer)`);
-console.log(`ratio: vigil at ${(ratio * 100).toFixed(0)}% of the bare server; CPU per request ${(peak.cpuPerRequestUs / bare.cpuPerRequestUs).toFixed(1)}x the bare server's`);
+console.log(
+  `ratio: vigil at ${(ratio * 100).toFixed(0)}% of the bare server, the durable floor at ${((floor.rate / bare.rate) * 100).toFixed(0)}%; ` +
+    `CPU per request ${(peak.cpuPerRequestUs / bare.cpuPerRequestUs).toFixed(1)}x the bare server's`,
+);
 console.log(
   `acknowledged pings: ${pingCheck.acknowledged}; recorded in the log: ${pingCheck.recorded}; lost: ${pingCheck.lost}` +
     `; of those retention keeps, not in the ping history: ${pingCheck.keptNotInHistory}`,
@@ -355,6 +370,11 @@ recordResult({
       half_peak_p50_ms: round1(bareHalf.p50),
       half_peak_p99_ms: round1(bareHalf.p99),
       half_peak_in_server_p99_ms: round1(bareHalf.inServer.p99_ms),
+      durable_floor_req_per_s: Math.round(floor.rate),
+      durable_floor_p99_ms: floor.p99,
+      durable_floor_server_cpu_us_per_request: Math.round(floor.cpuPerRequestUs),
+      durable_floor_server_disk_kb_per_request: round1(floor.diskKbPerRequest),
+      durable_floor_percent_of_bare: Math.round((floor.rate / bare.rate) * 100),
       disk_fdatasync_p50_ms: Math.round(fsync.p50 * 100) / 100,
       disk_fdatasync_p99_ms: Math.round(fsync.p99 * 100) / 100,
     },
@@ -369,6 +389,7 @@ recordResult({
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
     'Disk fdatasync: 500 syncs of a 16 KB write in the data dir after each round (bench/fsync-probe.ts). A ping is answered once its group commit has synced; one arriving during a commit waits for that one and then its own, so about twice the fdatasync p99 is the floor under the ping p99 on this disk.',
     'In the server: each request timed from Node having parsed its headers to the last byte of its answer handed to the socket (bench/server-latency.ts, preloaded into both servers). The latency above it is what the load generator saw, on the same cores: the difference is the generator waiting for a core while the server keeps the machine busy, and requests waiting in their socket while the server\'s event loop is blocked ("event loop blocked": timer delay sampled every 2 ms). The target is judged on what the load generator saw.',
+    'Durable floor (bench/durable-floor-server.ts): node:http writing each ping as one row of a SQLite log with a (stream, revision) index, a group commit per turn of the event loop, synchronous = FULL, each answered after its commit; no hashing, authentication, retention or read model. It is what a log that can be read back by stream costs a ping here before any of Vigil\'s own work, so the share of the bare server it reaches bounds what Vigil could reach.',
     'Server CPU per request: user + system time of the server process (all threads) over the phase, divided by the requests answered; it does not depend on how many cores other work left free.',
     `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end: other work on the machine takes cores from both sides and widens the spread between rounds.`,
   ],
