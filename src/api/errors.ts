@@ -28,13 +28,19 @@ export function errorMiddleware(logger: Logger): Middleware {
     try {
       await next();
     } catch (caught) {
-      const { status, body, headers } = errorResponse(caught);
-      if (status >= 500) logger.error({ err: caught, request_id: ctx.state['requestId'] }, 'request failed');
+      const { status, body, headers } = loggedErrorResponse(caught, logger, ctx.state['requestId']);
       ctx.status = status;
       ctx.set(headers);
       ctx.body = body;
     }
   };
+}
+
+/** As `errorResponse`, logging what the client sees only as a bland 500 (both APIs answer errors so). */
+export function loggedErrorResponse(caught: unknown, logger: Logger, requestId: unknown): ReturnType<typeof errorResponse> {
+  const answer = errorResponse(caught);
+  if (answer.status >= 500) logger.error({ err: caught, request_id: requestId }, 'request failed');
+  return answer;
 }
 
 /** What the client sees of an error: its status, `{ error }` (and `code`), and any headers it names. */

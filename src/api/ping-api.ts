@@ -5,7 +5,7 @@ import type { PingKind } from '../domain/monitors/pings.js';
 import { findMonitorBySlug } from '../queries/monitors.js';
 import { IntegerFromQuery, queryFields } from './codecs/queries.js';
 import type { ApiDependencies } from './dependencies.js';
-import { HttpError, badRequest, errorResponse } from './errors.js';
+import { HttpError, badRequest, loggedErrorResponse } from './errors.js';
 import { readCappedBody } from './raw-body.js';
 import { logRequest, requestIdFrom } from './request-context.js';
 import { BoundedString, decode, pathId } from './validation.js';
@@ -66,7 +66,7 @@ interface Answer {
  * middleware chain and router cost ~8% of the main thread at bench:pings' peak. What Koa's
  * middleware does for every request it does too, through the same functions: a request id,
  * one log line (at debug when it succeeded), the request duration metric under the route's
- * pattern, and errors answered as `{ error }` by `errorResponse`.
+ * pattern, and errors answered as `{ error }` by `loggedErrorResponse`.
  *
  * Returns false when the path is not the Ping API's, for the REST API to answer.
  */
@@ -98,8 +98,7 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
     try {
       answered = await respond(requestId);
     } catch (caught) {
-      answered = errorResponse(caught);
-      if (answered.status >= 500) deps.logger.error({ err: caught, request_id: requestId }, 'request failed');
+      answered = loggedErrorResponse(caught, deps.logger, requestId);
     }
     // The client may have gone while the ping was being recorded: nothing left to answer, but the
     // request is still timed and logged.

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 describe('HTTP edge', () => {
@@ -46,6 +48,40 @@ describe('HTTP edge', () => {
 
   it('answers a path id that is not a UUID with a 404', async () => {
     expect(await vigil.request('GET', '/v1/projects/not-a-uuid', { key })).to.deep.include({ status: 404, body: { error: 'project not found' } });
+  });
+
+  it('answers a failure it did not expect with a bland 500 { error } and logs it with the request id, on both APIs', async () => {
+    const logged: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)));
+        done();
+      },
+    });
+    const failing = await TestVigil.start({ logger: pino({ level: 'error' }, sink) });
+    try {
+      const owner = await failing.accountKey(await failing.user('failing@example.com'), ALL_SCOPES);
+      const project = (await failing.request('POST', '/v1/projects', { key: owner, body: { name: 'P' } })).body.project;
+      const created = await failing.request('POST', '/v1/monitors', { key: owner, body: { project_id: project.id, name: 'J', type: 'JOB_HEARTBEAT', schedule: '1h' } });
+      // The REST read fails in the read models; the ping (whose monitor the process has folded
+      // already) fails in the log.
+      const { readModels, events } = failing.vigil.stores;
+      const broken = async () => {
+        throw new Error('the disk is on fire');
+      };
+      Object.assign(readModels, { get: broken, find: broken });
+      Object.assign(events, { appendToStream: broken, appendToStreams: broken });
+      const rest = await failing.request('GET', `/v1/monitors/${created.body.monitor.id}`, { key: owner, headers: { 'X-Request-Id': 'rest-500' } });
+      const ping = await failing.request('GET', `/v1/ping/${created.body.monitor.id}`, { headers: { 'X-Request-Id': 'ping-500' } });
+      for (const answer of [rest, ping]) expect(answer).to.deep.include({ status: 500, body: { error: 'internal error' } });
+    } finally {
+      await failing.stop();
+    }
+    const failures = logged.filter((line) => line['msg'] === 'request failed');
+    expect(failures.map((line) => [line['request_id'], (line['err'] as { message: string }).message])).to.deep.equal([
+      ['rest-500', 'the disk is on fire'],
+      ['ping-500', 'the disk is on fire'],
+    ]);
   });
 
   it('echoes a sane X-Request-Id and makes one up otherwise', async () => {
