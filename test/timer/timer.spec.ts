@@ -174,6 +174,19 @@ describe('Timer: hung runs', () => {
     expect(await vigil.tick()).to.equal(0);
     expect(await incidents(m.id)).to.deep.equal([]);
   });
+
+  it('leaves a run alone whose START came twice (a retry) and which completed in time', async () => {
+    const m = await create({ type: 'JOB_BASIC', schedule: 'x' });
+    await vigil.request('GET', `/v1/ping/${m.id}/start?run_id=job-1`);
+    vigil.clock.advance(3000);
+    await vigil.request('GET', `/v1/ping/${m.id}/start?run_id=job-1`);
+    vigil.clock.advance(2 * MINUTE);
+    await vigil.request('GET', `/v1/ping/${m.id}/success?run_id=job-1`);
+    vigil.clock.advance(15 * MINUTE);
+    expect(await vigil.tick()).to.equal(0);
+    expect(await incidents(m.id)).to.deep.equal([]);
+    expect(await read(m.id)).to.include({ status: 'UP', consecutive_failures: 0 });
+  });
 });
 
 describe('Schedule preview', () => {

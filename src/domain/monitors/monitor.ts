@@ -6,7 +6,7 @@ import { addSeconds, nextExpectedAfter, nextExpectedAfterCheckIn } from './sched
 import type { PageReason } from '../notifications/page.js';
 import type { IncidentKind, IncidentStatus, UserActor } from './incidents.js';
 import { type MonitorConfig, type UptimeConfig, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
-import { type DurationAssertion, type OpenRun, type PingKind, OPEN_RUNS_KEPT, assessDuration, effectiveKind, matchingStart } from './pings.js';
+import { type DurationAssertion, type OpenRun, type PingKind, OPEN_RUNS_KEPT, assessDuration, effectiveKind, matchingStart, sameRun } from './pings.js';
 
 type Ids = { monitor_id: string; project_id: string };
 
@@ -38,7 +38,10 @@ export interface PingReceivedData extends Ids, IncomingPing {
   received_at: string;
   /** False while the monitor is paused: recorded, not evaluated. */
   evaluated: boolean;
-  /** The START this ping completed, if any. */
+  /**
+   * The open START this ping ends: the one a SUCCESS or FAILURE completed, or, for a START, the
+   * open one with the same run_id (a retried START, or a run that never reported) it replaces.
+   */
   closed_start_ping_id: string | null;
   // The monitor's ping-derived counters after this ping. Carried on every ping so that they
   // survive the truncation of old pings (retention): the newest ping always knows them.
@@ -430,6 +433,8 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
 
   const completes = kind === 'SUCCESS' || kind === 'FAILURE';
   const start = completes ? matchingStart(state.openRuns, ping.run_id) : null;
+  // Left open, the START this one replaces would be reported hung after max_duration_seconds.
+  const replaced = kind === 'START' ? sameRun(state.openRuns, ping.run_id) : null;
   const durationMs = ping.duration_ms ?? (start ? Math.max(0, Date.parse(now) - Date.parse(start.started_at)) : null);
   const assertion = completes ? assessDuration(durationMs, config.min_duration_seconds, config.max_duration_seconds) : null;
   const failures = kind === 'FAILURE' ? state.consecutiveFailures + 1 : kind === 'SUCCESS' ? 0 : state.consecutiveFailures;
@@ -441,7 +446,7 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
     duration_assertion: assertion,
     started_at: start?.started_at ?? null,
     evaluated: true,
-    closed_start_ping_id: start?.ping_id ?? null,
+    closed_start_ping_id: (start ?? replaced)?.ping_id ?? null,
     consecutive_failures: failures,
     consecutive_misses: checkIn ? 0 : state.consecutiveMisses,
     last_success_at: kind === 'SUCCESS' ? now : state.lastSuccessAt,

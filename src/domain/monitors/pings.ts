@@ -25,6 +25,11 @@ export function matchingStart(openRuns: readonly OpenRun[], runId: string | null
   return candidates.at(-1) ?? null;
 }
 
+/** The latest open START of the same run: the same run_id, or also none. */
+export function sameRun(openRuns: readonly OpenRun[], runId: string | null): OpenRun | null {
+  return openRuns.filter((run) => run.run_id === runId).at(-1) ?? null;
+}
+
 export function assessDuration(durationMs: number | null, minSeconds: number | null, maxSeconds: number | null): DurationAssertion | null {
   if (durationMs === null || (minSeconds === null && maxSeconds === null)) return null;
   if (minSeconds !== null && durationMs < minSeconds * 1000) return 'TOO_FAST';

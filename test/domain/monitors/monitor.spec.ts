@@ -146,6 +146,23 @@ describe('Monitor', () => {
         .when(receive())
         .then([received({ duration_ms: 60_000, started_at: '2026-11-21T10:04:00.000Z', closed_start_ping_id: 's-b', total_pings_received: 2 })]));
 
+    it('replaces the open START of the same run with a repeated START (a retry), so that only one run is open', () => {
+      given([created({ max_duration_seconds: 600 }), started('s-1', 'job-1'), started('s-x', 'other')])
+        .when(receive({ ping_id: 's-2', event: 'START', run_id: 'job-1' }))
+        .then([received({ ping_id: 's-2', event: 'START', run_id: 'job-1', closed_start_ping_id: 's-1', total_pings_received: 2, last_success_at: null })]);
+      // Without a run_id, the open START without one.
+      given([created(), started('s-1', null), started('s-x', 'other')])
+        .when(receive({ ping_id: 's-2', event: 'START' }))
+        .then([received({ ping_id: 's-2', event: 'START', closed_start_ping_id: 's-1', total_pings_received: 2, last_success_at: null })]);
+    });
+
+    it('never reports the replaced START as hung', () => {
+      const retried = received({ ping_id: 's-2', event: 'START', run_id: 'job-1', received_at: '2026-11-21T10:00:03.000Z', closed_start_ping_id: 's-1', last_success_at: null });
+      const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'm', overdue: 'o', failed: 'f' }, repage_after_seconds: 3600, now });
+      // Past the first START's deadline (10:10:00), before the retry's (10:10:03).
+      given([created({ type: 'JOB_BASIC', schedule: 'x', max_duration_seconds: 600 }), started('s-1', 'job-1'), retried]).when(expire('2026-11-21T10:10:01.000Z')).then([]);
+    });
+
     it('prefers the duration the client sent', () =>
       given([created(), started('s-a', 'a')])
         .when(receive({ run_id: 'a', duration_ms: 1234 }))
