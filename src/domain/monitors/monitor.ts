@@ -466,8 +466,11 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
   if (kind === 'SUCCESS') {
     if (state.health === 'DOWN') events.push({ type: 'MonitorWentUp', data: { ...ids, reason: 'SUCCESS_PING', at: now } });
     events.push(...resolveOpen(state, ['MISSED', 'FAILED'], now, { by_kind: 'system', reason: 'SUCCESS_PING' }));
-    // Duration incidents are informational: they open on an out-of-range run and resolve on the next in-range one.
-    if (assertion === 'PASS') events.push(...resolveOpen(state, ['DURATION_HIGH', 'DURATION_LOW'], now, { by_kind: 'system', reason: 'DURATION_IN_RANGE' }));
+    // A SUCCESS resolves the monitor's incidents (SPEC), but not a duration incident that this very
+    // run is out of range for again.
+    const stillOutOfRange = assertion === 'TOO_SLOW' ? 'DURATION_HIGH' : assertion === 'TOO_FAST' ? 'DURATION_LOW' : null;
+    const durationIncidents = (['DURATION_HIGH', 'DURATION_LOW'] as const).filter((kind) => kind !== stillOutOfRange);
+    events.push(...resolveOpen(state, durationIncidents, now, { by_kind: 'system', reason: assertion === 'PASS' ? 'DURATION_IN_RANGE' : 'SUCCESS_PING' }));
     if (assertion === 'TOO_SLOW' && durationMs !== null && config.max_duration_seconds !== null && !openIncidentOf(state, 'DURATION_HIGH')) {
       events.push(open('DURATION_HIGH', tooSlowCause(durationMs, config.max_duration_seconds)));
     }

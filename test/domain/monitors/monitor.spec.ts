@@ -188,6 +188,16 @@ describe('Monitor', () => {
           received({ duration_ms: 1000, duration_assertion: 'PASS' }),
           { type: 'IncidentResolved', data: { ...ids, incident_id: 'inc-0', resolved_at: T1, by_kind: 'system', user_id: null, email: null, api_key_id: null, reason: 'DURATION_IN_RANGE' } },
         ]));
+
+    it('resolves an open duration incident on a SUCCESS without a duration, as a SUCCESS resolves any incident of the monitor', () =>
+      given([created({ max_duration_seconds: 120, min_duration_seconds: 60 }), incidentOpened('DURATION_HIGH', 'slow', 'inc-0'), incidentOpened('DURATION_LOW', 'fast', 'inc-9')])
+        .when(receive())
+        .then([received(), resolvedBySuccess('inc-0'), resolvedBySuccess('inc-9')]));
+
+    it('keeps a duration incident open on a SUCCESS out of range the same way again, and resolves the other kind', () =>
+      given([created({ max_duration_seconds: 120, min_duration_seconds: 60 }), incidentOpened('DURATION_HIGH', 'slow', 'inc-0'), incidentOpened('DURATION_LOW', 'fast', 'inc-9')])
+        .when(receive({ duration_ms: 300_000 }))
+        .then([received({ duration_ms: 300_000, duration_assertion: 'TOO_SLOW' }), resolvedBySuccess('inc-9')]));
   });
 
   describe('when paused', () => {
