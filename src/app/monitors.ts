@@ -135,17 +135,30 @@ async function claimSlug(context: CommandContext, projectId: string, slug: strin
       return;
     } catch (error) {
       if (!(error instanceof DomainError) || attempt > 0) throw error;
-      // Taken: only a holder that no longer exists (a creation that failed half-way) gives way.
+      // Taken: only a holder that no longer exists gives way.
       const holder = await currentHolder(context, projectId, slug);
-      if (holder === null || (await loadMonitorState(context, holder)).lifecycle === 'active') throw error;
+      if (holder === null || !(await holderGone(context, holder))) throw error;
     }
   }
 }
 
-async function currentHolder(context: CommandContext, projectId: string, slug: string): Promise<string | null> {
+/**
+ * How long a claim may wait for its monitor to be created. The two are appended one after the
+ * other, so a holder whose monitor is still absent is a creation under way (a concurrent one
+ * must not take its slug) until this much later, when it is one that failed half-way.
+ */
+const CREATION_UNDER_WAY_MS = 60_000;
+
+async function holderGone(context: CommandContext, holder: { monitorId: string; claimedAt: string }): Promise<boolean> {
+  const { lifecycle } = await loadMonitorState(context, holder.monitorId);
+  if (lifecycle !== 'absent') return lifecycle === 'deleted';
+  return context.clock().getTime() - Date.parse(holder.claimedAt) >= CREATION_UNDER_WAY_MS;
+}
+
+async function currentHolder(context: CommandContext, projectId: string, slug: string): Promise<{ monitorId: string; claimedAt: string } | null> {
   const events = await context.events.readStream(slugClaimStream(projectId, slug), { direction: 'backwards', maxCount: 1 });
   const last = events[0];
-  return last?.type === 'SlugClaimed' ? String(last.data['monitor_id']) : null;
+  return last?.type === 'SlugClaimed' ? { monitorId: String(last.data['monitor_id']), claimedAt: String(last.data['claimed_at']) } : null;
 }
 
 async function releaseSlug(context: CommandContext, projectId: string, slug: string, monitorId: string, actor: Actor): Promise<void> {

@@ -124,3 +124,43 @@ describe('runMonitorCommand', () => {
     });
   });
 });
+
+describe('monitor slugs', () => {
+  let stores: EmbeddedStores;
+  beforeEach(() => (stores = openEmbeddedStores()));
+  afterEach(() => stores.dispose());
+
+  const slugOf = async (monitorId: string) => {
+    const [created] = await stores.events.readStream(`monitor-${monitorId}`, { maxCount: 1 });
+    return (created?.data['config'] as { slug: string }).slug;
+  };
+
+  it('gives monitors created at the same moment distinct slugs, and one explicit slug to one of them', async () => {
+    const context = commandContext(stores.events);
+    const { projectId } = await createProject(context, { name: 'P', description: '', owner_id: 'owner' }, actor);
+
+    const derived = await Promise.all([1, 2, 3, 4].map(() => createMonitor(context, { project_id: projectId, config, slugGiven: false }, actor)));
+    const explicit = await Promise.allSettled([1, 2, 3].map(() => createMonitor(context, { project_id: projectId, config: { ...config, slug: 'exp' }, slugGiven: true }, actor)));
+
+    expect((await Promise.all(derived.map((m) => slugOf(m.monitorId)))).sort()).to.deep.equal(['backup', 'backup-2', 'backup-3', 'backup-4']);
+    expect(explicit.map((outcome) => outcome.status).sort()).to.deep.equal(['fulfilled', 'rejected', 'rejected']);
+    for (const outcome of explicit) if (outcome.status === 'rejected') expect(String(outcome.reason)).to.match(/slug exp is already used/);
+  });
+
+  it('takes over the slug of a creation that failed half-way once a creation could no longer be under way', async () => {
+    let now = new Date('2026-11-21T10:00:00.000Z');
+    const context = commandContext(stores.events, { clock: () => now });
+    const { projectId } = await createProject(context, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    // A claim whose monitor was never created, as a crash between the two appends leaves it.
+    await stores.events.appendToStream(`monitorslug-${projectId}-backup`, [
+      { type: 'SlugClaimed', data: { project_id: projectId, slug: 'backup', monitor_id: 'never-created', claimed_at: now.toISOString() } },
+    ]);
+
+    now = new Date(now.getTime() + 59_000);
+    const refused = await createMonitor(context, { project_id: projectId, config, slugGiven: true }, actor).catch((error: unknown) => error);
+    expect(String(refused)).to.match(/slug backup is already used/);
+    now = new Date(now.getTime() + 1_000);
+    const { monitorId } = await createMonitor(context, { project_id: projectId, config, slugGiven: true }, actor);
+    expect(await slugOf(monitorId)).to.equal('backup');
+  });
+});
