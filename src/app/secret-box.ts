@@ -44,4 +44,10 @@ export class SecretBox {
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return JSON.parse(Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8'));
   }
+
+  /** A sealed channel config, opened: its fields, or none if it held anything but an object. */
+  openConfig(sealed: string): Record<string, unknown> {
+    const opened: unknown = this.open(sealed);
+    return typeof opened === 'object' && opened !== null && !Array.isArray(opened) ? Object.fromEntries(Object.entries(opened)) : {};
+  }
 }

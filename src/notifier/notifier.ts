@@ -178,8 +178,7 @@ export class Notifier {
     });
     const context: DeliveryContext = { timeoutMs: this.config.timeoutMs, smtp: this.config.smtp, now: () => this.commands.clock() };
     try {
-      const config = this.secrets.open(channel.config_sealed);
-      await deliver(channel.type, typeof config === 'object' && config !== null ? (config as Record<string, unknown>) : {}, message, context);
+      await deliver(channel.type, this.secrets.openConfig(channel.config_sealed), message, context);
       this.metrics?.notificationDeliveries.inc({ type: channel.type });
       return { delivered: true };
     } catch (error) {

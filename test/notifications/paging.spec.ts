@@ -256,6 +256,16 @@ describe('Paging', function () {
     expect(refused.body).to.include({ ok: true, delivered: false, error: `${new URL(sink.url).host} answered HTTP 403` });
   });
 
+  it('keeps signing a webhook with its secret after its config is updated without one', async () => {
+    const hook = await channel('WEBHOOK', { url: `${sink.url}/old` });
+    const patched = await vigil.request('PATCH', `/v1/notification-channels/${hook.channel.id}`, { key, body: { config: { url: `${sink.url}/new` } } });
+    expect(patched.body.channel.config_fields_set).to.deep.equal(['secret', 'url']);
+    const tested = await vigil.request('POST', `/v1/notification-channels/${hook.channel.id}/test`, { key });
+    expect(tested.body).to.include({ delivered: true, error: null });
+    const [received] = seen('/new');
+    expect(new Webhook(hook.signing_secret!).verify(received!.body, received!.headers as Record<string, string>)).to.be.an('object');
+  });
+
   it('keeps every secret out of the events and read models in the SQLite file', async () => {
     const secrets = ['SLACK-SECRET-PATH-9', '654321:TG-SECRET', 'PD-SECRET-KEY', 'OG-SECRET-KEY', 'tk_NTFY_SECRET', 'topic-secret-9'];
     await channel('SLACK', { webhook_url: `${sink.url}/slack/${secrets[0]}` });

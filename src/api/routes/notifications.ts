@@ -126,11 +126,15 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
   router.patch('/notification-channels/:channelId', async (ctx) => {
     const channel = await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
     const body = decode(UpdateChannelBody, ctx.request.body);
+    const config = body.config !== undefined ? configFor(channel.type, body.config) : null;
+    // A webhook's signing secret is shown only when made: a new config that names none keeps the
+    // one its receiver verifies with, rather than sending unsigned.
+    if (config && channel.type === 'WEBHOOK' && config['secret'] === undefined) config['secret'] = secrets.openConfig(channel.config_sealed)['secret'];
     const changes = {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
       ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
-      ...(body.config !== undefined ? sealConfig(secrets, configFor(channel.type, body.config)) : {}),
+      ...(config ? sealConfig(secrets, config) : {}),
     };
     const outcome = await updateChannel(commands, channel.id, changes, actorOf(ctx.state));
     await settled(deps, outcome.position);
@@ -153,9 +157,8 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
     message.title = `🧪 Test message from Vigil for channel "${channel.name}"`;
     message.subject = `[Vigil] Test message for channel "${channel.name}"`;
     message.text = `${message.title}: if you can read this, paging reaches you.`;
-    const sealed = secrets.open(channel.config_sealed);
     try {
-      await deliver(channel.type, typeof sealed === 'object' && sealed !== null ? (sealed as Record<string, unknown>) : {}, message, {
+      await deliver(channel.type, secrets.openConfig(channel.config_sealed), message, {
         timeoutMs: 10_000,
         smtp: deps.config.smtp,
         now: () => commands.clock(),
