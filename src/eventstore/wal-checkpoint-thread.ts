@@ -19,6 +19,16 @@ interface CheckpointResult {
 const PASSES_BESIDE_WRITERS = 4;
 
 /**
+ * How long a RESTART waits for what holds it back (SQLite's busy timeout on this connection) and,
+ * when it had to give up, how long until it tries again. RESTART takes the write lock first and
+ * then waits for the readers of older snapshots: a long read in another process (`vigil verify`,
+ * a backup) would hold every writer for as long as it waits. With the connection's usual 5 s,
+ * every log commit waited ~5 s while such a reader lived; now at most this, once a second.
+ */
+const RESTART_WAIT_MS = 50;
+const RESTART_RETRY_AFTER_MS = 1000;
+
+/**
  * The thread of a WalCheckpointer. Each interval:
  *  1. beside the writers, PASSIVE checkpoints copy what the WAL holds into the database file, and
  *     this thread flushes what they copied to disk (fdatasync on a descriptor of its own);
@@ -40,6 +50,9 @@ function run(path: string, intervalMs: number, gate: WriteGate, restartAfterFram
   const port = parentPort;
   if (!port) throw new Error('wal-checkpoint-thread runs as a worker thread');
   const db = openSqliteDatabase(path, { autocheckpoint: false });
+  // Only the RESTART waits on this connection; its PASSIVE checkpoints never do.
+  db.pragma(`busy_timeout = ${RESTART_WAIT_MS}`);
+  let restartNotBefore = 0;
   // Read-only is enough: on Linux, fdatasync flushes the file's pages whoever wrote them.
   const file = openSync(path, 'r');
   const checkpoint = () => {
@@ -50,9 +63,12 @@ function run(path: string, intervalMs: number, gate: WriteGate, restartAfterFram
       }
       const [finished] = gate.holdAfterWaiters(() => db.pragma('wal_checkpoint(PASSIVE)')) as CheckpointResult[];
       // Writers the gate does not hold (other processes on the file) can keep the WAL from ever
-      // being found copied: past this size, RESTART waits for them (SQLite's busy timeout) and
-      // starts it over. A reader that holds on to an old snapshot can still keep it from shrinking.
-      if (finished && finished.log > restartAfterFrames) gate.holdAfterWaiters(() => db.pragma('wal_checkpoint(RESTART)'));
+      // being found copied: past this size, RESTART waits for them (briefly, see above) and
+      // starts it over. A reader that holds on to an old snapshot keeps it from shrinking.
+      if (finished && finished.log > restartAfterFrames && Date.now() >= restartNotBefore) {
+        const [restarted] = gate.holdAfterWaiters(() => db.pragma('wal_checkpoint(RESTART)')) as CheckpointResult[];
+        restartNotBefore = restarted?.busy ? Date.now() + RESTART_RETRY_AFTER_MS : 0;
+      }
     } catch (error) {
       // Busy or failing now, maybe not at the next interval; the writers never depend on it.
       console.error('WAL checkpoint failed', error);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { statSync } from 'node:fs';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
+import { SqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { WalCheckpointer } from '../../src/eventstore/wal-checkpointer.js';
 import { WriteGate } from '../../src/eventstore/write-gate.js';
 import { eventually } from '../support/eventually.js';
@@ -43,6 +44,44 @@ describe('WalCheckpointer', () => {
     await checkpointer.stop();
     expect(statSync(path).size).to.be.above(4_000_000);
     db.close();
+  });
+});
+
+describe('WalCheckpointer beside a long reader', () => {
+  let dir: ReturnType<typeof makeTempDir>;
+  beforeEach(() => (dir = makeTempDir('vigil-wal-reader')));
+  afterEach(() => dir.remove());
+
+  it("keeps the writers waiting for a reader's old snapshot only briefly, not for SQLite's whole busy timeout (5 s)", async () => {
+    const path = `${dir.path}/vigil.db`;
+    const gate = new WriteGate();
+    const db = openSqliteDatabase(path, { autocheckpoint: false });
+    const events = new SqliteEventStore(db, { writeGate: gate });
+    const reader = openSqliteDatabase(path);
+    const big = 'x'.repeat(4000);
+    const checkpointer = WalCheckpointer.start(path, { intervalMs: 20, writeGate: gate, restartAfterFrames: 100 });
+    try {
+      await events.appendToStream('before', [{ type: 'T', data: { big } }]);
+      // Another process's long read (a verify, a backup) holds the snapshot it began with...
+      reader.exec('BEGIN');
+      reader.prepare('SELECT COUNT(*) FROM es_events').get();
+      // ...while the WAL grows past the size at which the checkpointer restarts it.
+      for (let i = 0; i < 200; i++) await events.appendToStream(`s-${i}`, [{ type: 'T', data: { big } }]);
+      const waits: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now();
+        await events.appendToStream('ping', [{ type: 'P', data: {} }]);
+        waits.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(Math.max(...waits)).to.be.below(1000);
+    } finally {
+      reader.exec('COMMIT');
+      reader.close();
+      await checkpointer.stop();
+      await events.close();
+      db.close();
+    }
   });
 });
 
