@@ -50,7 +50,7 @@ export class WriteGate {
    */
   holdAfterWaiters<T>(work: () => T): T {
     const until = Date.now() + this.waitForWritersMs;
-    for (let waiting = Atomics.load(this.cell, WAITERS); waiting > 0 && Date.now() < until; waiting = Atomics.load(this.cell, WAITERS)) {
+    for (let waiting = Atomics.load(this.cell, WAITERS); this.othersAmong(waiting) > 0 && Date.now() < until; waiting = Atomics.load(this.cell, WAITERS)) {
       Atomics.wait(this.cell, WAITERS, waiting, until - Date.now());
     }
     return this.take(work, false);
@@ -58,7 +58,16 @@ export class WriteGate {
 
   /** Whether a writer waits for the gate: a background writer holding it can end its transaction early. */
   writerWaiting(): boolean {
-    return Atomics.load(this.cell, WAITERS) > 0;
+    return this.othersAmong(Atomics.load(this.cell, WAITERS)) > 0;
+  }
+
+  /**
+   * The waiters other than this thread's own writer. Where the log's writer and a background one
+   * share this instance (one thread: the projector without a thread of its own), the waiting
+   * writer cannot run before the background one returns, so waiting for it only blocks the thread.
+   */
+  private othersAmong(waiting: number): number {
+    return this.counted ? waiting - 1 : waiting;
   }
 
   /**
