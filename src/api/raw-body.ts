@@ -39,5 +39,16 @@ export async function readCappedBody(request: IncomingMessage, keepBytes: number
     // The client went away mid-body (or timed out): its fault, not the server's.
     throw new HttpError(400, 'ping body was not received in full');
   }
-  return { text: Buffer.concat(kept).toString('utf8'), bytes, truncated: bytes > keepBytes };
+  const text = utf8Within(Buffer.concat(kept), keepBytes, bytes > keepBytes);
+  return { text, bytes, truncated: bytes > keepBytes };
+}
+
+/**
+ * The bytes as text of at most `limit` bytes of UTF-8. A character the cap cut in two is left
+ * out rather than decoded as U+FFFD, which would take the text past the cap; so are the last
+ * characters of one whose invalid bytes, each decoded as that 3-byte character, would.
+ */
+function utf8Within(bytes: Buffer, limit: number, cut: boolean): string {
+  const text = new TextDecoder().decode(bytes, { stream: cut });
+  return Buffer.byteLength(text) <= limit ? text : new TextDecoder().decode(Buffer.from(text).subarray(0, limit), { stream: true });
 }

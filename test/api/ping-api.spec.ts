@@ -193,6 +193,20 @@ describe('Ping API', () => {
     expect(full.body.ping.truncated).to.equal(true);
   });
 
+  it('cuts a payload over the limit at a character, never past the limit', async () => {
+    const m = await monitor();
+    // The limit (1000 bytes) falls inside the two bytes of the é.
+    await vigil.request('POST', `/v1/ping/${m.id}`, { rawBody: `${'a'.repeat(999)}é${'z'.repeat(10)}`, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    const [cut] = await history(m.id);
+    const full = await vigil.request('GET', `/v1/monitors/${m.id}/pings/${cut!['id']}`, { key });
+    expect(full.body.ping.payload).to.equal('a'.repeat(999));
+    // Bytes that are no UTF-8, each read as U+FFFD (3 bytes), stay within it too.
+    await vigil.request('POST', `/v1/ping/${m.id}`, { rawBody: Buffer.alloc(600, 0xff), headers: { 'Content-Type': 'application/octet-stream' } });
+    const [invalid] = await history(m.id);
+    const stored = (await vigil.request('GET', `/v1/monitors/${m.id}/pings/${invalid!['id']}`, { key })).body.ping.payload;
+    expect(Buffer.byteLength(stored)).to.be.at.most(1000).and.at.least(997);
+  });
+
   it('answers 404 for an unknown monitor, by id or by slug', async () => {
     expect(await vigil.request('GET', '/v1/ping/6f0b0a57-1d7c-4b36-9f1a-2a6a1b0f9a00')).to.deep.include({ status: 404, body: { error: 'monitor not found' } });
     expect((await vigil.request('GET', '/v1/ping/not-a-uuid')).status).to.equal(404);

@@ -81,10 +81,10 @@ export class TestVigil {
     this.removeDir();
   }
 
-  async request<T = any>(method: string, path: string, options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<Response<T>> {
+  async request<T = any>(method: string, path: string, options: { key?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {}): Promise<Response<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key) headers['X-API-Key'] = options.key;
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
