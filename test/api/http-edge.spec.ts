@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { send } from '../support/raw-http.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 describe('HTTP edge', () => {
@@ -40,6 +41,16 @@ describe('HTTP edge', () => {
     const wrongMethod = await vigil.request('PUT', '/v1/projects', { key });
     expect(wrongMethod.status).to.equal(405);
     expect(wrongMethod.body.error).to.be.a('string');
+  });
+
+  it('takes a POST whose chunked body is empty as one with no body, and refuses one with a body of another type', async () => {
+    const project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Chunked' } })).body.project;
+    const monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'J', type: 'JOB_HEARTBEAT', schedule: '1h' } })).body.monitor;
+    const chunked = (body: string) => send(vigil.url, 'POST', `/v1/monitors/${monitor.id}/pause`, { headers: { 'X-API-Key': key, 'Transfer-Encoding': 'chunked' }, body });
+    const empty = await chunked('');
+    expect(empty.status, empty.text).to.equal(200);
+    expect(JSON.parse(empty.text).monitor.status).to.equal('PAUSED');
+    expect((await chunked('paused=please')).status).to.equal(415);
   });
 
   it('answers a method the routers do not know with a 501 and an { error }, not a 500', async () => {
