@@ -104,7 +104,7 @@ export function nextExpectedAfter(type: MonitorType, schedule: string, timezone:
 /**
  * A check-in this close before a cron slot is early for that slot (clock skew between the job's
  * host and Vigil), not a stray ping: the next expected time is then the slot after it. The window
- * never exceeds half the gap between slots, so a job running every minute is not skipped ahead.
+ * is less than half the gap between slots, so a job running every minute or two is not skipped ahead.
  */
 export const EARLY_CHECKIN_MS = 60_000;
 
