@@ -68,6 +68,19 @@ describe('Incidents and the status machine', () => {
     expect((await vigil.request('POST', '/v1/incidents/7d1b5d0e-8b8a-4f0f-9d5e-1c2b3a4d5e6f/resolve', { key })).status).to.equal(404);
   });
 
+  it("resolves a deleted monitor's open incidents, by whoever deleted it, so that none stays OPEN for good", async () => {
+    const m = await monitor({ failure_tolerance: 1 });
+    await ping(m.id, '/fail');
+    const [incident] = (await incidentsOf(m.id)).data;
+    expect(incident.status).to.equal('OPEN');
+    expect((await vigil.request('DELETE', `/v1/monitors/${m.id}`, { key })).status).to.equal(204);
+    const kept = (await vigil.request('GET', `/v1/incidents/${incident.id}`, { key })).body.incident;
+    expect(kept).to.include({ status: 'RESOLVED' });
+    expect(kept.resolved_by).to.include({ kind: 'user' });
+    const open = (await vigil.request('GET', `/v1/incidents?project_id=${projectId}&status=OPEN,ACKNOWLEDGED`, { key })).body.data;
+    expect(open.map((i: { id: string }) => i.id)).to.not.include(incident.id);
+  });
+
   it('lets a MEMBER acknowledge, but not a READONLY member', async () => {
     const m = await monitor();
     await ping(m.id, '/fail');

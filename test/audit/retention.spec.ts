@@ -47,7 +47,10 @@ describe('Incident records outlive their monitor and its pings', () => {
     expect((await vigil.request('DELETE', `/v1/monitors/${m.id}`, { key })).status).to.equal(204);
     const record = await vigil.vigil.stores.events.readStream(`incident-${incidentId}`);
     expect(record.map((e) => e.type)).to.include('IncidentArchived');
-    expect((await vigil.request('GET', `/v1/incidents/${incidentId}`, { key })).body.incident).to.include({ id: incidentId, status: 'OPEN' });
+    // Resolved by whoever deleted the monitor: nothing could resolve it after.
+    const kept = (await vigil.request('GET', `/v1/incidents/${incidentId}`, { key })).body.incident;
+    expect(kept).to.include({ id: incidentId, status: 'RESOLVED' });
+    expect(kept.resolved_by).to.include({ kind: 'user' });
   });
 
   it('archives an incident that a ping opened while the delete was under way, between its archiving and the deletion', async () => {
@@ -72,7 +75,9 @@ describe('Incident records outlive their monitor and its pings', () => {
     }
     expect(raced).to.equal(true);
     const [incident] = (await vigil.request('GET', `/v1/incidents?project_id=${projectId}`, { key })).body.data;
-    expect(incident).to.include({ monitor_id: m.id, status: 'OPEN' });
+    // Resolved with the deletion itself, the API's resolving having come before the ping.
+    expect(incident).to.include({ monitor_id: m.id, status: 'RESOLVED' });
+    expect(incident.resolved_by).to.deep.equal({ kind: 'system', reason: 'MONITOR_DELETED' });
     const record = await events.readStream(`incident-${incident.id}`);
     expect(record.map((e) => e.type)).to.include('IncidentArchived');
   });

@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import { createMonitor, deleteMonitor, forceMonitorUp, pauseMonitor, resumeMonitor, updateMonitor } from '../../app/monitors.js';
+import { createMonitor, deleteMonitor, forceMonitorUp, pauseMonitor, resolveIncident, resumeMonitor, updateMonitor } from '../../app/monitors.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
 import { EARLY_CHECKIN_MS, upcomingSlots } from '../../domain/monitors/schedule.js';
@@ -114,6 +114,12 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     // Its incidents stay readable: archived in their own streams before its streams go. (Found in
     // the read models, which have taken in every write acknowledged before this request: see app.ts.)
     const actor = actorOf(ctx.state);
+    // Its open incidents end with it, resolved by whoever deleted it: an archived incident can be
+    // neither acknowledged nor resolved, and would stay OPEN in every list.
+    const by = await userActor(readModels, ctx.state);
+    for (const { doc } of await readModels.find<IncidentDocument>('incidents', { monitor_id: monitor.id, status: { $in: ['OPEN', 'ACKNOWLEDGED'] } })) {
+      await settled(deps, (await resolveIncident(commands, monitor.id, doc.id, by, actor)).position);
+    }
     await settled(deps, await archiveMonitorIncidents(commands, readModels, monitor.id, actor));
     await deleteMonitor(commands, monitor.id, actor, async (position) => {
       await settled(deps, position);

@@ -4,7 +4,7 @@ import { withPages } from './paging.js';
 import { checkFailureCause, failureCause, hungRunCause, missedCause, sslExpiringCause, tooFastCause, tooSlowCause } from './causes.js';
 import { addSeconds, nextExpectedAfter, nextExpectedAfterCheckIn } from './schedule.js';
 import type { PageReason } from '../notifications/page.js';
-import type { IncidentKind, IncidentStatus, UserActor } from './incidents.js';
+import { INCIDENT_KINDS, type IncidentKind, type IncidentStatus, type UserActor } from './incidents.js';
 import { type MonitorConfig, type UptimeConfig, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
 import { type DurationAssertion, type OpenRun, type PingKind, OPEN_RUNS_KEPT, assessDuration, effectiveKind, matchingStart, sameRun } from './pings.js';
 
@@ -364,7 +364,12 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
         ];
       }
       case 'DeleteMonitor':
-        return [{ type: 'MonitorDeleted', data: { ...ids, deleted_at: command.now } }];
+        // Its incidents outlive it, archived; one still open (the API resolves them first, but a
+        // ping may have opened one since) would stay open with nothing left to resolve it.
+        return [
+          ...resolveOpen(state, INCIDENT_KINDS, command.now, { by_kind: 'system', reason: 'MONITOR_DELETED' }),
+          { type: 'MonitorDeleted', data: { ...ids, deleted_at: command.now } },
+        ];
       case 'ExpireDeadlines':
         return expireDeadlines(state, config, command);
       case 'RecordCheck':

@@ -258,6 +258,15 @@ describe('Monitor', () => {
         .when({ type: 'UpdateMonitor', monitor_id, patch: { uptime: { uptime_timeout_ms: 5000 } }, last_ping_seq: null, now: T1 })
         .thenRefuses('invalid', /only accepted on UPTIME_HTTP/));
 
+    it('resolves the incidents still open when deleted', () =>
+      given([created(), incidentOpened('FAILED', 'x', 'inc-0'), incidentOpened('DURATION_HIGH', 'y', 'inc-9')])
+        .when({ type: 'DeleteMonitor', monitor_id, now: T1 })
+        .then([
+          { type: 'IncidentResolved', data: { ...ids, incident_id: 'inc-0', resolved_at: T1, by_kind: 'system', user_id: null, email: null, api_key_id: null, reason: 'MONITOR_DELETED' } },
+          { type: 'IncidentResolved', data: { ...ids, incident_id: 'inc-9', resolved_at: T1, by_kind: 'system', user_id: null, email: null, api_key_id: null, reason: 'MONITOR_DELETED' } },
+          { type: 'MonitorDeleted', data: { ...ids, deleted_at: T1 } },
+        ]));
+
     it('refuses pings once deleted', () =>
       given([created(), { type: 'MonitorDeleted', data: { ...ids, deleted_at: T1 } }]).when(receive()).thenRefuses('not_found', /monitor not found/));
   });
