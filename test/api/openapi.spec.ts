@@ -171,11 +171,11 @@ describe('OpenAPI document', () => {
         await call('GET', `/v1/ping/${job.id}/3?run_id=r1`);
         await call('POST', `/v1/ping/${job.id}`, { rawBody: 'output' });
         const pingKey = (await vigil.request('GET', `/v1/projects/${project.id}`, { key })).body.project.ping_key;
-        await call('GET', `/v1/ping/${site.id}`);
-        await call('POST', `/v1/ping/${site.id}/log`, { rawBody: 'note' });
-        await call('GET', `/v1/s-ping/${pingKey}/${site.slug}`);
-        await call('POST', `/v1/s-ping/${pingKey}/${site.slug}`, { rawBody: 'note' });
-        await call('GET', `/v1/s-ping/${pingKey}/${site.slug}/log`);
+        await call('GET', `/v1/ping/${job.id}`);
+        await call('POST', `/v1/ping/${job.id}/log`, { rawBody: 'note' });
+        await call('GET', `/v1/s-ping/${pingKey}/${job.slug}`);
+        await call('POST', `/v1/s-ping/${pingKey}/${job.slug}`, { rawBody: 'note' });
+        await call('GET', `/v1/s-ping/${pingKey}/${job.slug}/log`);
         const ping = (await call('GET', `/v1/monitors/${job.id}/pings`, { key })).body.data[0];
         await call('GET', `/v1/monitors/${job.id}/pings/${ping.id}`, { key });
         await call('GET', `/v1/monitors/${job.id}/warnings`, { key });

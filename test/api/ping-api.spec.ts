@@ -207,6 +207,17 @@ describe('Ping API', () => {
     expect(Buffer.byteLength(stored)).to.be.at.most(1000).and.at.least(997);
   });
 
+  it('refuses pings to an UPTIME_HTTP monitor with a 400, by id or by slug, recording nothing', async () => {
+    const created = await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'Site', type: 'UPTIME_HTTP', schedule: '1m', uptime_url: 'http://127.0.0.1:9/health' } });
+    const site = created.body.monitor;
+    for (const path of [`/v1/ping/${site.id}`, `/v1/s-ping/${project.ping_key}/${site.slug}/fail`]) {
+      const refused = await vigil.request('GET', path);
+      expect(refused.status, path).to.equal(400);
+      expect(refused.body.error).to.equal(`monitor ${site.id} is UPTIME_HTTP: Vigil checks it itself, so it takes no pings`);
+    }
+    expect(await history(site.id)).to.deep.equal([]);
+  });
+
   it('answers 404 for an unknown monitor, by id or by slug', async () => {
     expect(await vigil.request('GET', '/v1/ping/6f0b0a57-1d7c-4b36-9f1a-2a6a1b0f9a00')).to.deep.include({ status: 404, body: { error: 'monitor not found' } });
     expect((await vigil.request('GET', '/v1/ping/not-a-uuid')).status).to.equal(404);

@@ -345,6 +345,9 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
           ...resolveOpen(state, ['MISSED', 'FAILED'], command.now, { by_kind: 'user', ...command.by, reason: 'FORCED_UP' }),
         ];
       case 'ReceivePing':
+        // Its state is what Vigil's own checks find: a ping (anyone with its URL) must not push the
+        // next check back or close an outage the checks see.
+        if (config.type === 'UPTIME_HTTP') throw invalid(`monitor ${state.monitorId} is UPTIME_HTTP: Vigil checks it itself, so it takes no pings`);
         return receivePing(state, config, command);
       case 'AcknowledgeIncident': {
         const incident = state.incidents.get(command.incident_id);

@@ -369,6 +369,9 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
   });
   const failing = check({ status_code: 503, is_up: false, error: 'HTTP 503, expected 2xx' });
 
+  it('refuses pings: its state is what its checks find', () =>
+    given([createdUptime()]).when(receive()).thenRefuses('invalid', /is UPTIME_HTTP: Vigil checks it itself, so it takes no pings/));
+
   it('records a passing check and schedules the next one an interval later', () =>
     given([createdUptime()]).when(record(check())).then([completed(check(), 0, T1)]));
 
