@@ -44,7 +44,7 @@ function withDue(doc: Omit<DeadlineDocument, 'due_at' | 'check_due_at'>): Deadli
  */
 export const deadlinesProjection: Projection<DeadlineDocument> = {
   name: 'deadlines',
-  version: 5,
+  version: 6,
   collection: { name: 'deadlines', indexes: [{ fields: ['due_at'] }, { fields: ['check_due_at'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue',
@@ -67,7 +67,8 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
         return withDue({ ...base, next_expected_at, grace_period_seconds: config.grace_period_seconds, max_duration_seconds: config.max_duration_seconds });
       }
       case 'MonitorPaused':
-        return withDue({ ...base, paused: true });
+        // As the monitor's own fold: a pause forgets the runs under way.
+        return withDue({ ...base, paused: true, open_runs: [] });
       case 'MonitorResumed':
         return withDue({ ...base, paused: false, next_expected_at: event.data.next_expected_at });
       case 'PingReceived': {

@@ -175,6 +175,19 @@ describe('Timer: hung runs', () => {
     expect(await incidents(m.id)).to.deep.equal([]);
   });
 
+  it('forgets a run under way when the monitor is paused: no incident dated inside the pause', async () => {
+    const m = await create({ type: 'JOB_BASIC', schedule: 'x' });
+    await vigil.request('GET', `/v1/ping/${m.id}/start`);
+    vigil.clock.advance(10_000);
+    await vigil.request('POST', `/v1/monitors/${m.id}/pause`, { key });
+    vigil.clock.advance(30 * MINUTE);
+    await vigil.request('POST', `/v1/monitors/${m.id}/resume`, { key });
+    vigil.clock.advance(MINUTE);
+    await vigil.tick();
+    expect(await incidents(m.id)).to.deep.equal([]);
+    expect(await read(m.id)).to.include({ status: 'UP', consecutive_failures: 0 });
+  });
+
   it('leaves a run alone whose START came twice (a retry) and which completed in time', async () => {
     const m = await create({ type: 'JOB_BASIC', schedule: 'x' });
     await vigil.request('GET', `/v1/ping/${m.id}/start?run_id=job-1`);

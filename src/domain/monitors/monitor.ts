@@ -237,7 +237,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
       case 'MonitorUpdated':
         return { ...state, config: event.data.config, nextExpectedAt: event.data.next_expected_at };
       case 'MonitorPaused':
-        return { ...state, paused: true };
+        // A pause forgets the runs under way: none may be reported hung with a deadline inside it.
+        return { ...state, paused: true, openRuns: [] };
       case 'MonitorResumed':
         return { ...state, paused: false, nextExpectedAt: event.data.next_expected_at };
       case 'MonitorCountersReset':

@@ -210,6 +210,18 @@ describe('Monitor', () => {
           received({ event: 'FAILURE', exit_code: 1, evaluated: false, consecutive_failures: 0, last_success_at: null, last_checkin_at: null, next_expected_at: HOUR_AFTER_T0 }),
         ]));
 
+    it('forgets the runs under way, which are then never reported hung with a deadline inside the pause', () => {
+      const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'm', overdue: 'o', failed: 'f' }, repage_after_seconds: 3600, now });
+      given([
+        created({ type: 'JOB_BASIC', schedule: 'x', max_duration_seconds: 60 }),
+        received({ ping_id: 's-1', event: 'START', received_at: T0, last_success_at: null, last_checkin_at: T0, next_expected_at: null }),
+        { type: 'MonitorPaused', data: { ...ids, paused_at: '2026-11-21T10:00:10.000Z' } },
+        { type: 'MonitorResumed', data: { ...ids, resumed_at: '2026-11-21T10:30:00.000Z', next_expected_at: null } },
+      ])
+        .when(expire('2026-11-21T10:31:00.000Z'))
+        .then([]);
+    });
+
     it('pauses once and resumes once', () => {
       given(paused).when({ type: 'PauseMonitor', monitor_id, now: T1 }).then([]);
       given(paused).when({ type: 'ResumeMonitor', monitor_id, now: T1 }).then([{ type: 'MonitorResumed', data: { ...ids, resumed_at: T1, next_expected_at: HOUR_AFTER_T1 } }]);
