@@ -50,6 +50,15 @@ describe('Monitors API', () => {
     });
   });
 
+  it('clears uptime_keyword and uptime_request_body with null, as monitor bodies show them unset', async () => {
+    const created = await uptime({ name: 'Keyword', uptime_method: 'POST', uptime_keyword: 'healthy', uptime_request_body: '{}' });
+    expect(created.body.monitor).to.include({ uptime_keyword: 'healthy', uptime_request_body: '{}' });
+    const cleared = await vigil.request('PATCH', `/v1/monitors/${created.body.monitor.id}`, { key, body: { uptime_keyword: null, uptime_request_body: null } });
+    expect(cleared.status, cleared.text).to.equal(200);
+    expect(cleared.body.monitor).to.include({ uptime_keyword: null, uptime_request_body: null });
+    expect((await uptime({ name: 'Echoed', uptime_keyword: null, uptime_request_body: null })).status).to.equal(201);
+  });
+
   it('keeps next_expected_at null on JOB_BASIC monitors and computes it in the zone for JOB_CRON', async () => {
     expect((await create({ name: 'Basic', type: 'JOB_BASIC', schedule: 'whenever' })).body.monitor.next_expected_at).to.equal(null);
     const cron = await create({ name: 'Cron', type: 'JOB_CRON', schedule: '0 3 * * *', timezone: 'Europe/Berlin' });

@@ -56,10 +56,11 @@ export const uptimeFields = {
   uptime_url: UptimeUrl,
   uptime_method: OneOf(['GET', 'HEAD', 'POST'] as const),
   uptime_expected_status: listOf(Integer(100, 599), 50),
-  uptime_keyword: BoundedString(1, 1024),
+  // Null (as monitor bodies show an unset one) clears them.
+  uptime_keyword: t.union([BoundedString(1, 1024), t.null], 'a string of 1 to 1024 characters, or null for none'),
   uptime_keyword_absent: t.boolean,
   uptime_headers: UptimeHeaders,
-  uptime_request_body: BoundedString(0, 10_000),
+  uptime_request_body: t.union([BoundedString(0, 10_000), t.null], 'a string of at most 10000 characters, or null for none'),
   uptime_timeout_ms: Integer(1000, 30_000),
   uptime_follow_redirects: t.boolean,
   uptime_verify_ssl: t.boolean,
