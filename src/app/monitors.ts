@@ -191,13 +191,26 @@ export async function createMonitor(
 ): Promise<{ monitorId: string; position: number | null }> {
   const monitorId = context.newId();
   const slug = await claimFreeSlug(context, input.project_id, input.config, input.slugGiven, monitorId, actor);
+  // Before the monitor exists (see keepsAtLeastTheHistory): a crash in between leaves only an unused window.
+  await context.events.setStreamMaxCount(pingStream(monitorId), input.config.retention_count);
   const outcome = await runMonitorCommand(
     context,
     { type: 'CreateMonitor', monitor_id: monitorId, project_id: input.project_id, config: { ...input.config, slug }, now: nowIso(context) },
     actor,
   );
-  await context.events.setStreamMaxCount(pingStream(monitorId), input.config.retention_count);
   return { monitorId, position: outcome.position };
+}
+
+/**
+ * The log's window over a monitor's pings (its stream's max count) and the history's (the
+ * retention_count its events carry) change in two writes, so a crash can fall between them. The
+ * window grows before the event that grows the history's and shrinks after the one that shrinks
+ * it: the log then keeps at least every ping the history does. The other way round, the history
+ * would keep entries for pings the log had removed, which a rebuild from the log cannot make again.
+ */
+function keepsAtLeastTheHistory(before: number, after: number | undefined): { first: number | null; then: number | null } {
+  if (after === undefined || after === before) return { first: null, then: null };
+  return after > before ? { first: after, then: null } : { first: null, then: after };
 }
 
 export async function updateMonitor(context: CommandContext, monitorId: string, patch: MonitorPatch, actor: Actor): Promise<MonitorOutcome> {
@@ -205,6 +218,8 @@ export async function updateMonitor(context: CommandContext, monitorId: string, 
   if (before.lifecycle !== 'active' || !before.config) throw new DomainError('not_found', 'monitor not found');
   const newSlug = patch.slug !== undefined && patch.slug !== before.config.slug ? patch.slug : null;
   if (newSlug) await claimSlug(context, before.projectId, newSlug, monitorId, actor);
+  const window = keepsAtLeastTheHistory(before.config.retention_count, patch.retention_count);
+  if (window.first !== null) await context.events.setStreamMaxCount(pingStream(monitorId), window.first);
   let outcome: MonitorOutcome;
   try {
     outcome = await runMonitorCommand(
@@ -215,12 +230,11 @@ export async function updateMonitor(context: CommandContext, monitorId: string, 
     );
   } catch (error) {
     if (newSlug) await releaseSlug(context, before.projectId, newSlug, monitorId, actor);
+    if (window.first !== null) await context.events.setStreamMaxCount(pingStream(monitorId), before.config.retention_count);
     throw error;
   }
   if (newSlug) await releaseSlug(context, before.projectId, before.config.slug, monitorId, actor);
-  if (outcome.state.config && outcome.state.config.retention_count !== before.config.retention_count) {
-    await context.events.setStreamMaxCount(pingStream(monitorId), outcome.state.config.retention_count);
-  }
+  if (window.then !== null) await context.events.setStreamMaxCount(pingStream(monitorId), window.then);
   return outcome;
 }
 

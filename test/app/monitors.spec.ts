@@ -164,3 +164,44 @@ describe('monitor slugs', () => {
     expect(await slugOf(monitorId)).to.equal('backup');
   });
 });
+
+describe("the log's window over a monitor's pings", () => {
+  let stores: EmbeddedStores;
+  beforeEach(() => (stores = openEmbeddedStores()));
+  afterEach(() => stores.dispose());
+
+  /** The store, writing down each change of a ping stream's max count and each monitor event appended, in order. */
+  function journaled(events: EventStore): { store: EventStore; journal: string[] } {
+    const journal: string[] = [];
+    const note = (appends: { streamName: string; events: readonly { type: string }[] }[]) => {
+      for (const a of appends) if (a.streamName.startsWith('monitor-')) journal.push(...a.events.map((e) => e.type));
+    };
+    const store = Object.assign(Object.create(events) as EventStore, {
+      setStreamMaxCount: async (stream: string, maxCount: number) => (journal.push(`window ${maxCount}`), events.setStreamMaxCount(stream, maxCount)),
+      appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => (note([{ streamName: args[0], events: args[1] }]), events.appendToStream(...args)),
+      appendToStreams: async (...args: Parameters<NonNullable<EventStore['appendToStreams']>>) => (note([...args[0]]), events.appendToStreams!(...args)),
+    });
+    return { store, journal };
+  }
+
+  it('grows before the event that grows the history, and shrinks after the one that shrinks it: a crash between leaves the log holding every ping the history does', async () => {
+    const { store, journal } = journaled(stores.events);
+    const context = commandContext(store);
+    const { projectId } = await createProject(context, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(context, { project_id: projectId, config: { ...config, retention_count: 50 }, slugGiven: true }, actor);
+    await updateMonitor(context, monitorId, { retention_count: 80 }, actor);
+    await updateMonitor(context, monitorId, { retention_count: 20 }, actor);
+    await updateMonitor(context, monitorId, { name: 'Renamed' }, actor);
+    expect(journal).to.deep.equal(['window 50', 'MonitorCreated', 'window 80', 'MonitorUpdated', 'MonitorUpdated', 'window 20', 'MonitorUpdated']);
+  });
+
+  it('is put back when the update that would have grown it is refused', async () => {
+    const { store, journal } = journaled(stores.events);
+    const context = commandContext(store);
+    const { projectId } = await createProject(context, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(context, { project_id: projectId, config: { ...config, retention_count: 50, max_duration_seconds: 100 }, slugGiven: true }, actor);
+    const refused = await updateMonitor(context, monitorId, { retention_count: 80, min_duration_seconds: 200 }, actor).catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(DomainError);
+    expect(journal).to.deep.equal(['window 50', 'MonitorCreated', 'window 80', 'window 50']);
+  });
+});
