@@ -13,9 +13,10 @@ export interface LeadProjectorOptions {
 
 /**
  * One projector at a time follows the log; the others stand by on the `projector` lease and the
- * first to get it once it lapses takes over. Two projectors would be safe anyway (the checkpoint
- * compare-and-set turns the slower one's commits into conflicts and replays), only wasteful: each
- * would apply every event and throw half of the work away. While standing by, read-your-writes
+ * first to get it once it lapses takes over. One that stalled past its lease and goes on for a
+ * while beside the new leader is kept from writing: in embedded mode each of its commits checks
+ * the lease in the same transaction (CommitFence), and the checkpoint compare-and-set turns what
+ * is left into conflicts and replays. While standing by, read-your-writes
  * waits follow the checkpoints the leader commits.
  */
 export class LeadProjector implements ReadModelProgress {

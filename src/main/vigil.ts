@@ -13,7 +13,7 @@ import { SecretBox } from '../app/secret-box.js';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { newHolderId, releaseDeadLocalHolders } from '../coordination/holders.js';
-import { LeadProjector } from '../coordination/lead-projector.js';
+import { LeadProjector, PROJECTOR_LEASE } from '../coordination/lead-projector.js';
 import { PartitionLeases } from '../coordination/partition-leases.js';
 import { LeasedClaims } from '../coordination/work-claims.js';
 
@@ -88,6 +88,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       lingerMs: config.projectorLingerMs,
       readerDemand: threads.readerDemand,
       retired: RETIRED_PROJECTIONS,
+      fence: { lease: PROJECTOR_LEASE, holder },
     });
     lead = new LeadProjector(
       stores.leases, holder, { ttlMs: config.coordination.leaseTtlMs, clock, onError: (error) => logger.error({ err: error }, 'projector lease failed; retrying') },

@@ -3,6 +3,7 @@ import type { IncidentKind } from '../domain/monitors/incidents.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import {
   type CheckpointAdvance,
+  type CommitFence,
   type Document,
   type ReadModelStore,
   type RetiredProjection,
@@ -39,6 +40,8 @@ export interface ProjectorOptions {
   readerDemand?: ReaderDemand;
   /** Projections no longer built: where their checkpoint is still stored, their collections are dropped. */
   retired?: readonly RetiredProjection[];
+  /** The lease this projector follows the log under, which each of its commits checks (see CommitFence). */
+  fence?: CommitFence;
 }
 
 interface PendingWrite {
@@ -89,6 +92,7 @@ export class Projector implements ReadModelProgress {
   private uncountedIncidents: IncidentKind[] = [];
   /** During a rebuild, what it has written: any other document cannot exist yet, so is not read. */
   private written: WrittenDocuments | null = null;
+  private readonly fence: CommitFence | undefined;
 
   constructor(
     private readonly events: EventStore,
@@ -103,6 +107,7 @@ export class Projector implements ReadModelProgress {
     this.lingerMs = options.lingerMs ?? 0;
     this.readerDemand = options.readerDemand ?? null;
     this.retired = options.retired ?? [];
+    this.fence = options.fence;
     for (const projection of projections) {
       for (const type of new Set(projection.handles)) this.routes.set(type, [...(this.routes.get(type) ?? []), projection]);
     }
@@ -337,7 +342,7 @@ export class Projector implements ReadModelProgress {
     const advances: CheckpointAdvance[] = this.projections
       .filter((p) => (this.checkpoints.get(p.name) ?? 0) < position)
       .map((p) => ({ name: p.name, version: p.version, position, expectedPosition: this.checkpoints.get(p.name) ?? 0 }));
-    await this.readModels.commit(writes, advances);
+    await this.readModels.commit(writes, advances, this.fence);
     for (const kind of this.uncountedIncidents) this.metrics?.incidentsOpened.inc({ kind });
     this.uncountedIncidents = [];
     this.countedUpTo = Math.max(this.countedUpTo, position);

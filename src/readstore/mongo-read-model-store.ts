@@ -112,6 +112,11 @@ export class MongoReadModelStore implements ReadModelStore {
     return this.collection(collection).countDocuments(toMongoFilter(filter));
   }
 
+  /**
+   * Not one transaction: each write is guarded by its position alone. The fence is not checked, as
+   * it would have to be in one transaction with the writes; so two projectors overlapping while
+   * the lease passes could still leave a document here that one of them deleted (see CommitFence).
+   */
   async commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[]): Promise<void> {
     for (const checkpoint of checkpoints) {
       const stored = await this.checkpoints.findOne({ _id: checkpoint.name });

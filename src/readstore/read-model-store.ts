@@ -77,13 +77,36 @@ export interface RetiredProjection {
   collections: readonly string[];
 }
 
+/**
+ * The lease a projector commits under. Two projectors can overlap while a lease passes from one
+ * that stalled past it to another, and the checkpoint's compare-and-set alone does not keep them
+ * apart once a commit is cut into several transactions (sqlite-document-writer.ts): the stalled
+ * one's first transaction could write a document back that the other had deleted in one of its
+ * own, before its checkpoint moved. Each transaction checks the lease too, so it commits only
+ * while no other holder has taken it: before the other took it over and started.
+ */
+export interface CommitFence {
+  lease: string;
+  holder: string;
+}
+
+export class FencedOutError extends Error {
+  constructor(readonly lease: string) {
+    super(`the ${lease} lease has passed to another holder: this commit is refused`);
+    this.name = 'FencedOutError';
+  }
+}
+
 export interface ReadModelStore {
   ensureCollections(specs: readonly CollectionSpec[]): Promise<void>;
   get<D = Document>(collection: string, id: string): Promise<StoredDocument<D> | null>;
   find<D = Document>(collection: string, filter?: Filter, options?: FindOptions): Promise<StoredDocument<D>[]>;
   count(collection: string, filter?: Filter): Promise<number>;
-  /** Writes the documents and advances the checkpoints; atomically where the store allows. */
-  commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[]): Promise<void>;
+  /**
+   * Writes the documents and advances the checkpoints; atomically where the store allows. With a
+   * fence, only while the store shows its holder holding its lease (see CommitFence).
+   */
+  commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[], fence?: CommitFence): Promise<void>;
   readCheckpoints(): Promise<Checkpoint[]>;
   /**
    * Runs `load`, which fills the collections from the start of the log (a rebuild), with the store

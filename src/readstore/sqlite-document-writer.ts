@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../eventstore/sqlite-database.js';
 import { WriteGate } from '../eventstore/write-gate.js';
-import { type Checkpoint, type CheckpointAdvance, CheckpointConflictError, type DocumentWrite } from './read-model-store.js';
+import { type Checkpoint, type CheckpointAdvance, CheckpointConflictError, type CommitFence, type DocumentWrite, FencedOutError } from './read-model-store.js';
 import { type SqlValue, fieldColumn, fieldValue, tableName } from './sqlite-collection-table.js';
 
 /**
@@ -75,6 +75,7 @@ export class SqliteDocumentWriter {
   private readonly readCheckpoint: Statement<[string], Checkpoint>;
   private readonly saveCheckpoint: Statement<[string, number, number]>;
   private readonly yieldAfterMs: number;
+  private leaseHolder: Statement<[string], { holder: string }> | null = null;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -92,9 +93,12 @@ export class SqliteDocumentWriter {
     );
   }
 
-  commit(writes: EncodedWrites, checkpoints: readonly CheckpointAdvance[]): void {
+  commit(writes: EncodedWrites, checkpoints: readonly CheckpointAdvance[], fence?: CommitFence): void {
     const next: WriteCursor = { write: 0, value: 0 };
-    const part = this.db.transaction(() => this.writeFrom(next, writes, checkpoints));
+    const part = this.db.transaction(() => {
+      if (fence) this.checkFence(fence);
+      this.writeFrom(next, writes, checkpoints);
+    });
     do this.gate.holdAfterWaiters(() => part.immediate());
     while (next.write < writes.ids.length);
   }
@@ -131,6 +135,17 @@ export class SqliteDocumentWriter {
       statements.upsert.run(row);
     }
     for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
+  }
+
+  /**
+   * Inside each transaction of a commit: no other holder has taken the lease (see CommitFence).
+   * A lease nobody holds (it lapsed and was purged) fences nobody out: another projector would
+   * have to take it before it wrote anything.
+   */
+  private checkFence(fence: CommitFence): void {
+    this.leaseHolder ??= this.db.prepare<[string], { holder: string }>('SELECT holder FROM coordination_leases WHERE name = ?');
+    const holder = this.leaseHolder.get(fence.lease)?.holder;
+    if (holder !== undefined && holder !== fence.holder) throw new FencedOutError(fence.lease);
   }
 
   /** After a collection's table is dropped and made again. */

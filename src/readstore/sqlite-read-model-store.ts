@@ -6,6 +6,7 @@ import {
   type Checkpoint,
   type CheckpointAdvance,
   type CollectionSpec,
+  type CommitFence,
   DOCUMENT_ID,
   type Document,
   type DocumentWrite,
@@ -147,10 +148,11 @@ export class SqliteReadModelStore implements ReadModelStore {
     return { sql, params: where.params };
   }
 
-  async commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[]): Promise<void> {
+  async commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[], fence?: CommitFence): Promise<void> {
     const encoded = encodeWrites(writes, (collection) => this.shape(collection)?.written ?? []);
+    // A rebuild's bulk load is one projector's alone: it runs before that one follows the log.
     if (this.bulk) await this.bulk.send(encoded, [...checkpoints]);
-    else this.writer.commit(encoded, checkpoints);
+    else this.writer.commit(encoded, checkpoints, fence);
     this.commitSignal?.committed();
   }
 

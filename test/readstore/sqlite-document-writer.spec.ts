@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { WriteGate } from '../../src/eventstore/write-gate.js';
-import { CheckpointConflictError, type CheckpointAdvance, type DocumentWrite } from '../../src/readstore/read-model-store.js';
+import { SqliteLeaseStore } from '../../src/coordination/sqlite-lease-store.js';
+import { CheckpointConflictError, type CheckpointAdvance, type DocumentWrite, FencedOutError } from '../../src/readstore/read-model-store.js';
 import { SqliteDocumentWriter, encodeWrites } from '../../src/readstore/sqlite-document-writer.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
 
@@ -79,5 +80,44 @@ describe('SqliteDocumentWriter', () => {
     };
     expect(() => commit([entry(1), entry(2), entry(3)], [advance(3, 0)])).to.throw(CheckpointConflictError);
     expect(gate.committed()).to.deep.equal({ documents: 1, checkpoint: 9 });
+  });
+
+  describe('under a lease (a projector that may overlap another while the lease passes)', () => {
+    const fence = { lease: 'projector', holder: 'A' };
+    const fencedCommit = (writes: DocumentWrite[], checkpoints: CheckpointAdvance[]) => writer.commit(encodeWrites(writes, () => []), checkpoints, fence);
+    let leases: SqliteLeaseStore;
+    beforeEach(() => (leases = new SqliteLeaseStore(stores.db)));
+    const takenBy = (holder: string) => stores.db.prepare("UPDATE coordination_leases SET holder = ? WHERE name = 'projector'").run(holder);
+    /** Runs `then` when the commit takes the gate for its `nth` transaction. */
+    const onHold = (nth: number, then: () => void) => {
+      let holds = 0;
+      const hold = gate.holdAfterWaiters.bind(gate);
+      gate.holdAfterWaiters = <T>(work: () => T): T => {
+        if (++holds === nth) then();
+        return hold(work);
+      };
+    };
+
+    it('commits while its holder holds the lease, or nobody does', async () => {
+      fencedCommit([entry(1)], [advance(1, 0)]);
+      await leases.acquire('projector', 'A', 60_000, new Date());
+      fencedCommit([entry(2)], [advance(2, 1)]);
+      expect(gate.committed()).to.deep.equal({ documents: 2, checkpoint: 2 });
+    });
+
+    it('writes nothing once another holder has taken the lease, so it cannot write back what the other deleted', async () => {
+      await leases.acquire('projector', 'A', 60_000, new Date());
+      onHold(1, () => takenBy('B'));
+      expect(() => fencedCommit([entry(1), entry(2)], [advance(2, 0)])).to.throw(FencedOutError);
+      expect(gate.committed()).to.deep.equal({ documents: 0, checkpoint: 0 });
+    });
+
+    it('stops between its transactions when another holder takes the lease meanwhile', async () => {
+      gate.logWriterWaits = true;
+      await leases.acquire('projector', 'A', 60_000, new Date());
+      onHold(2, () => takenBy('B'));
+      expect(() => fencedCommit([entry(1), entry(2), entry(3)], [advance(3, 0)])).to.throw(FencedOutError);
+      expect(gate.committed()).to.deep.equal({ documents: 1, checkpoint: 0 });
+    });
   });
 });
