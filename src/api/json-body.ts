@@ -23,7 +23,11 @@ export function jsonBody(limitBytes: number): Middleware {
         ctx.req.resume();
         throw new HttpError(413, `request body is larger than the limit of ${limitBytes} bytes`);
       }
-      if (status === 400) throw new HttpError(400, 'request body is not valid JSON');
+      if (status === 400) {
+        // co-body's strict mode refuses JSON that is not an object or array (null, 3, "x") before parsing it.
+        const primitive = error instanceof Error && error.message.includes('only supports object and array');
+        throw new HttpError(400, primitive ? 'request body must be a JSON object' : 'request body is not valid JSON');
+      }
       // Decompression errors (zlib, brotli) carry no status: a body that is not what its Content-Encoding says is the client's fault.
       if (status === undefined && !/^(identity)?$/i.test(ctx.get('Content-Encoding'))) {
         throw new HttpError(400, `request body is not valid ${ctx.get('Content-Encoding')} data`);

@@ -22,6 +22,10 @@ describe('HTTP edge', () => {
     const response = await vigil.request('POST', '/v1/projects', { key, body: ['Billing'] });
     expect(response.status).to.equal(400);
     expect(response.body.error).to.match(/^request body must be/);
+    for (const primitive of ['null', '3', '"Billing"']) {
+      const refused = await vigil.request('POST', '/v1/projects', { key, rawBody: primitive, headers: { 'Content-Type': 'application/json' } });
+      expect(refused, primitive).to.deep.include({ status: 400, body: { error: 'request body must be a JSON object' } });
+    }
   });
 
   it('answers a body over the limit with a 413', async () => {
