@@ -69,6 +69,13 @@ describe('Notification channels and groups API', () => {
     expect(patched.text).to.not.include('R0UTINGKEY');
   });
 
+  it('refuses to change a channel type, and takes the type it has', async () => {
+    const created = (await createChannel({ name: 'Chat', type: 'SLACK', config: { webhook_url: 'https://hooks.example/x' } })).body.channel;
+    const changed = await vigil.request('PATCH', `/v1/notification-channels/${created.id}`, { key, body: { type: 'DISCORD' } });
+    expect(changed).to.deep.include({ status: 400, body: { error: 'type cannot be changed; create a new channel instead' } });
+    expect((await vigil.request('PATCH', `/v1/notification-channels/${created.id}`, { key, body: { type: 'SLACK', name: 'Chat 2' } })).status).to.equal(200);
+  });
+
   it('gates writes: project-scoped keys read only; MEMBER cannot create; deleting needs destroy and OWNER', async () => {
     const managerId = await vigil.user('notify-manager@example.com');
     const memberId = await vigil.user('notify-member@example.com');

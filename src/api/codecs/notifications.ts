@@ -10,7 +10,7 @@ export const CreateChannelBody = BodyOf(
   { name: BoundedString(1, 100), type: OneOf(CHANNEL_TYPES), config: ConfigObject },
   { project_id: Uuid, enabled: t.boolean, is_default: t.boolean },
 );
-export const UpdateChannelBody = BodyOf({}, { name: BoundedString(1, 100), config: ConfigObject, enabled: t.boolean, is_default: t.boolean });
+export const UpdateChannelBody = BodyOf({}, { name: BoundedString(1, 100), type: OneOf(CHANNEL_TYPES), config: ConfigObject, enabled: t.boolean, is_default: t.boolean });
 
 export const CreateGroupBody = BodyOf({ name: BoundedString(1, 100) }, { project_id: Uuid, description: BoundedString(0, 500), is_default: t.boolean });
 export const UpdateGroupBody = BodyOf({}, { name: BoundedString(1, 100), description: BoundedString(0, 500), is_default: t.boolean });

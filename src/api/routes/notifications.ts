@@ -14,7 +14,7 @@ import { actorOf } from '../actor.js';
 import { CHANNEL_TYPE_SPECS } from '../codecs/channel-configs.js';
 import { AttachChannelBody, CreateChannelBody, CreateGroupBody, UpdateChannelBody, UpdateGroupBody } from '../codecs/notifications.js';
 import { type ApiDependencies, settled } from '../dependencies.js';
-import { HttpError } from '../errors.js';
+import { HttpError, badRequest } from '../errors.js';
 import { gate } from '../gate.js';
 import { canReach } from '../../domain/access/authorize.js';
 import { roleOf } from '../../queries/identity.js';
@@ -126,6 +126,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
   router.patch('/notification-channels/:channelId', async (ctx) => {
     const channel = await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
     const body = decode(UpdateChannelBody, ctx.request.body);
+    if (body.type !== undefined && body.type !== channel.type) throw badRequest('type cannot be changed; create a new channel instead');
     const config = body.config !== undefined ? configFor(channel.type, body.config) : null;
     // A webhook's signing secret is shown only when made: a new config that names none keeps the
     // one its receiver verifies with, rather than sending unsigned.
