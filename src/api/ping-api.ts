@@ -157,7 +157,8 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
   }
 
   async function monitorIdBySlug(pingKey: string | undefined, slug: string | undefined): Promise<string> {
-    const monitor = pingKey && slug ? await findMonitorBySlug(deps.readModels, pingKey, slug) : null;
+    // Slugs are lowercase, and paths match in any case (as the router matched them): so does the slug.
+    const monitor = pingKey && slug ? await findMonitorBySlug(deps.readModels, pingKey, slug.toLowerCase()) : null;
     if (!monitor) throw new HttpError(404, 'monitor not found');
     return monitor.id;
   }

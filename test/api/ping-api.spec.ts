@@ -65,12 +65,14 @@ describe('Ping API', () => {
 
   it('matches its paths as the REST routes are matched: any case, a trailing slash, percent-encoded segments', async () => {
     const m = await monitor();
-    for (const path of [`/V1/Ping/${m.id.toUpperCase()}/`, `/v1/ping/${m.id}/%66ail`, `/v1/s-ping/${project.ping_key}/${m.slug}/START/`]) {
+    for (const path of [`/V1/Ping/${m.id.toUpperCase()}/`, `/v1/ping/${m.id}/%66ail`, `/v1/s-ping/${project.ping_key}/${m.slug}/START/`, `/v1/s-ping/${project.ping_key}/${m.slug.toUpperCase()}/log`]) {
       const response = await vigil.request('GET', path);
       expect(response.status, path).to.equal(200);
       expect(response.body.monitor_id, path).to.equal(m.id);
     }
-    expect((await history(m.id)).map((ping) => ping.event)).to.deep.equal(['START', 'FAILURE', 'SUCCESS']);
+    expect((await history(m.id)).map((ping) => ping.event)).to.deep.equal(['LOG', 'START', 'FAILURE', 'SUCCESS']);
+    // The ping key is a secret: it matches only as it is.
+    expect((await vigil.request('GET', `/v1/s-ping/${project.ping_key.toUpperCase()}/${m.slug}`)).status).to.equal(404);
     expect((await vigil.request('GET', `/v1/ping/${m.id}/fail/extra`)).status).to.equal(404);
     expect((await vigil.request('GET', `/v1/ping//fail`)).status).to.equal(404);
   });
