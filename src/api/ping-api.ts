@@ -124,6 +124,9 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
     const monitorId = params['monitorId'] !== undefined ? pathId(params['monitorId'], 'monitor') : await monitorIdBySlug(params['pingKey'], params['slug']);
     const { kind, exitCode: suffixExitCode } = kindOf(params['suffix']);
     const query = decode(PingQuery, queryFields(parseQuery(querystring), PingQuery), 'query');
+    if (suffixExitCode !== null && query.exit_code !== undefined && query.exit_code !== suffixExitCode) {
+      throw badRequest(`exit_code ${query.exit_code} contradicts the exit code ${suffixExitCode} in the path`);
+    }
     const body = method === 'POST' ? await readCappedBody(request, config.payloadLimitBytes, Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024)) : null;
     const userAgent = request.headers['user-agent'] ?? '';
     const recorded = await receivePing(

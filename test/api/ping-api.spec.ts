@@ -158,6 +158,11 @@ describe('Ping API', () => {
     expect((await history(m.id))[0]).to.include({ run_id: 'r-42', exit_code: 3, duration_ms: 1500, message: 'disk full', event: 'FAILURE' });
     const zero = await vigil.request('GET', `/v1/ping/${m.id}?exit_code=0`);
     expect(zero.body.event).to.equal('SUCCESS');
+    // The same code in the path and the query is no contradiction; two different ones are.
+    expect((await vigil.request('GET', `/v1/ping/${m.id}/2?exit_code=2`)).body.event).to.equal('FAILURE');
+    const contradicted = await vigil.request('GET', `/v1/ping/${m.id}/0?exit_code=2`);
+    expect(contradicted).to.deep.include({ status: 400, body: { error: 'exit_code 2 contradicts the exit code 0 in the path' } });
+    expect(await history(m.id)).to.have.length(3);
   });
 
   it('refuses bad query parameters with a 400 naming them, and records nothing', async () => {
