@@ -460,7 +460,14 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
     consecutive_misses: checkIn ? 0 : state.consecutiveMisses,
     last_success_at: kind === 'SUCCESS' ? now : state.lastSuccessAt,
     last_checkin_at: checkIn ? now : state.lastCheckinAt,
-    next_expected_at: checkIn ? nextExpectedAfterCheckIn(config.type, config.schedule, config.timezone, now) : state.nextExpectedAt,
+    // A completion of a run whose START was counted already is no early check-in for the next slot:
+    // that would hide a run that never started (a job that started at 10:25 and ended at 10:29:20
+    // would stand for the one due at 10:30).
+    next_expected_at: checkIn
+      ? start
+        ? nextExpectedAfter(config.type, config.schedule, config.timezone, now)
+        : nextExpectedAfterCheckIn(config.type, config.schedule, config.timezone, now)
+      : state.nextExpectedAt,
   });
   const events: MonitorEvent[] = [{ type: 'PingReceived', data: recorded }];
   const open = (event: IncidentKind, cause: string): MonitorEvent => ({

@@ -358,6 +358,18 @@ describe('Monitor deadlines (the timer)', () => {
         received({ received_at: '2026-11-21T11:30:00.000Z', last_success_at: '2026-11-21T11:30:00.000Z', last_checkin_at: '2026-11-21T11:30:00.000Z', next_expected_at: '2026-11-21T12:30:00.000Z' }),
       ]));
 
+  it('does not count the end of a run that started for an earlier slot as an early check-in for the next one', () => {
+    const cron = created({ type: 'JOB_CRON', schedule: '*/5 * * * *', grace_period_seconds: 60 });
+    const started = received({ ping_id: 's-1', event: 'START', received_at: '2026-11-21T10:25:00.000Z', last_success_at: null, last_checkin_at: '2026-11-21T10:25:00.000Z', next_expected_at: '2026-11-21T10:30:00.000Z' });
+    given([cron, started])
+      .when(receive({}, '2026-11-21T10:29:20.000Z'))
+      .thenMatches((events) => events[0]?.type === 'PingReceived' && events[0].data.next_expected_at === '2026-11-21T10:30:00.000Z');
+    // Without a START it is one, as before.
+    given([cron])
+      .when(receive({}, '2026-11-21T10:29:20.000Z'))
+      .thenMatches((events) => events[0]?.type === 'PingReceived' && events[0].data.next_expected_at === '2026-11-21T10:35:00.000Z');
+  });
+
   it('counts a cron check-in that arrives just before its slot for that slot (clock skew)', () =>
     given([created({ type: 'JOB_CRON', schedule: '0 3 * * *' })])
       .when(receive({}, '2026-11-22T02:59:30.000Z'))
