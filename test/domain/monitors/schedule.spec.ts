@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import rrule from 'rrule';
 import { nextExpectedAfter, nextExpectedAfterCheckIn, parseInterval, scheduleProblem } from '../../../src/domain/monitors/schedule.js';
 
 const next = (schedule: string, timezone: string, from: string) => nextExpectedAfter('JOB_CRON', schedule, timezone, from);
@@ -25,6 +26,13 @@ describe('Schedules', () => {
         '2026-10-27T01:30:00.000Z',
       ]));
 
+    it('runs an RRULE time in the repeated fall-back hour once too, at its first occurrence', () =>
+      expect(chain('RRULE:FREQ=DAILY;BYHOUR=2;BYMINUTE=30;BYSECOND=0', 'Europe/Berlin', '2026-10-24T12:00:00.000Z', 3)).to.deep.equal([
+        '2026-10-25T00:30:00.000Z',
+        '2026-10-26T01:30:00.000Z',
+        '2026-10-27T01:30:00.000Z',
+      ]));
+
     it('keeps a sub-hourly schedule on real time through the repeated hour', () =>
       expect(chain('0 * * * *', 'Europe/Berlin', '2026-10-24T23:30:00.000Z', 4)).to.deep.equal([
         '2026-10-25T00:00:00.000Z',
@@ -32,6 +40,22 @@ describe('Schedules', () => {
         '2026-10-25T02:00:00.000Z',
         '2026-10-25T03:00:00.000Z',
       ]));
+  });
+
+  it('keeps an RRULE on the occurrences counted from its 2020 anchor, however near `from` it starts walking', () => {
+    const rules = [
+      'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
+      'RRULE:FREQ=DAILY;INTERVAL=9;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
+      'RRULE:FREQ=MONTHLY;INTERVAL=5;BYMONTHDAY=13;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
+      'RRULE:FREQ=YEARLY;INTERVAL=3;BYMONTH=7;BYMONTHDAY=4;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
+      'RRULE:FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
+    ];
+    for (const rule of rules) {
+      const fromAnchor = rrule.rrulestr(`DTSTART;TZID=America/New_York:20200101T000000\n${rule}`);
+      for (const from of ['2026-11-21T10:00:00.000Z', '2027-02-28T23:00:00.000Z', '2029-07-04T12:00:00.000Z']) {
+        expect(next(rule, 'America/New_York', from), `${rule} after ${from}`).to.equal(fromAnchor.after(new Date(from), false)?.toISOString());
+      }
+    }
   });
 
   it('evaluates macros in the zone: @daily is midnight in Tokyo', () => expect(next('@daily', 'Asia/Tokyo', '2026-11-21T16:00:00.000Z')).to.equal('2026-11-22T15:00:00.000Z'));
