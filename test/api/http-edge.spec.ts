@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
+import { capturedLog } from '../support/captured-log.js';
 import { send } from '../support/raw-http.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
@@ -66,14 +65,8 @@ describe('HTTP edge', () => {
   });
 
   it('answers a failure it did not expect with a bland 500 { error } and logs it with the request id, on both APIs', async () => {
-    const logged: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)));
-        done();
-      },
-    });
-    const failing = await TestVigil.start({ logger: pino({ level: 'error' }, sink) });
+    const { logger, lines: logged } = capturedLog('error');
+    const failing = await TestVigil.start({ logger });
     try {
       const owner = await failing.accountKey(await failing.user('failing@example.com'), ALL_SCOPES);
       const project = (await failing.request('POST', '/v1/projects', { key: owner, body: { name: 'P' } })).body.project;

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
+import { capturedLog } from '../support/captured-log.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 describe('Ping API', () => {
@@ -99,14 +98,8 @@ describe('Ping API', () => {
   });
 
   it('logs each ping it answered at debug and each it refused at info, with the request id, path and status', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)));
-        done();
-      },
-    });
-    const logged = await TestVigil.start({ logger: pino({ level: 'debug' }, sink) });
+    const { logger, lines } = capturedLog('debug');
+    const logged = await TestVigil.start({ logger });
     try {
       const owner = await logged.accountKey(await logged.user('logs@example.com'), ALL_SCOPES);
       const p = (await logged.request('POST', '/v1/projects', { key: owner, body: { name: 'P' } })).body.project;

@@ -2,25 +2,19 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { requestContext } from '../../src/api/request-context.js';
+import { capturedLog } from '../support/captured-log.js';
 
 describe('Request logging', () => {
   let server: Server;
   let url: string;
-  let lines: { level: number; msg: string; path: string; status: number; request_id: string }[];
+  let lines: Record<string, unknown>[];
 
   async function start(level: string) {
-    lines = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
+    const log = capturedLog(level);
+    lines = log.lines;
     const app = new Koa();
-    app.use(requestContext(pino({ level }, sink)));
+    app.use(requestContext(log.logger));
     app.use((ctx) => {
       ctx.status = ctx.path.endsWith('/missing') ? 404 : 200;
       ctx.body = { ok: ctx.status === 200 };
