@@ -41,9 +41,13 @@ export function entriesOfStream(stream: string): { $gte: string; $lt: string } {
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
-/** Observations leave the log with retention; their audit entries follow, so a rebuild matches. */
+/**
+ * Pings leave the log with retention (their stream's max count); their audit entries follow, so a
+ * rebuild matches. Only pings: check results are in the monitor's own stream, which is never
+ * truncated, and the entry `retention_count` back in that stream is any event of the monitor.
+ */
 function droppedObservation(event: ProjectedEvent): string[] {
-  if (event.type !== 'PingReceived' && event.type !== 'CheckCompleted') return [];
+  if (event.type !== 'PingReceived') return [];
   const dropped = event.revision - event.data.retention_count;
   return dropped >= 0 ? [docId(event.streamName, dropped)] : [];
 }
@@ -55,7 +59,7 @@ function droppedObservation(event: ProjectedEvent): string[] {
  */
 export const auditEventsProjection: Projection<AuditEventDocument> = {
   name: 'audit_events',
-  version: 1,
+  version: 2,
   collection: {
     name: 'audit_events',
     indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'] }, { fields: ['incident_id', 'position'] }],

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { commandContext } from '../../src/app/context.js';
 import { receivePing } from '../../src/app/monitors.js';
+import { startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 describe('Incident records outlive their monitor and its pings', () => {
@@ -96,6 +97,34 @@ describe('Incident records outlive their monitor and its pings', () => {
       'FAILURE ping with exit code 5 from 127.0.0.1',
     ]);
     expect(story.configuration).to.include({ failure_tolerance: 3 });
+  });
+
+  it("keeps an uptime monitor's own history and incident timelines whole as its check results pass its retention", async () => {
+    let status = 503;
+    const site = await startTarget((_request, response) => {
+      response.writeHead(status);
+      response.end('x');
+    });
+    try {
+      const created = await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Site', type: 'UPTIME_HTTP', schedule: '1m', uptime_url: site.url, retention_count: 10, alert_enabled: false } });
+      const m = created.body.monitor;
+      await vigil.check();
+      const [incident] = (await vigil.request('GET', `/v1/monitors/${m.id}/incidents`, { key })).body.data;
+      const before = (await vigil.request('GET', `/v1/incidents/${incident.id}/timeline`, { key })).body;
+      status = 200;
+      for (let i = 0; i < 12; i++) {
+        vigil.clock.advance(61_000);
+        await vigil.check();
+      }
+      const types = (await vigil.request('GET', `/v1/monitors/${m.id}/events?limit=200`, { key })).body.data.map((e: { type: string }) => e.type);
+      expect(types).to.include.members(['MonitorCreated', 'IncidentOpened', 'MonitorWentDown', 'MonitorWentUp', 'IncidentResolved']);
+      expect(types.filter((type: string) => type === 'CheckCompleted')).to.have.length(13);
+      const after = (await vigil.request('GET', `/v1/incidents/${incident.id}/timeline`, { key })).body;
+      expect(after.configuration).to.deep.equal(before.configuration);
+      expect(after.entries.slice(0, before.entries.length)).to.deep.equal(before.entries);
+    } finally {
+      await site.close();
+    }
   });
 
   it('erases everything with its project, by design', async () => {
