@@ -9,7 +9,7 @@ import {
   monitorStream,
   pingStream,
 } from '../domain/monitors/monitor.js';
-import type { UserActor } from '../domain/monitors/incidents.js';
+import type { IncidentKind, UserActor } from '../domain/monitors/incidents.js';
 import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/slug-claim.js';
 import { projectDecider, projectStream } from '../domain/projects/project.js';
 import { incidentRecordDecider, incidentStream } from '../domain/incidents/incident-record.js';
@@ -302,6 +302,15 @@ export async function deleteMonitor(
 
 const EVIDENCE_LIMIT = 20;
 
+/** The observations that can cause each kind of incident. */
+const OBSERVATIONS_OF: Record<IncidentKind, readonly string[]> = {
+  MISSED: ['CheckInMissed'],
+  FAILED: ['PingReceived', 'CheckCompleted', 'RunOverdue'],
+  DURATION_HIGH: ['PingReceived', 'RunOverdue'],
+  DURATION_LOW: ['PingReceived'],
+  SSL_EXPIRING: ['CheckCompleted'],
+};
+
 function observation(type: string, data: Record<string, unknown>): Record<string, unknown> {
   const keep: Record<string, readonly string[]> = {
     PingReceived: ['ping_id', 'event', 'run_id', 'exit_code', 'message', 'duration_ms', 'received_at', 'request_ip'],
@@ -322,17 +331,24 @@ async function recordIncidentEvidence(context: CommandContext, monitorId: string
   let position: number | null = null;
   for (const event of events) {
     if (event.type !== 'IncidentOpened' || !state.config) continue;
-    const local = events.filter((e) => ['PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue'].includes(e.type)).map((e) => observation(e.type, toJsonObject(e.data)));
+    // Of this command's observations, those of this incident's kind: one timer fire can open a
+    // MISSED and a DURATION_HIGH together, each from its own.
+    const kinds = OBSERVATIONS_OF[event.data.event];
+    const local = events.filter((e) => kinds.includes(e.type)).map((e) => observation(e.type, toJsonObject(e.data)));
     let earlier: Record<string, unknown>[] = [];
-    if (event.data.event === 'FAILED' && event.data.ping_id !== null) {
+    const tolerance = state.config.failure_tolerance;
+    if (event.data.event === 'FAILED' && event.data.ping_id !== null && tolerance > 1) {
       const recent = await context.events.readStream(pingStream(monitorId), { direction: 'backwards', maxCount: EVIDENCE_LIMIT + 1 });
       const failing: Record<string, unknown>[] = [];
       for (const e of recent) {
+        // STARTs and LOGs come between a job's failures (vigil exec sends a START per run) and
+        // leave its count of failures as it was.
+        if (e.data['event'] === 'START' || e.data['event'] === 'LOG') continue;
         const failed = e.data['event'] === 'FAILURE' || e.data['is_up'] === false;
         if (!failed) break;
         if (e.data['ping_id'] !== event.data.ping_id) failing.push(observation(e.type, e.data));
       }
-      earlier = failing.reverse().slice(-(state.config.failure_tolerance - 1));
+      earlier = failing.reverse().slice(-(tolerance - 1));
     }
     const { type, schedule, timezone, grace_period_seconds, schedule_tolerance, failure_tolerance, min_duration_seconds, max_duration_seconds, alert_enabled, alert_surge_threshold } = state.config;
     const outcome = await handleCommand(
