@@ -79,6 +79,11 @@ describe('Incidents and the status machine', () => {
     expect(kept.resolved_by).to.include({ kind: 'user' });
     const open = (await vigil.request('GET', `/v1/incidents?project_id=${projectId}&status=OPEN,ACKNOWLEDGED`, { key })).body.data;
     expect(open.map((i: { id: string }) => i.id)).to.not.include(incident.id);
+    // Found, but archived: it can no longer change.
+    for (const action of ['acknowledge', 'resolve']) {
+      const refused = await vigil.request('POST', `/v1/incidents/${incident.id}/${action}`, { key });
+      expect(refused, action).to.deep.include({ status: 400, body: { error: `incident ${incident.id} is RESOLVED and archived with its deleted monitor; it can no longer change` } });
+    }
   });
 
   it('lets a MEMBER acknowledge, but not a READONLY member', async () => {

@@ -75,6 +75,8 @@ export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies
   for (const [action, run] of [['acknowledge', acknowledgeIncident], ['resolve', resolveIncident]] as const) {
     router.post(`/incidents/:incidentId/${action}`, async (ctx) => {
       const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], ACT);
+      // Its monitor's streams, where its lifecycle was decided, are gone: it is kept as archived.
+      if (!(await getMonitor(readModels, incident.monitor_id))) throw badRequest(`incident ${incident.id} is ${incident.status} and archived with its deleted monitor; it can no longer change`);
       const outcome = await run(commands, incident.monitor_id, incident.id, await userActor(readModels, ctx.state), actorOf(ctx.state));
       await settled(deps, outcome.position);
       const updated = await getIncident(readModels, incident.id);
