@@ -103,6 +103,7 @@ function parseExecArgs(args: readonly string[], env: NodeJS.ProcessEnv): ExecInv
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000 };
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** `90s`, `30m`, `1.5h`, as `timeout(1)` takes them (but the unit is required). */
 export function parseTimeout(text: string): number {
@@ -110,6 +111,8 @@ export function parseTimeout(text: string): number {
   const unitMs = match ? UNIT_MS[match[2]!] : undefined;
   const ms = match && unitMs ? Math.round(Number(match[1]) * unitMs) : 0;
   if (!(ms > 0)) throw new CliUsageError(`--timeout must be a duration like 90s, 30m or 2h, not ${text}`);
+  // Node's timers hold at most 2^31 - 1 ms; a longer one fires at once.
+  if (ms > MAX_TIMEOUT_MS) throw new CliUsageError(`--timeout must be at most 596h, not ${text}`);
   return ms;
 }
 

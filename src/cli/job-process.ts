@@ -61,6 +61,7 @@ export function runJob(command: string, args: readonly string[], options: JobOpt
       process.off('SIGINT', ignoreInterrupt);
       child.stdout.unpipe(options.stdout);
       child.stderr.unpipe(options.stderr);
+      for (const off of outputsGone) off();
       resolve(
         timedOut
           ? { exitCode: TIMED_OUT, message: `timed out after ${formatDuration(options.timeoutMs ?? 0)}`, timedOut, output: tail.text() }
@@ -68,12 +69,18 @@ export function runJob(command: string, args: readonly string[], options: JobOpt
       );
     };
 
+    // A reader that went away (`vigil exec … | head`) ends the passing through, not the wrapper:
+    // the job runs on, its tail is kept and its exit code reported.
+    const outputsGone: (() => void)[] = [];
     for (const [from, to] of [
       [child.stdout, options.stdout],
       [child.stderr, options.stderr],
     ] as const) {
       from.on('data', (chunk: Buffer) => tail.push(chunk));
       from.pipe(to, { end: false });
+      const gone = () => from.unpipe(to);
+      to.on('error', gone);
+      outputsGone.push(() => to.off('error', gone));
     }
 
     child.once('error', (error: NodeJS.ErrnoException) => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { runExec } from '../../src/cli/exec.js';
 import { freePort } from '../support/server-process.js';
 import { reply, startTarget } from '../support/http-targets.js';
@@ -129,6 +129,22 @@ describe('vigil exec', () => {
       expect(incidents[0]).to.include({ event: 'FAILED', status: 'OPEN' });
     });
 
+    it('keeps running the job and reports its exit code when its output has no reader any more (a closed pipe)', async () => {
+      const m = await monitor();
+      const closedPipe = new Writable({
+        write(_chunk, _encoding, done) {
+          done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+        },
+      });
+      const stderr = collect();
+      const args = ['--monitor', m.id, '--url', vigil.url, '--', ...node('for (let i = 0; i < 2000; i++) console.log(i); process.exitCode = 3')];
+      const code = await runExec(args, { env: {}, stdout: closedPipe, stderr: stderr.stream, stdin: 'ignore', delivery: QUICK_RETRIES, killGraceMs: 300 });
+      expect(code).to.equal(3);
+      const [, done] = await pings(m.id);
+      expect(done).to.include({ event: 'FAILURE', exit_code: 3 });
+      expect(done!['payload']).to.match(/1999\n$/);
+    });
+
     it('reports death by a signal as 128 + its number, as shells do', async () => {
       const m = await monitor();
       const run = await exec(['--monitor', m.id, '--url', vigil.url, '--', ...node('process.kill(process.pid, "SIGKILL")')]);
@@ -255,6 +271,7 @@ describe('vigil exec', () => {
       ['no command after --', ['--monitor', 'm1', '--'], {}, /exec needs a command after --/],
       ['a timeout without a unit', ['--monitor', 'm1', '--timeout', '10', '--', 'true'], {}, /--timeout must be a duration like 90s, 30m or 2h, not 10/],
       ['a zero timeout', ['--monitor', 'm1', '--timeout', '0s', '--', 'true'], {}, /--timeout must be a duration/],
+      ['a timeout longer than a timer can wait', ['--monitor', 'm1', '--timeout', '600h', '--', 'true'], {}, /--timeout must be at most 596h, not 600h/],
       ['a bad --tail-kb', ['--monitor', 'm1', '--tail-kb', 'lots', '--', 'true'], {}, /--tail-kb must be a whole number of KB/],
       ['a slug with no ping key', ['--slug', 'nightly', '--', 'true'], {}, /--slug needs the project ping key: --ping-key or VIGIL_PING_KEY/],
       ['a monitor and a slug', ['--monitor', 'm1', '--slug', 's', '--ping-key', 'k', '--', 'true'], {}, /give a monitor id or --slug, not both/],
