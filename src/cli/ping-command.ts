@@ -52,7 +52,7 @@ function parsePingArgs(args: readonly string[], env: NodeJS.ProcessEnv) {
   const suffix = KINDS[kindName ?? 'success'];
   if (suffix === undefined) throw new CliUsageError(`the ping kind is start, success, fail or log, not ${kindName}`);
   const exitCode = values['exit-code'];
-  if (exitCode !== undefined && !/^\d{1,3}$/.test(exitCode)) throw new CliUsageError(`--exit-code must be a whole number, not ${exitCode}`);
+  if (exitCode !== undefined && !(/^\d{1,3}$/.test(exitCode) && Number(exitCode) <= 255)) throw new CliUsageError(`--exit-code must be a whole number from 0 to 255, not ${exitCode}`);
   const target = resolvePingTarget({ monitorId, slug: values.slug, pingKey: values['ping-key'], url: values.url }, env);
   return {
     target,

@@ -93,7 +93,8 @@ describe('vigil ping', () => {
     for (const [args, message] of [
       [['ping'], /which monitor\?/],
       [['ping', 'm1', 'finish'], /the ping kind is start, success, fail or log, not finish/],
-      [['ping', 'm1', 'fail', '--exit-code', 'x'], /--exit-code must be a whole number, not x/],
+      [['ping', 'm1', 'fail', '--exit-code', 'x'], /--exit-code must be a whole number from 0 to 255, not x/],
+      [['ping', 'm1', 'fail', '--exit-code', '999'], /--exit-code must be a whole number from 0 to 255, not 999/],
       [['ping', 'm1', 'start', 'extra'], /unexpected argument extra/],
     ] as const) {
       const run = await cli([...args], { VIGIL_URL: vigil.url });
