@@ -60,6 +60,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'events export':
         return await exportEvents(rest, io);
       default:
+        if ((noun === 'help' || noun === '--help' || noun === '-h') && verb === undefined) {
+          io.stdout(USAGE);
+          return 0;
+        }
         if (noun === 'verify' && verb === undefined) return await verify(io);
         if (noun === 'replay') return await replay(verb, io);
         // A wrapped job's output is passed through byte for byte, so exec writes to the real stdout.

@@ -104,3 +104,17 @@ describe('vigil ping', () => {
     }
   });
 });
+
+describe('vigil --help', () => {
+  it('prints every command on stdout and exits 0, as help and -h do; an unknown command is a usage error', async () => {
+    for (const flag of ['--help', 'help', '-h']) {
+      const run = await cli([flag]);
+      expect(run.code, flag).to.equal(0);
+      expect(run.stdout.join('\n'), flag).to.match(/^usage:\n {2}vigil users create/);
+      expect(run.stdout.join('\n'), flag).to.include('vigil exec');
+    }
+    const unknown = await cli(['frobnicate']);
+    expect(unknown.code).to.equal(2);
+    expect(unknown.stderr).to.match(/^vigil: unknown command: frobnicate\nusage:/);
+  });
+});
