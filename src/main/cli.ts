@@ -13,6 +13,7 @@ import { roleAtLeast } from '../domain/access/roles.js';
 import { SCOPES, type Scope } from '../domain/access/scopes.js';
 import { DomainError } from '../domain/errors.js';
 import { Projector } from '../projector/projector.js';
+import { CheckpointConflictError } from '../readstore/read-model-store.js';
 import { verifyLog } from '../audit/verify-log.js';
 import { type ExportedEvent, projectEvents } from '../audit/export.js';
 import type { JsonObject } from '../eventstore/event-store.js';
@@ -31,6 +32,14 @@ export interface CliIo {
 }
 
 class UsageError extends Error {}
+
+/** A failure the operator can act on from its message alone: printed without a stack, exit 1. */
+class CliFailure extends Error {}
+
+/** An error of the file system (a data dir that is a file, a replay file that is not there). */
+function isFileError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).path === 'string' && typeof (error as NodeJS.ErrnoException).code === 'string';
+}
 
 const USAGE = `usage:
   vigil users create --email E [--first-name F] [--last-name L]
@@ -77,8 +86,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr.write(`vigil: ${error.message}\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof DomainError || error instanceof ConfigError) {
+    if (error instanceof DomainError || error instanceof ConfigError || error instanceof CliFailure || isFileError(error)) {
       io.stderr.write(`vigil: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof CheckpointConflictError) {
+      io.stderr.write(`vigil: ${error.message}: is a server running on this data dir? Stop it first.\n`);
       return 1;
     }
     throw error;
@@ -247,16 +260,25 @@ async function exportEvents(args: readonly string[], io: CliIo): Promise<number>
 }
 
 /** Rebuilds a fresh store from an export and reports the incidents it finds. */
+function parsedLine(line: string, index: number, file: string): ExportedEvent {
+  try {
+    return JSON.parse(line) as ExportedEvent;
+  } catch {
+    throw new CliFailure(`line ${index + 1} of ${file} is not JSON: is it a file that vigil events export wrote?`);
+  }
+}
+
 async function replay(file: string | undefined, io: CliIo): Promise<number> {
   if (!file) throw new UsageError('replay needs the file an export wrote');
   const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  // All of it read before anything is written: a file that is no export is refused whole.
+  const exported = lines.map((line, index) => parsedLine(line, index, file));
   const scratch = mkdtempSync(join(tmpdir(), 'vigil-replay-'));
   const stores = await openStores(loadConfig({ ...io.env, VIGIL_DATA_DIR: scratch, VIGIL_EVENTSTORE_URL: '', VIGIL_MONGODB_URL: '' }));
   try {
     const bar = progressBar(io, 'replaying');
     bar.start(lines.length, 0);
-    for (const [index, line] of lines.entries()) {
-      const event = JSON.parse(line) as ExportedEvent;
+    for (const [index, event] of exported.entries()) {
       await stores.events.appendToStream(event.stream, [{ id: event.id, type: event.type, data: event.data as JsonObject, metadata: event.metadata as JsonObject }]);
       if (index % 500 === 0) bar.update(index);
     }

@@ -61,4 +61,31 @@ describe('vigil events export and vigil replay', function () {
     dir.remove();
     await (await TestVigil.reopen(vigil.dataDir)).stop();
   });
+
+  it('says what is wrong, without a stack trace, for a file that is not there or not an export, and a data dir that is a file', async () => {
+    const dir = makeTempDir('vigil-replay-errors');
+    const run = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const stderr = new PassThrough();
+      const said: Buffer[] = [];
+      stderr.on('data', (chunk: Buffer) => said.push(chunk));
+      const code = await runCli(args, { env, stdout: () => {}, stderr });
+      return { code, said: Buffer.concat(said).toString('utf8') };
+    };
+    try {
+      writeFileSync(`${dir.path}/bad.ndjson`, '{"stream":"x"}\nnot json\n');
+      writeFileSync(`${dir.path}/a-file`, 'x');
+      const outcomes = [
+        await run(['replay', `${dir.path}/missing.ndjson`]),
+        await run(['replay', `${dir.path}/bad.ndjson`]),
+        await run(['users', 'create', '--email', 'a@example.com'], { VIGIL_DATA_DIR: `${dir.path}/a-file` }),
+      ];
+      expect(outcomes.map((o) => o.code)).to.deep.equal([1, 1, 1]);
+      expect(outcomes[0]!.said).to.match(/^vigil: ENOENT: no such file or directory, open '.*missing\.ndjson'\n$/);
+      expect(outcomes[1]!.said).to.match(/^vigil: line 2 of .*bad\.ndjson is not JSON/);
+      expect(outcomes[2]!.said).to.match(/^vigil: E[A-Z]+: .*a-file/);
+      for (const outcome of outcomes) expect(outcome.said).to.not.match(/\n\s+at /);
+    } finally {
+      dir.remove();
+    }
+  });
 });
