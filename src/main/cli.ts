@@ -259,7 +259,6 @@ async function exportEvents(args: readonly string[], io: CliIo): Promise<number>
   });
 }
 
-/** Rebuilds a fresh store from an export and reports the incidents it finds. */
 function parsedLine(line: string, index: number, file: string): ExportedEvent {
   try {
     return JSON.parse(line) as ExportedEvent;
@@ -268,6 +267,7 @@ function parsedLine(line: string, index: number, file: string): ExportedEvent {
   }
 }
 
+/** Rebuilds a fresh store from an export and reports the incidents it finds. */
 async function replay(file: string | undefined, io: CliIo): Promise<number> {
   if (!file) throw new UsageError('replay needs the file an export wrote');
   const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
@@ -275,27 +275,29 @@ async function replay(file: string | undefined, io: CliIo): Promise<number> {
   const exported = lines.map((line, index) => parsedLine(line, index, file));
   const scratch = mkdtempSync(join(tmpdir(), 'vigil-replay-'));
   const stores = await openStores(loadConfig({ ...io.env, VIGIL_DATA_DIR: scratch, VIGIL_EVENTSTORE_URL: '', VIGIL_MONGODB_URL: '' }));
+  const bar = progressBar(io, 'replaying');
   try {
-    const bar = progressBar(io, 'replaying');
-    bar.start(lines.length, 0);
+    bar.start(exported.length, 0);
     for (const [index, event] of exported.entries()) {
       await stores.events.appendToStream(event.stream, [{ id: event.id, type: event.type, data: event.data as JsonObject, metadata: event.metadata as JsonObject }]);
       if (index % 500 === 0) bar.update(index);
     }
-    bar.update(lines.length);
+    bar.update(exported.length);
+    // Stopped here as well as on a failure: a running bar's timer would keep the process alive.
     bar.stop();
     await new Projector(stores.events, stores.readModels, allProjections(), { retired: RETIRED_PROJECTIONS }).catchUp();
     const incidents = (await stores.readModels.find<IncidentDocument>('incidents', {}, { sort: [['started_at', 1]] })).map((s) => s.doc);
     const byStatus = (status: string) => incidents.filter((i) => i.status === status).length;
     io.stdout(
       JSON.stringify({
-        events: lines.length,
+        events: exported.length,
         incidents: incidents.map((i) => ({ id: i.id, monitor_id: i.monitor_id, event: i.event, status: i.status, started_at: i.started_at, acknowledged_at: i.acknowledged_at, resolved_at: i.resolved_at })),
         summary: { open: byStatus('OPEN'), acknowledged: byStatus('ACKNOWLEDGED'), resolved: byStatus('RESOLVED') },
       }),
     );
     return 0;
   } finally {
+    bar.stop();
     await stores.close();
     rmSync(scratch, { recursive: true, force: true });
   }

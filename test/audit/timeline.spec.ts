@@ -67,58 +67,48 @@ describe('Incident timeline', () => {
     expect(story.entries[3].summary).to.equal('Resolved by timeline@example.com');
     expect(story.configuration).to.include({ schedule: '1h', schedule_tolerance: 2, grace_period_seconds: 300 });
   });
-});
 
-describe('Incident timeline: the evidence of each incident', () => {
-  let vigil: TestVigil;
-  let key: string;
-  let projectId: string;
-  beforeEach(async () => {
-    vigil = await TestVigil.start();
-    key = await vigil.accountKey(await vigil.user('evidence@example.com'), ALL_SCOPES);
-    projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Evidence' } })).body.project.id;
-  });
-  afterEach(() => vigil.stop());
+  describe('the evidence of each incident', () => {
+    const monitor = async (body: Record<string, unknown>) =>
+      (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Job', alert_enabled: false, ...body } })).body.monitor as { id: string };
+    const incidents = async (id: string) => (await vigil.request('GET', `/v1/monitors/${id}/incidents`, { key })).body.data as { id: string; event: string }[];
+    /** The summaries of the evidence: the entries before the incident opened. */
+    const evidence = async (incidentId: string) => {
+      const entries = (await timeline(incidentId)).entries as { type: string; summary: string }[];
+      return entries.slice(0, entries.findIndex((e) => e.type === 'IncidentOpened')).map((e) => `${e.type}: ${e.summary}`);
+    };
 
-  const monitor = async (body: Record<string, unknown>) =>
-    (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Job', alert_enabled: false, ...body } })).body.monitor as { id: string };
-  const incidents = async (id: string) => (await vigil.request('GET', `/v1/monitors/${id}/incidents`, { key })).body.data as { id: string; event: string }[];
-  /** The summaries of the evidence: the entries before the incident opened. */
-  const evidence = async (incidentId: string) => {
-    const entries = (await vigil.request('GET', `/v1/incidents/${incidentId}/timeline`, { key })).body.entries as { type: string; summary: string }[];
-    return entries.slice(0, entries.findIndex((e) => e.type === 'IncidentOpened')).map((e) => `${e.type}: ${e.summary}`);
-  };
+    it('at failure_tolerance 1, is the one failure, not the failures of an incident resolved before', async () => {
+      const m = await monitor({ type: 'JOB_BASIC', schedule: 'x', failure_tolerance: 1 });
+      await vigil.request('GET', `/v1/ping/${m.id}/3`);
+      const [first] = await incidents(m.id);
+      await vigil.request('POST', `/v1/incidents/${first!.id}/resolve`, { key });
+      await vigil.request('GET', `/v1/ping/${m.id}/4`);
+      const second = (await incidents(m.id)).find((i) => i.id !== first!.id)!;
+      expect(await evidence(second.id)).to.deep.equal(['PingReceived: FAILURE ping with exit code 4 from 127.0.0.1']);
+    });
 
-  it('at failure_tolerance 1, is the one failure, not the failures of an incident resolved before', async () => {
-    const m = await monitor({ type: 'JOB_BASIC', schedule: 'x', failure_tolerance: 1 });
-    await vigil.request('GET', `/v1/ping/${m.id}/3`);
-    const [first] = await incidents(m.id);
-    await vigil.request('POST', `/v1/incidents/${first!.id}/resolve`, { key });
-    await vigil.request('GET', `/v1/ping/${m.id}/4`);
-    const second = (await incidents(m.id)).find((i) => i.id !== first!.id)!;
-    expect(await evidence(second.id)).to.deep.equal(['PingReceived: FAILURE ping with exit code 4 from 127.0.0.1']);
-  });
+    it('keeps the failures of a run of them when STARTs come between them (as vigil exec sends)', async () => {
+      const m = await monitor({ type: 'JOB_BASIC', schedule: 'x', failure_tolerance: 2 });
+      for (const code of [5, 6]) {
+        await vigil.request('GET', `/v1/ping/${m.id}/start`);
+        await vigil.request('GET', `/v1/ping/${m.id}/${code}`);
+      }
+      const [incident] = await incidents(m.id);
+      expect(await evidence(incident!.id)).to.deep.equal([
+        'PingReceived: FAILURE ping with exit code 5 from 127.0.0.1',
+        'PingReceived: FAILURE ping with exit code 6 from 127.0.0.1',
+      ]);
+    });
 
-  it('keeps the failures of a run of them when STARTs come between them (as vigil exec sends)', async () => {
-    const m = await monitor({ type: 'JOB_BASIC', schedule: 'x', failure_tolerance: 2 });
-    for (const code of [5, 6]) {
+    it('gives each incident opened by one timer fire its own observations', async () => {
+      const m = await monitor({ type: 'JOB_HEARTBEAT', schedule: '1h', grace_period_seconds: 60, max_duration_seconds: 600 });
       await vigil.request('GET', `/v1/ping/${m.id}/start`);
-      await vigil.request('GET', `/v1/ping/${m.id}/${code}`);
-    }
-    const [incident] = await incidents(m.id);
-    expect(await evidence(incident!.id)).to.deep.equal([
-      'PingReceived: FAILURE ping with exit code 5 from 127.0.0.1',
-      'PingReceived: FAILURE ping with exit code 6 from 127.0.0.1',
-    ]);
-  });
-
-  it('gives each incident opened by one timer fire its own observations', async () => {
-    const m = await monitor({ type: 'JOB_HEARTBEAT', schedule: '1h', grace_period_seconds: 60, max_duration_seconds: 600 });
-    await vigil.request('GET', `/v1/ping/${m.id}/start`);
-    vigil.clock.advance(2 * 3_600_000);
-    await vigil.tick();
-    const byKind = new Map((await incidents(m.id)).map((i) => [i.event, i.id]));
-    expect((await evidence(byKind.get('MISSED')!)).map((e) => e.split(':')[0])).to.deep.equal(['CheckInMissed']);
-    expect((await evidence(byKind.get('DURATION_HIGH')!)).map((e) => e.split(':')[0])).to.deep.equal(['RunOverdue']);
+      vigil.clock.advance(2 * 3_600_000);
+      await vigil.tick();
+      const byKind = new Map((await incidents(m.id)).map((i) => [i.event, i.id]));
+      expect((await evidence(byKind.get('MISSED')!)).map((e) => e.split(':')[0])).to.deep.equal(['CheckInMissed']);
+      expect((await evidence(byKind.get('DURATION_HIGH')!)).map((e) => e.split(':')[0])).to.deep.equal(['RunOverdue']);
+    });
   });
 });
