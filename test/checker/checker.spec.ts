@@ -3,14 +3,14 @@ import { writeFileSync } from 'node:fs';
 import { testCertificateAuthority } from '../support/certificates.js';
 import { type Handler, type Target, reply, startTarget } from '../support/http-targets.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
 
 describe('Checker (UPTIME_HTTP)', function () {
   this.timeout(60_000);
-  const authority = testCertificateAuthority();
+  let clock: TestClock;
+  const authority = testCertificateAuthority(() => clock.now());
   const caDir = makeTempDir('vigil-ca');
   const caFile = `${caDir.path}/ca.pem`;
-  writeFileSync(caFile, authority.caPem);
   let vigil: TestVigil;
   let key: string;
   let projectId: string;
@@ -21,7 +21,9 @@ describe('Checker (UPTIME_HTTP)', function () {
     return started;
   };
   beforeEach(async () => {
-    vigil = await TestVigil.start({ env: { VIGIL_CHECK_CA_FILE: caFile, VIGIL_CHECK_RETRIES: '2', VIGIL_DNS_SERVERS: '127.0.0.1:9' } });
+    clock = TestClock.atWallTime();
+    writeFileSync(caFile, authority.caPem);
+    vigil = await TestVigil.start({ clock, env: { VIGIL_CHECK_CA_FILE: caFile, VIGIL_CHECK_RETRIES: '2', VIGIL_DNS_SERVERS: '127.0.0.1:9' } });
     key = await vigil.accountKey(await vigil.user('checker@example.com'), ALL_SCOPES);
     projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Uptime' } })).body.project.id;
   });

@@ -5,7 +5,8 @@ import { type Target, reply, startTarget } from '../support/http-targets.js';
 
 describe('runHttpCheck', function () {
   this.timeout(30_000);
-  const authority = testCertificateAuthority();
+  // These checks run outside Vigil's clock: OpenSSL dates every handshake by the wall clock.
+  const authority = testCertificateAuthority(() => new Date());
   const env: CheckerEnvironment = { extraCaPem: authority.caPem, denyPrivateTargets: false, userAgent: 'Vigil-Test' };
   const targets: Target[] = [];
   const target = async (...args: Parameters<typeof startTarget>) => {

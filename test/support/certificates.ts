@@ -22,17 +22,28 @@ function certificate(subject: string, publicKey: forge.pki.PublicKey, notBefore:
   return cert;
 }
 
-/** A test CA, and leaf certificates for 127.0.0.1/localhost it signs with any validity, expired ones included. */
-export function testCertificateAuthority() {
-  const caKeys = keys();
-  const ca = certificate('Vigil Test CA', caKeys.publicKey, new Date(Date.now() - DAY), new Date(Date.now() + 3650 * DAY), '01');
-  ca.setIssuer(ca.subject.attributes);
-  ca.setExtensions([{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true }]);
-  ca.sign(caKeys.privateKey, forge.md.sha256.create());
-  const caPem = forge.pki.certificateToPem(ca);
+/**
+ * A test CA, and leaf certificates for 127.0.0.1/localhost it signs with any validity, expired ones
+ * included, all dated from `now`: the clock of the spec that uses them, never the wall clock
+ * behind its back. The CA is made on first use, so it can follow a clock that starts later.
+ */
+export function testCertificateAuthority(now: () => Date) {
+  const at = (days: number) => new Date(now().getTime() + days * DAY);
+  let made: { caPem: string; caKeys: forge.pki.rsa.KeyPair; ca: forge.pki.Certificate } | null = null;
+  const authority = () => {
+    if (made) return made;
+    const caKeys = keys();
+    const ca = certificate('Vigil Test CA', caKeys.publicKey, at(-1), at(3650), '01');
+    ca.setIssuer(ca.subject.attributes);
+    ca.setExtensions([{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true }]);
+    ca.sign(caKeys.privateKey, forge.md.sha256.create());
+    made = { caPem: forge.pki.certificateToPem(ca), caKeys, ca };
+    return made;
+  };
   let serial = 2;
 
   function leaf(options: { notBefore: Date; notAfter: Date; selfSigned?: boolean }): Issued {
+    const { ca, caKeys } = authority();
     const leafKeys = keys();
     const cert = certificate('localhost', leafKeys.publicKey, options.notBefore, options.notAfter, (serial++).toString(16).padStart(2, '0'));
     cert.setIssuer(options.selfSigned ? cert.subject.attributes : ca.subject.attributes);
@@ -45,10 +56,12 @@ export function testCertificateAuthority() {
   }
 
   return {
-    caPem,
-    valid: () => leaf({ notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + 365 * DAY) }),
-    expiringInDays: (days: number) => leaf({ notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + days * DAY) }),
-    expired: () => leaf({ notBefore: new Date(Date.now() - 30 * DAY), notAfter: new Date(Date.now() - DAY) }),
-    selfSigned: () => leaf({ notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + 365 * DAY), selfSigned: true }),
+    get caPem() {
+      return authority().caPem;
+    },
+    valid: () => leaf({ notBefore: at(-1), notAfter: at(365) }),
+    expiringInDays: (days: number) => leaf({ notBefore: at(-1), notAfter: at(days) }),
+    expired: () => leaf({ notBefore: at(-30), notAfter: at(-1) }),
+    selfSigned: () => leaf({ notBefore: at(-1), notAfter: at(365), selfSigned: true }),
   };
 }

@@ -16,6 +16,16 @@ const TEST_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, req
 /** A clock the test moves by hand. */
 export class TestClock {
   constructor(private ms = Date.parse('2026-11-21T12:00:00.000Z')) {}
+
+  /**
+   * A clock that starts at the wall clock's time, for specs whose fixtures something outside
+   * Vigil judges by the wall clock: OpenSSL checks a certificate's dates against the real time in
+   * every TLS handshake, so certificates dated from a fixed test date stop working once it passes.
+   */
+  static atWallTime(): TestClock {
+    return new TestClock(Date.now());
+  }
+
   now = (): Date => new Date(this.ms);
   advance(ms: number): void {
     this.ms += ms;
