@@ -34,6 +34,20 @@ describe('Ping history, retention and warnings', () => {
     expect(history.body.pagination).to.deep.equal({ page: 1, limit: 20, total: 2, total_pages: 1, has_next: false, has_prev: false });
   });
 
+  for (const type of ['JOB_BASIC', 'JOB_HEARTBEAT'] as const) {
+    it(`measures a ${type} run that outlived max_duration_seconds from its START when it finally ends, as TOO_SLOW`, async () => {
+      const m = await monitor({ type, max_duration_seconds: 60, schedule: type === 'JOB_BASIC' ? 'whenever' : '1h' });
+      await ping(m.id, '/start?run_id=slow');
+      vigil.clock.advance(90_000);
+      await vigil.tick();
+      const finished = await ping(m.id, '/success?run_id=slow');
+      expect(finished.status).to.equal(200);
+      const [success] = (await pings(m.id, '?event=SUCCESS')).body.data;
+      expect(success).to.include({ run_id: 'slow', duration_ms: 90_000, duration_assertion: 'TOO_SLOW' });
+      expect((await pings(m.id, '?duration_assertion=TOO_SLOW')).body.data.map((p: { id: string }) => p.id)).to.deep.equal([success.id]);
+    });
+  }
+
   it('filters by event, run_id, exit_code, duration_assertion and a date range', async () => {
     const m = await monitor({ max_duration_seconds: 10 });
     const t0 = vigil.clock.now().toISOString();

@@ -246,10 +246,9 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
       case 'CheckInMissed':
         return { ...state, consecutiveMisses: event.data.consecutive_misses, nextExpectedAt: event.data.next_expected_at };
       case 'RunOverdue': {
+        // The run stays open, marked: its completion may still arrive, and is measured from its START.
         const { start_ping_id, closed_as_failure, consecutive_failures } = event.data;
-        const openRuns = closed_as_failure
-          ? state.openRuns.filter((run) => run.ping_id !== start_ping_id)
-          : state.openRuns.map((run) => (run.ping_id === start_ping_id ? { ...run, overdue: true } : run));
+        const openRuns = state.openRuns.map((run) => (run.ping_id === start_ping_id ? { ...run, overdue: true, counted_as_failure: closed_as_failure } : run));
         return { ...state, openRuns, consecutiveFailures: consecutive_failures };
       }
       case 'MonitorWentDown':
@@ -260,7 +259,7 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
       case 'PingReceived': {
         const d = event.data;
         let openRuns = state.openRuns.filter((run) => run.ping_id !== d.closed_start_ping_id);
-        if (d.evaluated && d.event === 'START') openRuns = [...openRuns, { ping_id: d.ping_id, run_id: d.run_id, started_at: d.received_at, overdue: false }].slice(-OPEN_RUNS_KEPT);
+        if (d.evaluated && d.event === 'START') openRuns = [...openRuns, { ping_id: d.ping_id, run_id: d.run_id, started_at: d.received_at, overdue: false, counted_as_failure: false }].slice(-OPEN_RUNS_KEPT);
         return {
           ...state,
           consecutiveFailures: d.consecutive_failures,
@@ -446,7 +445,9 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
   const replaced = kind === 'START' ? sameRun(state.openRuns, ping.run_id) : null;
   const durationMs = ping.duration_ms ?? (start ? Math.max(0, Date.parse(now) - Date.parse(start.started_at)) : null);
   const assertion = completes ? assessDuration(durationMs, config.min_duration_seconds, config.max_duration_seconds) : null;
-  const failures = kind === 'FAILURE' ? state.consecutiveFailures + 1 : kind === 'SUCCESS' ? 0 : state.consecutiveFailures;
+  // A FAILURE of a run the watchdog already failed is the same failure, counted once.
+  const failureCounted = kind === 'FAILURE' && !start?.counted_as_failure;
+  const failures = failureCounted ? state.consecutiveFailures + 1 : kind === 'SUCCESS' ? 0 : state.consecutiveFailures;
   // START, SUCCESS and FAILURE are check-ins: they satisfy the schedule. LOG only records output.
   const checkIn = kind !== 'LOG';
   const recorded = pingReceived(state, config, command, {

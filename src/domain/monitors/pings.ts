@@ -9,6 +9,8 @@ export interface OpenRun {
   started_at: string;
   /** Already reported as running past max_duration_seconds. */
   overdue: boolean;
+  /** Closed as a failure by the JOB_BASIC watchdog: its own FAILURE, if it comes, is not counted again. */
+  counted_as_failure: boolean;
 }
 
 /** At most this many open runs are remembered; a job that never completes must not grow the state. */

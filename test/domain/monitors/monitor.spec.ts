@@ -163,6 +163,37 @@ describe('Monitor', () => {
       given([created({ type: 'JOB_BASIC', schedule: 'x', max_duration_seconds: 600 }), started('s-1', 'job-1'), retried]).when(expire('2026-11-21T10:10:01.000Z')).then([]);
     });
 
+    describe('a JOB_BASIC run the watchdog closed as failed', () => {
+      // Started at 10:00 with max_duration_seconds 120: at 10:02 the watchdog failed it.
+      const watched = (overrides: Partial<MonitorConfig> = {}) => created({ type: 'JOB_BASIC', schedule: 'x', max_duration_seconds: 120, ...overrides });
+      const closedAsFailure: MonitorEvent = {
+        type: 'RunOverdue',
+        data: { ...ids, start_ping_id: 's-slow', run_id: 'slow', started_at: T0, deadline_at: '2026-11-21T10:02:00.000Z', closed_as_failure: true, consecutive_failures: 1 },
+      };
+      const reportedHung = incidentOpened('DURATION_HIGH', 'Run started 2026-11-21T10:00:00.000Z is still running after 2 min', 'inc-o', 's-slow');
+      const basicReceived = (overrides: Partial<PingReceivedData>) => received({ next_expected_at: null, total_pings_received: 2, ...overrides });
+
+      it('still measures the SUCCESS that finally arrives from its START, and asserts it TOO_SLOW', () =>
+        given([watched(), started('s-slow', 'slow'), closedAsFailure, reportedHung])
+          .when(receive({ run_id: 'slow' }))
+          .then([basicReceived({ run_id: 'slow', duration_ms: 300_000, duration_assertion: 'TOO_SLOW', started_at: T0, closed_start_ping_id: 's-slow' })]));
+
+      it('does not count the run as failed twice when its FAILURE arrives after all', () =>
+        given([watched({ failure_tolerance: 2 }), started('s-slow', 'slow'), closedAsFailure, reportedHung])
+          .when(receive({ run_id: 'slow', event: 'FAILURE', exit_code: 1 }))
+          .then([
+            basicReceived({
+              run_id: 'slow', event: 'FAILURE', exit_code: 1, duration_ms: 300_000, duration_assertion: 'TOO_SLOW', started_at: T0,
+              closed_start_ping_id: 's-slow', consecutive_failures: 1, last_success_at: null,
+            }),
+          ]));
+
+      it('does not report the run overdue again', () => {
+        const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'm', overdue: 'o', failed: 'f' }, repage_after_seconds: 3600, now });
+        given([watched(), started('s-slow', 'slow'), closedAsFailure, reportedHung]).when(expire('2026-11-21T10:30:00.000Z')).then([]);
+      });
+    });
+
     it('prefers the duration the client sent', () =>
       given([created(), started('s-a', 'a')])
         .when(receive({ run_id: 'a', duration_ms: 1234 }))
