@@ -2,19 +2,18 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { type Browser, chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureChromium } from '../support/chromium.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumUnavailable } from '../support/chromium.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 const ARTIFACTS = path.resolve('test-artifacts');
 
 describe('The /docs explorer in a real browser', function () {
-  // Installing Chromium on a fresh machine takes a while; the test itself takes seconds.
-  this.timeout(10 * 60_000);
+  this.timeout(60_000);
   let vigil: TestVigil;
   let browser: Browser | undefined;
 
   before(async function () {
-    const unavailable = ensureChromium();
+    const unavailable = chromiumUnavailable();
     if (unavailable) {
       console.log(`      [skipped] the /docs browser test: ${unavailable}`);
       this.skip();
