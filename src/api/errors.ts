@@ -20,8 +20,8 @@ export const badRequest = (message: string) => new HttpError(400, message);
 export const notFoundError = (message: string) => new HttpError(404, message);
 
 /**
- * The one place errors become responses: every body is `{ error }` (plus `code` where the spec
- * names one). Anything unexpected is logged and answered with a bland 500.
+ * The one place errors become responses: every body is `{ error }` (plus `code` where the API
+ * contract names one). Anything unexpected is logged and answered with a bland 500.
  */
 export function errorMiddleware(logger: Logger): Middleware {
   return async (ctx, next) => {

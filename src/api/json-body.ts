@@ -40,7 +40,7 @@ export function jsonBody(limitBytes: number): Middleware {
 
 /**
  * Whether a body sent without a length (chunked) holds anything: one with no bytes at all is no
- * body, as WIRE.md has the POSTs that take none arrive. The rest of one that does is discarded
+ * body, as the POSTs that take none (pause, acknowledge…) may arrive (docs/api.md, "Conventions"). The rest of one that does is discarded
  * as it streams, for the 415 to reach the client.
  */
 async function streamsAnything(request: IncomingMessage): Promise<boolean> {

@@ -29,7 +29,7 @@ export async function gatedDocument<D extends { project_id: string }>(
   try {
     await gate(readModels, state.caller, requirement, found.project_id);
   } catch (error) {
-    // Out of reach reads exactly as missing (SPEC "Errors"): "project not found" would tell an outsider the id exists.
+    // Out of reach reads exactly as missing (docs/api.md, "Errors"): "project not found" would tell an outsider the id exists.
     if (error instanceof HttpError && error.status === 404) throw new HttpError(404, `${resource} not found`);
     throw error;
   }

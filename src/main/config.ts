@@ -4,7 +4,7 @@ import { SLOT_COUNT } from '../coordination/partitions.js';
 export const ROLE_NAMES = ['api', 'projector', 'timer', 'checker', 'notifier'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
-/** Every setting Vigil reads from the environment; the README lists them with these defaults. */
+/** Every setting Vigil reads from the environment; docs/configuration.md lists them with these defaults. */
 export interface VigilConfig {
   port: number;
   host: string;

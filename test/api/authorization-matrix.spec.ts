@@ -12,7 +12,8 @@ import { ALL_SCOPES, type Response, TestVigil } from '../support/test-vigil.js';
 /**
  * Every authenticated route × every kind of key (account keys with each scope set, project keys
  * bound to the target or elsewhere) × every role (and none) × own project or a foreign one,
- * against the oracle written from SPEC. The routes come from the OpenAPI operation list and the
+ * against the oracle written from the API contract (docs/api.md; "SPEC" in the test names and
+ * messages below means that contract). The routes come from the OpenAPI operation list and the
  * served routers, so a route without a rule fails here.
  */
 const SCOPE_SETS: Scope[][] = [
@@ -48,7 +49,7 @@ function describeOutcome(outcome: Outcome): string {
   return outcome.code ? `403 ${outcome.code}` : '403 (role)';
 }
 
-/** Why the response is not what SPEC says, or null when it is. */
+/** Why the response is not what the contract says, or null when it is. */
 function disagreement(wanted: Outcome, response: Response): string | null {
   const got = `${response.status} ${response.text.slice(0, 160)}`;
   if (response.status !== wanted.status) return `wanted ${describeOutcome(wanted)}, got ${got}`;

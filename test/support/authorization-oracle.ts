@@ -1,9 +1,9 @@
 import type { Scope } from '../../src/domain/access/scopes.js';
 
 /**
- * Who may call what, written from ../shared/SPEC.md "Authentication" and "Errors" (and, where SPEC
- * is silent, README "Identity and projects", "Monitors" and "Notifications"), on its own: nothing
- * here calls or imports the implementation's gates, so a wrong gate cannot agree with itself.
+ * Who may call what, written from the API contract (docs/api.md: "Authentication: keys, scopes and
+ * roles", "Errors" and the access column of "Endpoints"), on its own: nothing here calls or
+ * imports the implementation's gates, so a wrong gate cannot agree with itself.
  */
 
 export type MatrixRole = 'OWNER' | 'MANAGER' | 'MEMBER' | 'READONLY';
@@ -22,14 +22,14 @@ export type Rule =
   | { gates: 'project'; scope: Scope; accountKeyOnly?: true; minimumRole?: MatrixRole }
   /** No project involved: the scope gate alone. */
   | { gates: 'key'; scope: Scope; accountKeyOnly?: true }
-  /** A key never mints a key with more power than itself (README "API keys"). */
+  /** A key never mints a key with more power than itself (docs/api.md, "Keys minting keys"). */
   | { gates: 'mint account key'; scopes: readonly Scope[] }
   /** ...and project keys are minted by the project's Owners and Managers, on a project the key can see. */
   | { gates: 'mint project key' }
   /**
    * A key revokes a key of its own user with no more power than itself; anything else is not there.
-   * Power, not role (the operation list: "at least its power"; README's "could have minted" read
-   * the same way): giving up a key of one's own is never an escalation.
+   * Power, not role (the operation list: "at least its power"; docs/api.md: "no more power than
+   * itself"): giving up a key of one's own is never an escalation.
    */
   | { gates: 'revoke own key'; of: 'account key [read]' | 'project key on the target' }
   | { gates: "revoke another user's key" };
@@ -58,7 +58,7 @@ const ANY_KEY: Rule = { gates: 'key', scope: 'read' };
  * different rules depending on its body or target (minting and revoking keys).
  */
 export const RULES: Readonly<Record<string, Rule>> = {
-  // SPEC "Projects"; updating, rotating the ping key and members: README "Gates".
+  // docs/api.md "Projects": updating, rotating the ping key and members need an account key, manage_projects and MANAGER.
   'GET /v1/projects': ANY_KEY,
   'POST /v1/projects': { gates: 'key', scope: 'manage_projects', accountKeyOnly: true },
   'GET /v1/projects/:projectId': READ,
@@ -71,7 +71,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'GET /v1/projects/:projectId/events': READ,
   'GET /v1/projects/:projectId/uptime-summary': READ,
 
-  // SPEC: "Endpoints for minting or revoking keys: not shown"; README "API keys" is the rule.
+  // docs/api.md "API keys" and "Keys minting keys" are the rule.
   'GET /v1/api-keys': ANY_KEY,
   'POST /v1/api-keys (account key)': { gates: 'mint account key', scopes: ['manage_monitors'] },
   'POST /v1/api-keys (project key)': { gates: 'mint project key' },
@@ -79,7 +79,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'DELETE /v1/api-keys/:apiKeyId (own project key)': { gates: 'revoke own key', of: 'project key on the target' },
   "DELETE /v1/api-keys/:apiKeyId (another user's key)": { gates: "revoke another user's key" },
 
-  // SPEC "Monitors" and scope manage_monitors ("create, update, delete and pause"); pause and resume: README.
+  // docs/api.md "Monitors": create needs MEMBER; update, delete, pause and resume need MANAGER.
   'GET /v1/monitors': READ,
   'POST /v1/monitors': CREATE_MONITORS,
   'GET /v1/monitors/:monitorId': READ,
@@ -96,15 +96,15 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'GET /v1/monitors/:monitorId/check-results/latest': READ,
   'GET /v1/monitors/:monitorId/response-time-stats': READ,
 
-  // SPEC "Incidents" and the incident state table (MEMBER or higher acknowledges and resolves).
+  // docs/api.md "Incidents" and the incident state table (MEMBER or higher acknowledges and resolves).
   'GET /v1/incidents': READ,
   'GET /v1/incidents/:incidentId': READ,
   'GET /v1/incidents/:incidentId/timeline': READ,
   'POST /v1/incidents/:incidentId/acknowledge': ACT_ON_INCIDENTS,
   'POST /v1/incidents/:incidentId/resolve': ACT_ON_INCIDENTS,
 
-  // SPEC "Notification channels" and "groups": any key reads; writes need an account key and
-  // (role MANAGER: "create, update, delete monitors and channels"); deletes need destroy and OWNER.
+  // docs/api.md "Notification channels and groups": any key reads; writes need an account key,
+  // manage_notifications and MANAGER; deletes need destroy and OWNER.
   'GET /v1/notification-channels/types': ANY_KEY,
   'GET /v1/notification-channels': READ,
   'POST /v1/notification-channels': MANAGE_NOTIFICATIONS,
@@ -130,12 +130,12 @@ export const RULES: Readonly<Record<string, Rule>> = {
 /** `POST /v1/api-keys (project key)` → `POST /v1/api-keys`. */
 export const routeOf = (operation: string): string => operation.replace(/ \(.*\)$/, '');
 
-/** SPEC: a project key has read plus monitor writes, fixed; an account key its scopes, and read always ("any write scope implies read"). */
+/** The contract: a project key has read plus monitor writes, fixed; an account key its scopes, and read always. */
 function heldScopes(key: KeyUnderTest): ReadonlySet<Scope> {
   return new Set<Scope>(key.kind === 'project' ? ['read', 'manage_monitors'] : ['read', ...key.scopes]);
 }
 
-/** SPEC: a project key reaches one project; an account key every project its user has a role on. */
+/** The contract: a project key reaches one project; an account key every project its user has a role on. */
 export function reaches(caller: CallerOnTarget): boolean {
   if (caller.role === null) return false;
   return caller.key.kind === 'account' || caller.key.bound === 'target';
@@ -144,7 +144,7 @@ export function reaches(caller: CallerOnTarget): boolean {
 const holds = (key: KeyUnderTest, scopes: readonly Scope[]) => scopes.every((scope) => heldScopes(key).has(scope));
 
 /**
- * The status SPEC promises: the scope gate first (it depends on the key alone), then a project the
+ * The status the contract promises: the scope gate first (it depends on the key alone), then a project the
  * key cannot see is a 404, as if it did not exist, then the role gate.
  */
 export function expectedOutcome(rule: Rule, success: 200 | 201 | 204, caller: CallerOnTarget): Outcome {

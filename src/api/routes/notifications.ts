@@ -34,7 +34,7 @@ async function ownerOf(readModels: ReadModelStore, projectId: string) {
   return project ? userBody((await getUser(readModels, project.owner_id)) ?? undefined) : null;
 }
 
-/** List item, exactly as WIRE.md names it; secrets never leave, not even sealed. */
+/** List item, exactly the keys docs/api.md lists; secrets never leave, not even sealed. */
 function channelItem(doc: ChannelDocument, owner: ReturnType<typeof userBody>) {
   return {
     id: doc.id, project_id: doc.project_id, name: doc.name, type: doc.type, enabled: doc.enabled, is_default: doc.is_default,

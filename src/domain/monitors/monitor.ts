@@ -483,8 +483,8 @@ function receivePing(state: MonitorState, config: MonitorConfig, command: Extrac
   if (kind === 'SUCCESS') {
     if (state.health === 'DOWN') events.push({ type: 'MonitorWentUp', data: { ...ids, reason: 'SUCCESS_PING', at: now } });
     events.push(...resolveOpen(state, ['MISSED', 'FAILED'], now, { by_kind: 'system', reason: 'SUCCESS_PING' }));
-    // A SUCCESS resolves the monitor's incidents (SPEC), but not a duration incident that this very
-    // run is out of range for again.
+    // A SUCCESS resolves the monitor's incidents (docs/api.md, incident states), but not a duration
+    // incident that this very run is out of range for again.
     const stillOutOfRange = assertion === 'TOO_SLOW' ? 'DURATION_HIGH' : assertion === 'TOO_FAST' ? 'DURATION_LOW' : null;
     const durationIncidents = (['DURATION_HIGH', 'DURATION_LOW'] as const).filter((kind) => kind !== stillOutOfRange);
     events.push(...resolveOpen(state, durationIncidents, now, { by_kind: 'system', reason: assertion === 'PASS' ? 'DURATION_IN_RANGE' : 'SUCCESS_PING' }));
