@@ -99,7 +99,7 @@ describe('Ping history, retention and warnings', () => {
     const m = await monitor({ retention_count: 10, failure_tolerance: 12 });
     for (let i = 0; i < 11; i++) await ping(m.id, '/fail');
     await vigil.stopKeepingData();
-    const restarted = await TestVigil.reopen(vigil.dataDir, vigil.env);
+    const restarted = await TestVigil.reopen(vigil.dataDir, vigil.env, vigil.clock);
     vigil = restarted;
     expect((await vigil.request('GET', `/v1/monitors/${m.id}`, { key })).body.monitor).to.include({ consecutive_failures: 11, status: 'UP' });
     await vigil.request('GET', `/v1/ping/${m.id}/fail`);

@@ -59,7 +59,7 @@ describe('vigil events export and vigil replay', function () {
     await runCli(['events', 'export', '--project', projectId, '--to', '2000-01-01T00:00:00Z'], { env: vigil.env, stdout: (text) => windowed.push(text), stderr: quiet });
     expect(windowed).to.deep.equal([]);
     dir.remove();
-    await (await TestVigil.reopen(vigil.dataDir)).stop();
+    await (await TestVigil.reopen(vigil.dataDir, vigil.env, vigil.clock)).stop();
   });
 
   it('says what is wrong, without a stack trace, for a file that is not there or not an export, and a data dir that is a file', async () => {

@@ -9,7 +9,7 @@ import { eventually } from '../support/eventually.js';
 import { reply, startTarget } from '../support/http-targets.js';
 import { spawnServer } from '../support/server-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { TestVigil } from '../support/test-vigil.js';
+import { TestClock, TestVigil } from '../support/test-vigil.js';
 
 /** mulberry32: the kill moments and the ping mix repeat from run to run. */
 function seededRandom(seed: number): () => number {
@@ -99,7 +99,7 @@ describe('Crash safety', function () {
     db.close();
 
     // Restarted, the projector catches up and serves every acknowledged project.
-    const restarted = await TestVigil.reopen(dir.path, env);
+    const restarted = await TestVigil.reopen(dir.path, env, TestClock.atWallTime());
     const listed = await restarted.request('GET', '/v1/projects', { key });
     const listedIds = new Set(listed.body.projects.map((p: { id: string }) => p.id));
     expect(acknowledged.filter((id) => !listedIds.has(id))).to.deep.equal([]);

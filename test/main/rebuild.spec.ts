@@ -86,6 +86,6 @@ describe('vigil projections rebuild', function () {
     expect(rebuilt).to.deep.equal(live);
     expect(db.prepare('SELECT * FROM rm_checkpoints ORDER BY name').all()).to.deep.equal(liveCheckpoints);
     db.close();
-    await (await TestVigil.reopen(vigil.dataDir)).stop();
+    await (await TestVigil.reopen(vigil.dataDir, vigil.env, vigil.clock)).stop();
   });
 });

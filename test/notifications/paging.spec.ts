@@ -237,11 +237,11 @@ describe('Paging', function () {
     await ping(m.id, '/fail');
     await vigil.settle();
     await vigil.stopKeepingData();
-    vigil = await TestVigil.reopen(vigil.dataDir, vigil.env);
+    vigil = await TestVigil.reopen(vigil.dataDir, vigil.env, vigil.clock);
     await vigil.notify();
     expect(sink.seen).to.have.length(1);
     await vigil.stopKeepingData();
-    vigil = await TestVigil.reopen(vigil.dataDir, vigil.env);
+    vigil = await TestVigil.reopen(vigil.dataDir, vigil.env, vigil.clock);
     await vigil.notify();
     expect(sink.seen).to.have.length(1);
   });

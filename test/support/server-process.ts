@@ -25,13 +25,18 @@ export async function spawnServer(env: NodeJS.ProcessEnv): Promise<{ url: string
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // Generous: tsx compiles the server on start, which takes a loaded machine a while.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       await fetch(`${url}/v1/projects`);
       return { url, child, exited };
     } catch (error) {
-      if (Date.now() > deadline || child.exitCode !== null) throw error;
+      if (Date.now() > deadline || child.exitCode !== null) {
+        // A server that never answered must not outlive the spec (it would keep the run's output open).
+        child.kill('SIGKILL');
+        throw error;
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

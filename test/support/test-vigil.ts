@@ -55,9 +55,12 @@ export class TestVigil {
     return TestVigil.open(dir.path, options.env ?? {}, options.clock ?? new TestClock(), dir.remove, options.logger);
   }
 
-  /** Starts on an existing data dir, which `stop` then removes. */
-  static async reopen(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<TestVigil> {
-    return TestVigil.open(dataDir, env, new TestClock(Date.now()), () => rmSync(dataDir, { recursive: true, force: true }));
+  /**
+   * Starts on an existing data dir, which `stop` then removes, on the clock of whatever wrote it
+   * (the TestVigil it follows, or `TestClock.atWallTime()` after a real server process).
+   */
+  static async reopen(dataDir: string, env: NodeJS.ProcessEnv, clock: TestClock): Promise<TestVigil> {
+    return TestVigil.open(dataDir, env, clock, () => rmSync(dataDir, { recursive: true, force: true }));
   }
 
   private static async open(dataDir: string, extraEnv: NodeJS.ProcessEnv, clock: TestClock, removeDir: () => void, logger?: Logger): Promise<TestVigil> {
