@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../src/main/config.js';
 import { startVigil } from '../src/main/vigil.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
-import { TestVigil } from '../test/support/test-vigil.js';
+import { TestClock, TestVigil } from '../test/support/test-vigil.js';
 import { recordResult } from './results.js';
 
 const { values } = parseArgs({ options: { incidents: { type: 'string', default: '1000' }, rate: { type: 'string', default: '100' } } });
@@ -50,7 +50,7 @@ received.clear();
 
 const dir = makeTempDir('vigil-bench-notify');
 const env = { VIGIL_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent', VIGIL_RATE_LIMIT_REQUESTS: '1000000' };
-const seed = await TestVigil.reopen(dir.path, env);
+const seed = await TestVigil.reopen(dir.path, env, TestClock.atWallTime());
 const key = await seed.accountKey(await seed.user('bench@example.com'), ['manage_projects', 'manage_monitors', 'manage_notifications']);
 const projectId = (await seed.request('POST', '/v1/projects', { key, body: { name: 'Bench' } })).body.project.id;
 const channel = (await seed.request('POST', '/v1/notification-channels', { key, body: { project_id: projectId, name: 'hook', type: 'WEBHOOK', config: { url: receiverUrl } } })).body.channel.id;

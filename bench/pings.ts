@@ -35,7 +35,7 @@ import { loadConfig } from '../src/main/config.js';
 import { startVigil } from '../src/main/vigil.js';
 import { freePort } from '../test/support/server-process.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
-import { TestVigil } from '../test/support/test-vigil.js';
+import { TestClock, TestVigil } from '../test/support/test-vigil.js';
 import type { AuditEventDocument } from '../projections/audit-events.js';
 import { pingEntries } from '../src/queries/pings.js';
 import { probeFsync } from './fsync-probe.js';
@@ -211,7 +211,7 @@ const BARE_SERVER = `
 
 const loadAtStart = loadavg()[0]!;
 const dir = makeTempDir('vigil-bench-pings');
-const seed = await TestVigil.reopen(dir.path, {});
+const seed = await TestVigil.reopen(dir.path, {}, TestClock.atWallTime());
 const key = await seed.accountKey(await seed.user('bench@example.com'), ['manage_projects', 'manage_monitors']);
 const projectId = (await seed.request('POST', '/v1/projects', { key, body: { name: 'Bench' } })).body.project.id;
 const monitorIds: string[] = [];

@@ -28,7 +28,7 @@ import { newThreadLinks } from '../src/main/thread-links.js';
 import { readModelLag } from '../src/projector/read-model-lag.js';
 import { allProjections } from '../projections/index.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
-import { ALL_SCOPES, TestVigil } from '../test/support/test-vigil.js';
+import { ALL_SCOPES, TestClock, TestVigil } from '../test/support/test-vigil.js';
 import { recordResult } from './results.js';
 import { percentiles } from './stats.js';
 
@@ -57,7 +57,7 @@ const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 // Seed: a user with a read key, its projects through the command side, then MonitorCreated events
 // as the decider writes them, the first deadlines from now+leadMs spread over one round.
 const seedStarted = Date.now();
-const seeding = await TestVigil.reopen(dir.path, env);
+const seeding = await TestVigil.reopen(dir.path, env, TestClock.atWallTime());
 const owner = await seeding.user('bench@example.com');
 const key = await seeding.accountKey(owner, ALL_SCOPES);
 const projectIds: string[] = [];
