@@ -2,6 +2,7 @@ import type { UserActor } from '../domain/monitors/incidents.js';
 import { type MonitorEvent, monitorDecider, monitorStream, pingStream } from '../domain/monitors/monitor.js';
 import { type PageEvent, pageDecider, pageStream } from '../domain/notifications/page.js';
 import { projectDecider, projectStream } from '../domain/projects/project.js';
+import { ReadModelLagError } from '../projector/read-model-progress.js';
 import type { Filter, ReadModelStore } from '../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorRemovalDocument } from '../../projections/monitor-removals.js';
@@ -143,6 +144,8 @@ export async function finishMonitorDeletions(deps: DeletionDependencies, scope: 
       fannedOut.push(...(await finishMonitorDeletion(deps, doc.id, doc.project_id, actor)).fannedOut);
     } catch (error) {
       onError(error);
+      // The read models trail the log: the next deletion would wait as long. Next pass.
+      if (error instanceof ReadModelLagError) break;
     }
   }
   return fannedOut;
