@@ -18,7 +18,8 @@ export const pendingPagesProjection: Projection<PendingPageDocument> = {
   name: 'pending_pages',
   version: 2,
   collection: { name: 'pending_pages', indexes: [{ fields: ['at'] }] },
-  // A deleted monitor's streams leave the log, pages included: its pending pages go too.
+  // A deleted monitor's streams leave the log, pages included: its pending pages go too. Its
+  // deletion fans them out first, into their own streams (src/app/monitor-deletion.ts).
   handles: ['PageScheduled', 'PageFannedOut', 'MonitorDeleted'],
   targets(event): Target {
     if (event.type === 'MonitorDeleted') return { where: { monitor_id: event.data.monitor_id } };

@@ -1,4 +1,5 @@
 import type { CommandContext } from '../app/context.js';
+import type { DeletionDependencies } from '../app/monitor-deletion.js';
 import type { SecretBox } from '../app/secret-box.js';
 import type { SmtpSettings } from '../notifications/senders.js';
 import type { ReadModelProgress } from '../projector/read-model-progress.js';
@@ -41,4 +42,9 @@ export interface ApiDependencies {
 /** Read-your-writes: answer only once the read models include the write at `position`. */
 export async function settled(deps: ApiDependencies, position: number | null): Promise<void> {
   if (position !== null) await deps.progress.waitForPosition(position, deps.config.readYourWritesTimeoutMs);
+}
+
+/** What the monitor-deletion workflow needs, waiting for the read models as a write's answer does. */
+export function deletion(deps: ApiDependencies): DeletionDependencies {
+  return { commands: deps.commands, readModels: deps.readModels, settled: (position) => settled(deps, position) };
 }

@@ -11,7 +11,6 @@ import {
 } from '../domain/monitors/monitor.js';
 import type { IncidentKind, UserActor } from '../domain/monitors/incidents.js';
 import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/slug-claim.js';
-import { projectDecider, projectStream } from '../domain/projects/project.js';
 import { incidentRecordDecider, incidentStream } from '../domain/incidents/incident-record.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { StreamDeletedError, WrongExpectedRevisionError } from '../eventstore/event-store.js';
@@ -161,8 +160,10 @@ async function currentHolder(context: CommandContext, projectId: string, slug: s
   return last?.type === 'SlugClaimed' ? { monitorId: String(last.data['monitor_id']), claimedAt: String(last.data['claimed_at']) } : null;
 }
 
-async function releaseSlug(context: CommandContext, projectId: string, slug: string, monitorId: string, actor: Actor): Promise<void> {
-  await handleCommand(context, slugClaimStream(projectId, slug), slugClaimDecider, { type: 'ReleaseSlug', project_id: projectId, slug, monitor_id: monitorId, now: nowIso(context) }, actor);
+/** Frees the slug if `monitorId` still holds it; returns the log position written, if any. */
+export async function releaseSlug(context: CommandContext, projectId: string, slug: string, monitorId: string, actor: Actor): Promise<number | null> {
+  const outcome = await handleCommand(context, slugClaimStream(projectId, slug), slugClaimDecider, { type: 'ReleaseSlug', project_id: projectId, slug, monitor_id: monitorId, now: nowIso(context) }, actor);
+  return outcome.position;
 }
 
 /** A slug derived from the name takes the first free `name`, `name-2`, `name-3`…; an explicit one must be free. */
@@ -270,34 +271,6 @@ export async function receivePing(context: CommandContext, monitorId: string, pi
   const recorded = outcome.events.find((e) => e.type === 'PingReceived');
   if (!recorded || recorded.type !== 'PingReceived') throw new Error('ping was not recorded');
   return { pingId, event: recorded.data.event, evaluated: recorded.data.evaluated, position: outcome.position };
-}
-
-/**
- * Records the deletion, lets the caller wait for the read models to take it in, then hard-deletes
- * the monitor's streams (its ping history with them) and frees its slug.
- */
-export async function deleteMonitor(
-  context: CommandContext,
-  monitorId: string,
-  actor: Actor,
-  afterRecorded: (position: number | null) => Promise<void>,
-): Promise<void> {
-  const outcome = await runMonitorCommand(context, { type: 'DeleteMonitor', monitor_id: monitorId, now: nowIso(context) }, actor);
-  const { config, projectId } = outcome.state;
-  const recorded = config
-    ? await handleCommand(
-        context,
-        projectStream(projectId),
-        projectDecider,
-        { type: 'RecordMonitorRemoval', project_id: projectId, monitor_id: monitorId, name: config.name, slug: config.slug, now: nowIso(context) },
-        actor,
-      )
-    : null;
-  await afterRecorded(recorded?.position ?? outcome.position);
-  await context.events.deleteStream(pingStream(monitorId));
-  await context.events.deleteStream(monitorStream(monitorId));
-  context.monitorStates.forget(monitorId);
-  if (outcome.state.config) await releaseSlug(context, outcome.state.projectId, outcome.state.config.slug, monitorId, actor);
 }
 
 const EVIDENCE_LIMIT = 20;

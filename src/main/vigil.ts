@@ -146,9 +146,11 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   let notifier: Notifier | null = null;
   if (options.roles.includes('notifier') && secrets) {
     const claims = new LeasedClaims(stores.leases, 'notifier/delivery/', holder, config.coordination.leaseTtlMs, clock);
+    const progress: ReadModelProgress = lead ?? checkpoints;
     notifier = new Notifier(commands, stores.readModels, secrets, config.notify, (error) => logger.error({ err: error }, 'notifier failed; retrying'), metrics, {
       share: await shareOf('notifier'),
       claims,
+      settled: (position) => progress.waitForPosition(position, config.readYourWritesTimeoutMs),
     });
     if (!options.manualTimer) notifier.start();
   }

@@ -13,8 +13,10 @@ import { type DeliveryContext, DeliveryError, type SmtpSettings, deliver } from 
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import type { ChannelDocument } from '../../projections/notification-channels.js';
-import type { GroupDocument } from '../../projections/notification-groups.js';
 import { type DeliveryDocument, type PendingPageDocument, deliveryId } from '../../projections/outbox.js';
+import { type DeletionDependencies, type PageFannedOut, finishMonitorDeletions } from '../app/monitor-deletion.js';
+import { routedChannels } from '../app/page-routing.js';
+import { slotOf } from '../coordination/partitions.js';
 
 export interface NotifierConfig {
   timeoutMs: number;
@@ -30,6 +32,11 @@ export interface NotifierConfig {
 export interface NotifierCoordination {
   share?: WorkShare;
   claims?: WorkClaims;
+  /**
+   * Where the notifier may wait for the read models: with it, each tick first finishes the monitor
+   * deletions of its partitions that a crash left half-way, delivering the pages they hand over.
+   */
+  settled?: (position: number) => Promise<void>;
 }
 
 const NOTIFIER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
@@ -52,6 +59,7 @@ export class Notifier {
   private readonly inFlight = new Set<string>();
   private readonly share: WorkShare;
   private readonly claims: WorkClaims;
+  private readonly deletions: DeletionDependencies | null;
   private readonly loop = new BackgroundLoop(() => this.tick(), () => this.config.pollMs, (error) => this.onError(error));
 
   constructor(
@@ -65,6 +73,7 @@ export class Notifier {
   ) {
     this.share = coordination.share ?? ALL_THE_WORK;
     this.claims = coordination.claims ?? UNCONTESTED;
+    this.deletions = coordination.settled ? { commands, readModels, settled: coordination.settled } : null;
   }
 
   /** Fans out pending pages, then makes every delivery that is due; returns how many of each. */
@@ -72,13 +81,18 @@ export class Notifier {
     const scope = await this.share.scope();
     if (!scope) return { fannedOut: 0, attempted: 0 };
     const pages = (await this.readModels.find<PendingPageDocument>('pending_pages', scope, { sort: [['at', 1]], limit: 500 })).map((s) => s.doc);
-    let fannedOut = 0;
-    const fresh: DeliveryDocument[] = [];
+    const handedOver = this.deletions ? await finishMonitorDeletions(this.deletions, scope, NOTIFIER_ACTOR, this.onError) : [];
+    let fannedOut = handedOver.length;
+    // Deliver at once rather than after the read model has caught up with the fan-out.
+    const fresh: DeliveryDocument[] = handedOver.flatMap(deliveriesOf);
     for (const page of pages) {
       if (this.inFlight.has(page.id)) continue;
       this.inFlight.add(page.id);
       try {
         const channelIds = await this.routedChannels(page.monitor_id, page.project_id);
+        // Its monitor is gone from the read model (or not in it yet): a deleted monitor's pages are
+        // its deletion's to fan out, to the channels its own stream routes to (src/app/monitor-deletion.ts).
+        if (channelIds === null) continue;
         const outcome = await handleCommand(
           this.commands,
           pageStream(page.id),
@@ -87,16 +101,7 @@ export class Notifier {
           NOTIFIER_ACTOR,
         );
         fannedOut += 1;
-        // Deliver at once rather than after the read model has caught up with the fan-out.
-        for (const event of outcome.events) {
-          if (event.type !== 'PageFannedOut') continue;
-          for (const channelId of event.data.channel_ids) {
-            fresh.push({
-              id: deliveryId(page.id, channelId), page_id: page.id, channel_id: channelId, incident_id: page.incident_id, monitor_id: page.monitor_id,
-              project_id: page.project_id, slot: page.slot, reason: page.reason, status: 'pending', attempts: 0, next_attempt_at: event.data.at, last_error: null, created_at: event.data.at,
-            });
-          }
-        }
+        for (const event of outcome.events) if (event.type === 'PageFannedOut') fresh.push(...deliveriesOf(event));
       } finally {
         // Kept until the read model drops the page; a failed fan-out is tried again next tick.
         setTimeout(() => this.inFlight.delete(page.id), 5_000).unref();
@@ -115,18 +120,10 @@ export class Notifier {
     return this.commands.clock().toISOString();
   }
 
-  /** The monitor's groups' channels and its own, each once; without any, the project's defaults. */
-  async routedChannels(monitorId: string, projectId: string): Promise<string[]> {
+  /** The channels the monitor routes to now (see routedChannels); null when the read model has no such monitor. */
+  async routedChannels(monitorId: string, projectId: string): Promise<string[] | null> {
     const monitor = (await this.readModels.get<MonitorDocument>('monitors', monitorId))?.doc;
-    if (!monitor) return [];
-    const groups = (await this.readModels.find<GroupDocument>('notification_groups', { project_id: projectId })).map((s) => s.doc);
-    const channels = (await this.readModels.find<ChannelDocument>('notification_channels', { project_id: projectId })).map((s) => s.doc);
-    const routed = monitor.notification_group_ids.length === 0 && monitor.notification_channel_ids.length === 0;
-    const wanted = routed
-      ? [...groups.filter((g) => g.is_default).flatMap((g) => g.channel_ids), ...channels.filter((c) => c.is_default).map((c) => c.id)]
-      : [...groups.filter((g) => monitor.notification_group_ids.includes(g.id)).flatMap((g) => g.channel_ids), ...monitor.notification_channel_ids];
-    const enabled = new Set(channels.filter((c) => c.enabled).map((c) => c.id));
-    return [...new Set(wanted)].filter((id) => enabled.has(id));
+    return monitor ? routedChannels(this.readModels, projectId, monitor) : null;
   }
 
   private async attempt(delivery: DeliveryDocument): Promise<void> {
@@ -198,4 +195,13 @@ export class Notifier {
   stop(): Promise<void> {
     return this.loop.stop();
   }
+}
+
+/** The deliveries a fan-out starts, as the deliveries read model will hold them. */
+function deliveriesOf(event: PageFannedOut): DeliveryDocument[] {
+  const d = event.data;
+  return d.channel_ids.map((channelId) => ({
+    id: deliveryId(d.page_id, channelId), page_id: d.page_id, channel_id: channelId, incident_id: d.incident_id, monitor_id: d.monitor_id,
+    project_id: d.project_id, slot: slotOf(d.monitor_id), reason: d.reason, status: 'pending', attempts: 0, next_attempt_at: d.at, last_error: null, created_at: d.at,
+  }));
 }

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Actor } from '../../src/app/command-handler.js';
 import { commandContext } from '../../src/app/context.js';
-import { createMonitor, deleteMonitor, pauseMonitor, receivePing, updateMonitor } from '../../src/app/monitors.js';
+import { createMonitor, pauseMonitor, receivePing, updateMonitor } from '../../src/app/monitors.js';
+import { deleteMonitor } from '../../src/app/monitor-deletion.js';
 import { createProject } from '../../src/app/projects.js';
 import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
 import { DomainError } from '../../src/domain/errors.js';
@@ -115,7 +116,7 @@ describe('runMonitorCommand', () => {
     it('answers "not found" once another process has deleted the monitor, its streams gone', async () => {
       const here = commandContext(stores.events);
       const monitorId = await monitorPingedOnce(here);
-      await deleteMonitor(commandContext(stores.events), monitorId, actor, async () => {});
+      await deleteMonitor({ commands: commandContext(stores.events), readModels: stores.readModels, settled: async () => {} }, monitorId, null, actor);
 
       const refused = await receivePing(here, monitorId, success, actor).then(() => null, (error: unknown) => error);
 

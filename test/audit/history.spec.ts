@@ -47,9 +47,9 @@ describe('Event history API', () => {
     expect(channel.data.config_sealed).to.equal('[redacted]');
     const removed = history.body.data.find((e: { type: string }) => e.type === 'ProjectMonitorRemoved');
     expect(removed.data).to.include({ monitor_id: doomed.id, name: 'Doomed' });
-    // Its own streams are gone; the slug claim and the removal stay in the project's history.
+    // Its own streams are gone; the slug claim, the removal and the end of the deletion stay in the project's history.
     expect(history.body.data.filter((e: { data: { monitor_id?: string } }) => e.data.monitor_id === doomed.id).map((e: { type: string }) => e.type)).to.deep.equal([
-      'SlugClaimed', 'ProjectMonitorRemoved', 'SlugReleased',
+      'SlugClaimed', 'ProjectMonitorRemoved', 'SlugReleased', 'ProjectMonitorStreamsDeleted',
     ]);
     const stranger = await vigil.accountKey(await vigil.user('history-stranger@example.com'), ALL_SCOPES);
     expect((await vigil.request('GET', `/v1/projects/${projectId}/events`, { key: stranger })).status).to.equal(404);

@@ -1,5 +1,6 @@
 import type { Router } from '@koa/router';
-import { createMonitor, deleteMonitor, forceMonitorUp, pauseMonitor, resolveIncident, resumeMonitor, updateMonitor } from '../../app/monitors.js';
+import { createMonitor, forceMonitorUp, pauseMonitor, resumeMonitor, updateMonitor } from '../../app/monitors.js';
+import { deleteMonitor } from '../../app/monitor-deletion.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
 import { EARLY_CHECKIN_MS, upcomingSlots } from '../../domain/monitors/schedule.js';
@@ -10,11 +11,10 @@ import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js
 import type { IncidentDocument } from '../../../projections/incidents.js';
 import { type MonitorDocument, monitorsProjection } from '../../../projections/monitors.js';
 import { readModelsAsOf, streamsEvents } from '../../audit/as-of.js';
-import { archiveMonitorIncidents } from '../../app/incident-records.js';
 import { monitorStream, pingStream } from '../../domain/monitors/monitor.js';
 import { actorOf } from '../actor.js';
 import { CreateMonitorBody, UpdateMonitorBody } from '../codecs/monitors.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
+import { type ApiDependencies, deletion, settled } from '../dependencies.js';
 import { HttpError, badRequest } from '../errors.js';
 import { gate } from '../gate.js';
 import { gatedMonitor, targetProject, userActor } from '../monitor-access.js';
@@ -111,23 +111,8 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
 
   router.delete('/monitors/:monitorId', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
-    // Its incidents stay readable: archived in their own streams before its streams go. (Found in
-    // the read models, which have taken in every write acknowledged before this request: see app.ts.)
-    const actor = actorOf(ctx.state);
-    // Its open incidents end with it, resolved by whoever deleted it: an archived incident can be
-    // neither acknowledged nor resolved, and would stay OPEN in every list.
-    const by = await userActor(readModels, ctx.state);
-    for (const { doc } of await readModels.find<IncidentDocument>('incidents', { monitor_id: monitor.id, status: { $in: ['OPEN', 'ACKNOWLEDGED'] } })) {
-      await settled(deps, (await resolveIncident(commands, monitor.id, doc.id, by, actor)).position);
-    }
-    await settled(deps, await archiveMonitorIncidents(commands, readModels, monitor.id, actor));
-    await deleteMonitor(commands, monitor.id, actor, async (position) => {
-      await settled(deps, position);
-      // A ping that came in between may have opened one more; none can follow the deletion, which
-      // the read models now hold. Archiving again records only that one (the others are archived:
-      // a no-op), with what is left of its timeline.
-      await settled(deps, await archiveMonitorIncidents(commands, readModels, monitor.id, actor));
-    });
+    const position = await deleteMonitor(deletion(deps), monitor.id, await userActor(readModels, ctx.state), actorOf(ctx.state));
+    await settled(deps, position);
     ctx.status = 204;
   });
 

@@ -1,13 +1,13 @@
 import type { Router } from '@koa/router';
 import { findUserIdByEmail } from '../../app/identity.js';
 import { addMember, changeMemberRole, createProject, deleteProject, removeMember, rotatePingKey, updateProject } from '../../app/projects.js';
-import { deleteMonitor } from '../../app/monitors.js';
+import { deleteMonitor } from '../../app/monitor-deletion.js';
 import { getUser, roleOf } from '../../queries/identity.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { getMember, projectDetails, projectIdsOfUser } from '../../queries/projects.js';
 import { actorOf } from '../actor.js';
 import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody } from '../codecs/projects.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
+import { type ApiDependencies, deletion, settled } from '../dependencies.js';
 import { HttpError, badRequest } from '../errors.js';
 import { gate } from '../gate.js';
 import { memberBody, projectBody } from '../representations/projects.js';
@@ -68,7 +68,7 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
     await gate(readModels, ctx.state.caller, { scope: 'destroy', accountKeyOnly: true, minimumRole: 'OWNER' }, projectId);
     // Everything in the project goes with it: its monitors, and with them their pings and incidents.
     for (const monitor of await listMonitors(readModels, projectId)) {
-      await deleteMonitor(commands, monitor.id, actorOf(ctx.state), (position) => settled(deps, position));
+      await settled(deps, await deleteMonitor(deletion(deps), monitor.id, null, actorOf(ctx.state)));
     }
     const outcome = await deleteProject(commands, { project_id: projectId }, actorOf(ctx.state));
     await settled(deps, outcome.position);

@@ -13,8 +13,13 @@ export type ProjectEvent =
   | DomainEvent<'ProjectMemberRemoved', { project_id: string; user_id: string; removed_at: string }>
   | DomainEvent<'ProjectPingKeyRotated', { project_id: string; ping_key: string; rotated_at: string }>
   | DomainEvent<'ProjectDeleted', { project_id: string; deleted_at: string }>
-  /** A monitor's own streams are hard-deleted; its project keeps the record that it existed and went. */
-  | DomainEvent<'ProjectMonitorRemoved', { project_id: string; monitor_id: string; name: string; slug: string; removed_at: string }>;
+  /**
+   * A monitor was deleted: its project keeps the record that it existed and went. Recorded before
+   * the monitor's own streams are hard-deleted, so it also says that a deletion is under way.
+   */
+  | DomainEvent<'ProjectMonitorRemoved', { project_id: string; monitor_id: string; name: string; slug: string; removed_at: string }>
+  /** The deleted monitor's own streams are hard-deleted: the last step of its deletion. */
+  | DomainEvent<'ProjectMonitorStreamsDeleted', { project_id: string; monitor_id: string; deleted_at: string }>;
 
 export type ProjectCommand =
   | { type: 'CreateProject'; project_id: string; name: string; description: string; owner_id: string; owner_member_id: string; ping_key: string; now: string }
@@ -24,7 +29,8 @@ export type ProjectCommand =
   | { type: 'RemoveMember'; project_id: string; user_id: string; now: string }
   | { type: 'RotatePingKey'; project_id: string; ping_key: string; now: string }
   | { type: 'DeleteProject'; project_id: string; now: string }
-  | { type: 'RecordMonitorRemoval'; project_id: string; monitor_id: string; name: string; slug: string; now: string };
+  | { type: 'RecordMonitorRemoval'; project_id: string; monitor_id: string; name: string; slug: string; now: string }
+  | { type: 'RecordMonitorStreamsDeletion'; project_id: string; monitor_id: string; now: string };
 
 export interface ProjectState {
   status: 'absent' | 'active' | 'deleted';
@@ -32,12 +38,14 @@ export interface ProjectState {
   description: string;
   ownerId: string | null;
   members: ReadonlyMap<string, Role>;
+  /** Its deleted monitors, by how far their deletion has come. */
+  monitorRemovals: ReadonlyMap<string, 'recorded' | 'streams_deleted'>;
 }
 
 export const projectStream = (projectId: string) => `project-${projectId}`;
 
 export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent> = {
-  initialState: () => ({ status: 'absent', name: '', description: '', ownerId: null, members: new Map() }),
+  initialState: () => ({ status: 'absent', name: '', description: '', ownerId: null, members: new Map(), monitorRemovals: new Map() }),
 
   evolve(state, event) {
     switch (event.type) {
@@ -54,8 +62,11 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
         return { ...state, members };
       }
       case 'ProjectPingKeyRotated':
-      case 'ProjectMonitorRemoved':
         return state;
+      case 'ProjectMonitorRemoved':
+        return { ...state, monitorRemovals: new Map(state.monitorRemovals).set(event.data.monitor_id, 'recorded') };
+      case 'ProjectMonitorStreamsDeleted':
+        return { ...state, monitorRemovals: new Map(state.monitorRemovals).set(event.data.monitor_id, 'streams_deleted') };
       case 'ProjectDeleted':
         return { ...state, status: 'deleted', members: new Map() };
       default: {
@@ -74,6 +85,7 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
         { type: 'ProjectMemberAdded', data: { project_id, member_id: owner_member_id, user_id: owner_id, role: 'OWNER', joined_at: now } },
       ];
     }
+    if (command.type === 'RecordMonitorRemoval' || command.type === 'RecordMonitorStreamsDeletion') return recordMonitorDeletion(command, state);
     if (state.status !== 'active') throw notFound('project not found');
     switch (command.type) {
       case 'UpdateProject': {
@@ -104,10 +116,6 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
         return [{ type: 'ProjectPingKeyRotated', data: { project_id: command.project_id, ping_key: command.ping_key, rotated_at: command.now } }];
       case 'DeleteProject':
         return [{ type: 'ProjectDeleted', data: { project_id: command.project_id, deleted_at: command.now } }];
-      case 'RecordMonitorRemoval': {
-        const { project_id, monitor_id, name, slug, now } = command;
-        return [{ type: 'ProjectMonitorRemoved', data: { project_id, monitor_id, name, slug, removed_at: now } }];
-      }
       default: {
         const exhaustive: never = command;
         return exhaustive;
@@ -115,6 +123,25 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
     }
   },
 };
+
+/**
+ * The steps of a monitor's deletion that its project records, each once however often a resumed
+ * deletion asks. Also in a project deleted since: a deletion under way still comes to its end.
+ */
+function recordMonitorDeletion(
+  command: Extract<ProjectCommand, { type: 'RecordMonitorRemoval' | 'RecordMonitorStreamsDeletion' }>,
+  state: ProjectState,
+): ProjectEvent[] {
+  if (state.status === 'absent') throw notFound('project not found');
+  const { project_id, monitor_id, now } = command;
+  const reached = state.monitorRemovals.get(monitor_id);
+  if (command.type === 'RecordMonitorRemoval') {
+    if (reached !== undefined) return [];
+    return [{ type: 'ProjectMonitorRemoved', data: { project_id, monitor_id, name: command.name, slug: command.slug, removed_at: now } }];
+  }
+  if (reached === 'streams_deleted') return [];
+  return [{ type: 'ProjectMonitorStreamsDeleted', data: { project_id, monitor_id, deleted_at: now } }];
+}
 
 /** A member's role, or null when the user is not a member (or the project is gone). */
 export function roleOf(state: ProjectState, userId: string): Role | null {

@@ -12,6 +12,7 @@ const withMember: ProjectEvent[] = [
   ...created,
   { type: 'ProjectMemberAdded', data: { project_id, member_id: 'm-2', user_id: 'u-2', role: 'MEMBER', joined_at: now } },
 ];
+const removed: ProjectEvent = { type: 'ProjectMonitorRemoved', data: { project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', removed_at: now } };
 const deleted: ProjectEvent[] = [...created, { type: 'ProjectDeleted', data: { project_id, deleted_at: now } }];
 
 describe('Project', () => {
@@ -75,11 +76,39 @@ describe('Project', () => {
       given(created).when({ type: 'DeleteProject', project_id, now }).then([{ type: 'ProjectDeleted', data: { project_id, deleted_at: now } }]));
   });
 
+  describe("recording a monitor's deletion", () => {
+    it('records its removal, with the name and slug it had, once however often a resumed deletion asks', () => {
+      given(created)
+        .when({ type: 'RecordMonitorRemoval', project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', now })
+        .then([removed]);
+      given([...created, removed]).when({ type: 'RecordMonitorRemoval', project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', now }).then([]);
+    });
+
+    it('records that its streams are gone once, which finishes the deletion', () => {
+      given([...created, removed])
+        .when({ type: 'RecordMonitorStreamsDeletion', project_id, monitor_id: 'mon-1', now })
+        .then([{ type: 'ProjectMonitorStreamsDeleted', data: { project_id, monitor_id: 'mon-1', deleted_at: now } }]);
+      given([...created, removed, { type: 'ProjectMonitorStreamsDeleted', data: { project_id, monitor_id: 'mon-1', deleted_at: now } }])
+        .when({ type: 'RecordMonitorStreamsDeletion', project_id, monitor_id: 'mon-1', now })
+        .then([]);
+    });
+
+    it('does not take a removal after its streams are gone for a new one', () =>
+      given([...created, removed, { type: 'ProjectMonitorStreamsDeleted', data: { project_id, monitor_id: 'mon-1', deleted_at: now } }])
+        .when({ type: 'RecordMonitorRemoval', project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', now })
+        .then([]));
+  });
+
   describe('when deleted', () => {
     it('refuses everything as not found, including a second delete', () => {
       given(deleted).when({ type: 'DeleteProject', project_id, now }).thenRefuses('not_found', /project not found/);
       given(deleted).when({ type: 'AddMember', project_id, member_id: 'm', user_id: 'u-9', role: 'MEMBER', now }).thenRefuses('not_found', /project not found/);
     });
+
+    it('still records the steps of a monitor deletion under way when it was deleted', () =>
+      given([...deleted, removed])
+        .when({ type: 'RecordMonitorStreamsDeletion', project_id, monitor_id: 'mon-1', now })
+        .then([{ type: 'ProjectMonitorStreamsDeleted', data: { project_id, monitor_id: 'mon-1', deleted_at: now } }]));
 
     it('cannot be created again under the same id', () =>
       given(deleted)

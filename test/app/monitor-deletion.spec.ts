@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import type { EventStore } from '../../src/eventstore/event-store.js';
+import { type Target, reply, startTarget } from '../support/http-targets.js';
+import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
+
+/**
+ * From the moment `crashesAt` says, every write to the log fails, as if the process had died
+ * there: the request in progress fails half-way, and only a restart can go on.
+ */
+function dieWhen(events: EventStore, crashesAt: { appended?: string; deleting?: true }): void {
+  let dead = false;
+  const die = () => {
+    throw new Error('the process died here');
+  };
+  const appendToStream = events.appendToStream.bind(events);
+  const appendToStreams = events.appendToStreams?.bind(events);
+  const deleteStream = events.deleteStream.bind(events);
+  const wrote = (types: string[]) => {
+    if (crashesAt.appended !== undefined && types.includes(crashesAt.appended)) dead = true;
+  };
+  events.appendToStream = async (stream, toAppend, options) => {
+    if (dead) die();
+    const result = await appendToStream(stream, toAppend, options);
+    wrote(toAppend.map((e) => e.type));
+    return result;
+  };
+  if (appendToStreams) {
+    events.appendToStreams = async (appends) => {
+      if (dead) die();
+      const results = await appendToStreams(appends);
+      wrote(appends.flatMap((a) => a.events.map((e) => e.type)));
+      return results;
+    };
+  }
+  events.deleteStream = async (stream) => {
+    if (crashesAt.deleting) dead = true;
+    if (dead) die();
+    return deleteStream(stream);
+  };
+}
+
+describe('Monitor deletion', function () {
+  this.timeout(60_000);
+  let vigil: TestVigil;
+  let sink: Target;
+  let key: string;
+  let projectId: string;
+  let hook: string;
+  const events = () => sink.seen.map((request) => JSON.parse(request.body) as { event: string; incident: { id: string } | null });
+
+  beforeEach(async () => {
+    sink = await startTarget(reply(200, 'ok'));
+    // Receivers check webhook timestamps against real time, so this clock starts at real time.
+    vigil = await TestVigil.start({ clock: new TestClock(Date.now()) });
+    key = await vigil.accountKey(await vigil.user('deleter@example.com'), ALL_SCOPES);
+    projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Deleted things' } })).body.project.id;
+    const created = await vigil.request('POST', '/v1/notification-channels', { key, body: { project_id: projectId, name: 'Pager', type: 'WEBHOOK', config: { url: `${sink.url}/hook` } } });
+    expect(created.status, created.text).to.equal(201);
+    hook = created.body.channel.id;
+  });
+  afterEach(async () => {
+    await vigil.stop();
+    await sink.close();
+  });
+
+  /** A monitor paging the webhook, with an OPEN incident it has been paged about. */
+  async function pagedMonitor(): Promise<{ id: string; slug: string; incidentId: string }> {
+    const created = await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Nightly backup', type: 'JOB_BASIC', schedule: 'x', notification_channel_ids: [hook] } });
+    expect(created.status, created.text).to.equal(201);
+    const monitor = created.body.monitor as { id: string; slug: string };
+    await vigil.request('GET', `/v1/ping/${monitor.id}/fail`);
+    await vigil.notify();
+    const [incident] = (await vigil.request('GET', `/v1/monitors/${monitor.id}/incidents`, { key })).body.data;
+    expect(events().map((e) => e.event)).to.deep.equal(['incident.opened']);
+    return { ...monitor, incidentId: incident.id };
+  }
+
+  const streamTypes = async (stream: string) => (await vigil.vigil.stores.events.readStream(stream)).map((e) => e.type);
+
+  it('delivers the resolved page of the open incident it resolves to the monitor\'s webhook', async () => {
+    const monitor = await pagedMonitor();
+
+    expect((await vigil.request('DELETE', `/v1/monitors/${monitor.id}`, { key })).status).to.equal(204);
+    await vigil.notify();
+
+    expect(events().map((e) => [e.event, e.incident?.id])).to.deep.equal([
+      ['incident.opened', monitor.incidentId],
+      ['incident.resolved', monitor.incidentId],
+    ]);
+    expect((await vigil.request('GET', `/v1/monitors/${monitor.id}`, { key })).status).to.equal(404);
+    expect(await streamTypes(`monitor-${monitor.id}`)).to.deep.equal([]);
+    expect((await streamTypes(`project-${projectId}`)).filter((type) => type.startsWith('ProjectMonitor'))).to.deep.equal(['ProjectMonitorRemoved', 'ProjectMonitorStreamsDeleted']);
+  });
+
+  it('sends the resolved page of an incident whose opening had not gone out yet, and not the opening after it', async () => {
+    const created = await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Quick', type: 'JOB_BASIC', schedule: 'x', notification_channel_ids: [hook] } });
+    const monitorId = created.body.monitor.id as string;
+    await vigil.request('GET', `/v1/ping/${monitorId}/fail`);
+
+    expect((await vigil.request('DELETE', `/v1/monitors/${monitorId}`, { key })).status).to.equal(204);
+    await vigil.notify();
+
+    expect(events().map((e) => e.event)).to.deep.equal(['incident.resolved']);
+  });
+
+  for (const [when, crashesAt] of [
+    ['right after MonitorDeleted is recorded', { appended: 'MonitorDeleted' }],
+    ['at the hard delete of its streams', { deleting: true }],
+  ] as const) {
+    it(`finishes a deletion the process died in ${when} once restarted: its streams go and the resolved page arrives`, async () => {
+      const monitor = await pagedMonitor();
+      dieWhen(vigil.vigil.stores.events, crashesAt);
+      expect((await vigil.request('DELETE', `/v1/monitors/${monitor.id}`, { key })).status).to.equal(500);
+      await vigil.settle();
+      expect(await streamTypes(`monitor-${monitor.id}`)).to.include('MonitorDeleted');
+      await vigil.stopKeepingData();
+
+      vigil = await TestVigil.reopen(vigil.dataDir, vigil.env);
+      await vigil.notify();
+
+      expect(events().map((e) => [e.event, e.incident?.id])).to.deep.equal([
+        ['incident.opened', monitor.incidentId],
+        ['incident.resolved', monitor.incidentId],
+      ]);
+      expect(await streamTypes(`monitor-${monitor.id}`)).to.deep.equal([]);
+      expect(await streamTypes(`pings-${monitor.id}`)).to.deep.equal([]);
+      expect((await streamTypes(`project-${projectId}`)).filter((type) => type.startsWith('ProjectMonitor'))).to.deep.equal(['ProjectMonitorRemoved', 'ProjectMonitorStreamsDeleted']);
+      // Its slug is free again, and its incident stays readable, resolved.
+      const again = await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Nightly backup', slug: monitor.slug, type: 'JOB_BASIC', schedule: 'x' } });
+      expect(again.status, again.text).to.equal(201);
+      expect((await vigil.request('GET', `/v1/incidents/${monitor.incidentId}`, { key })).body.incident).to.include({ status: 'RESOLVED' });
+      // Nothing is left to finish: another pass changes nothing.
+      await vigil.notify();
+      expect(sink.seen).to.have.length(2);
+    });
+  }
+});
