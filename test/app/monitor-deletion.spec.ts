@@ -51,7 +51,7 @@ describe('Monitor deletion', function () {
   beforeEach(async () => {
     sink = await startTarget(reply(200, 'ok'));
     // Receivers check webhook timestamps against real time, so this clock starts at real time.
-    vigil = await TestVigil.start({ clock: new TestClock(Date.now()) });
+    vigil = await TestVigil.start({ clock: TestClock.atWallTime() });
     key = await vigil.accountKey(await vigil.user('deleter@example.com'), ALL_SCOPES);
     projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Deleted things' } })).body.project.id;
     const created = await vigil.request('POST', '/v1/notification-channels', { key, body: { project_id: projectId, name: 'Pager', type: 'WEBHOOK', config: { url: `${sink.url}/hook` } } });
@@ -115,7 +115,7 @@ describe('Monitor deletion', function () {
       expect(await streamTypes(`monitor-${monitor.id}`)).to.include('MonitorDeleted');
       await vigil.stopKeepingData();
 
-      vigil = await TestVigil.reopen(vigil.dataDir, vigil.env);
+      vigil = await TestVigil.reopen(vigil.dataDir, vigil.env, vigil.clock);
       await vigil.notify();
 
       expect(events().map((e) => [e.event, e.incident?.id])).to.deep.equal([
