@@ -6,7 +6,7 @@ import { type Target, reply, startTarget } from '../support/http-targets.js';
 describe('runHttpCheck', function () {
   this.timeout(30_000);
   const authority = testCertificateAuthority();
-  const env: CheckerEnvironment = { extraCaPem: authority.caPem, denyPrivateTargets: false, userAgent: 'Vigil-Test' };
+  const env: CheckerEnvironment = { extraCaPem: authority.caPem, privateTargets: 'checks', userAgent: 'Vigil-Test' };
   const targets: Target[] = [];
   const target = async (...args: Parameters<typeof startTarget>) => {
     const started = await startTarget(...args);
@@ -134,13 +134,13 @@ describe('runHttpCheck', function () {
     const t = await target(reply(200));
     const outcome = await runHttpCheck(
       { url: t.url, method: 'GET', headers: {}, body: null, timeoutMs: 2000, followRedirects: true, verifySsl: true, expectedStatus: [], keyword: null, keywordAbsent: false },
-      { ...env, denyPrivateTargets: true },
+      { ...env, privateTargets: 'deny' },
     );
     expect(outcome).to.include({ is_up: false, probe_error: true, error: 'refused to check a private address (127.0.0.1)' });
     expect(t.seen).to.have.length(0);
     const byName = await runHttpCheck(
       { url: t.url.replace('127.0.0.1', 'localhost'), method: 'GET', headers: {}, body: null, timeoutMs: 2000, followRedirects: true, verifySsl: true, expectedStatus: [], keyword: null, keywordAbsent: false },
-      { ...env, denyPrivateTargets: true },
+      { ...env, privateTargets: 'deny' },
     );
     expect(byName.probe_error).to.equal(true);
     expect(t.seen).to.have.length(0);
