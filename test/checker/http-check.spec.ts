@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { type CheckerEnvironment, type HttpCheckRequest, runHttpCheck } from '../../src/checker/http-check.js';
+import { isPrivateAddress } from '../../src/outbound/addresses.js';
+import { guardFor } from '../../src/outbound/guard.js';
 import { testCertificateAuthority } from '../support/certificates.js';
+import { startCountingTarget } from '../support/counting-target.js';
 import { type Target, reply, startTarget } from '../support/http-targets.js';
 
 describe('runHttpCheck', function () {
@@ -128,6 +131,26 @@ describe('runHttpCheck', function () {
       expect(verified.tls_error).to.match(/^TLS error: self[- ]signed certificate/);
       expect(await check(t.url, { verifySsl: false })).to.include({ is_up: true, status_code: 200 });
     });
+  });
+
+  it('refuses a redirect from a public target to a private address under deny, as a probe error, without following it', async () => {
+    // public.test plays a public server: it is 127.0.0.1, which this guard's classifier calls public;
+    // the redirect's ::ffff:127.0.0.1 is the same listener, so following it would be counted.
+    const guard = guardFor('deny', 'check', {
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+      isPrivate: (address) => address !== '127.0.0.1' && isPrivateAddress(address),
+    });
+    const t = await startCountingTarget((request, response) => reply(request.url === '/start' ? 302 : 200, '', { Location: `http://[::ffff:127.0.0.1]:${port}/inside` })(request, response));
+    targets.push(t);
+    const port = t.port;
+    const outcome = await runHttpCheck(
+      { url: `http://public.test:${port}/start`, method: 'GET', headers: {}, body: null, timeoutMs: 2000, followRedirects: true, verifySsl: true, expectedStatus: [], keyword: null, keywordAbsent: false },
+      env,
+      guard,
+    );
+    expect(outcome).to.include({ is_up: false, probe_error: true, error: 'refused to check a private address (::ffff:7f00:1)' });
+    expect(outcome.redirect_chain).to.deep.equal([`http://public.test:${port}/start`]);
+    expect(t.seen.map((r) => r.url)).to.deep.equal(['/start']);
   });
 
   it('refuses private and loopback targets when the deployment denies them, as a probe error', async () => {
