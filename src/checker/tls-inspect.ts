@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { type DetailedPeerCertificate, checkServerIdentity, rootCertificates } from 'node:tls';
-import { type OutboundGuard, refusalIn } from '../outbound/guard.js';
+import type { OutboundGuard } from '../outbound/guard.js';
 
 export interface TlsInspection {
   valid: boolean;
@@ -48,7 +48,7 @@ export async function inspectTls(
     }, options.timeoutMs);
     socket.once('error', (error) => {
       clearTimeout(timer);
-      resolve({ ...empty, error: refusalIn(error) ?? error.message });
+      resolve({ ...empty, error: error.message });
     });
     socket.once('secureConnect', () => {
       clearTimeout(timer);

@@ -140,9 +140,9 @@ describe('runHttpCheck', function () {
       resolve: async () => [{ address: '127.0.0.1', family: 4 }],
       isPrivate: (address) => address !== '127.0.0.1' && isPrivateAddress(address),
     });
-    const t = await startCountingTarget((request, response) => reply(request.url === '/start' ? 302 : 200, '', { Location: `http://[::ffff:127.0.0.1]:${port}/inside` })(request, response));
+    const t = await startCountingTarget((request, response) => reply(request.url === '/start' ? 302 : 200, '', { Location: `http://[::ffff:127.0.0.1]:${t.port}/inside` })(request, response));
     targets.push(t);
-    const port = t.port;
+    const { port } = t;
     const outcome = await runHttpCheck(
       { url: `http://public.test:${port}/start`, method: 'GET', headers: {}, body: null, timeoutMs: 2000, followRedirects: true, verifySsl: true, expectedStatus: [], keyword: null, keywordAbsent: false },
       env,
