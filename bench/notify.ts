@@ -49,7 +49,7 @@ const baseline = percentiles([...received.entries()].filter(([k]) => k.startsWit
 received.clear();
 
 const dir = makeTempDir('vigil-bench-notify');
-const env = { VIGIL_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent', VIGIL_RATE_LIMIT_REQUESTS: '1000000' };
+const env = { VIGIL_DATA_DIR: dir.path, VIGIL_PRIVATE_TARGETS: 'allow', PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent', VIGIL_RATE_LIMIT_REQUESTS: '1000000' };
 const seed = await TestVigil.reopen(dir.path, env, TestClock.atWallTime());
 const key = await seed.accountKey(await seed.user('bench@example.com'), ['manage_projects', 'manage_monitors', 'manage_notifications']);
 const projectId = (await seed.request('POST', '/v1/projects', { key, body: { name: 'Bench' } })).body.project.id;

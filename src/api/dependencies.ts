@@ -2,6 +2,7 @@ import type { CommandContext } from '../app/context.js';
 import type { DeletionDependencies } from '../app/monitor-deletion.js';
 import type { SecretBox } from '../app/secret-box.js';
 import type { SmtpSettings } from '../notifications/senders.js';
+import type { PrivateTargets } from '../outbound/policy.js';
 import type { ReadModelProgress } from '../projector/read-model-progress.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { ReadinessReport } from '../metrics/readiness.js';
@@ -18,7 +19,9 @@ export interface ApiConfig {
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
   /** What the diagnostic tools share with the checker. */
-  checks: { extraCaPem: string | null; denyPrivateTargets: boolean; region: string; dnsServers: string[] | null };
+  checks: { extraCaPem: string | null; region: string; dnsServers: string[] | null };
+  /** VIGIL_PRIVATE_TARGETS: what the check tools, channel URLs and test messages may reach. */
+  privateTargets: PrivateTargets;
   /** For test messages to email channels. */
   smtp: SmtpSettings | null;
   /** VIGIL_METRICS_TOKEN: when set, /metrics answers only to it as a Bearer token. */

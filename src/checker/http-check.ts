@@ -1,10 +1,10 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { type PeerCertificate, type TLSSocket, connect as tlsConnect, rootCertificates } from 'node:tls';
+import { type PeerCertificate, type TLSSocket, rootCertificates } from 'node:tls';
 import { formatDuration } from '../domain/monitors/pings.js';
-import { isPrivateAddress } from './target-addresses.js';
+import { type OutboundGuard, guardFor, refusalIn } from '../outbound/guard.js';
+import type { PrivateTargets } from '../outbound/policy.js';
 
 export interface HttpCheckRequest {
   url: string;
@@ -23,8 +23,8 @@ export interface HttpCheckRequest {
 export interface CheckerEnvironment {
   /** Extra trusted CA certificates (PEM), beside the system's. */
   extraCaPem: string | null;
-  /** Refuse private and loopback targets (multi-tenant deployments). */
-  denyPrivateTargets: boolean;
+  /** VIGIL_PRIVATE_TARGETS: whether checks may reach private and loopback addresses. */
+  privateTargets: PrivateTargets;
   userAgent: string;
 }
 
@@ -78,9 +78,10 @@ interface Hop {
 /**
  * One uptime check: the request with its method, headers and body; redirects followed by hand (at
  * most 10, never from https down to http, custom headers only to the original origin); the status,
- * keyword and TLS verdicts; the peer certificate's expiry whether or not it verifies.
+ * keyword and TLS verdicts; the peer certificate's expiry whether or not it verifies. Every hop
+ * connects through the outbound guard, so a redirect to a refused address is refused too.
  */
-export async function runHttpCheck(request: HttpCheckRequest, env: CheckerEnvironment): Promise<HttpCheckOutcome> {
+export async function runHttpCheck(request: HttpCheckRequest, env: CheckerEnvironment, guard: OutboundGuard = guardFor(env.privateTargets, 'check')): Promise<HttpCheckOutcome> {
   const started = performance.now();
   const deadline = Date.now() + request.timeoutMs;
   const chain: string[] = [];
@@ -106,10 +107,10 @@ export async function runHttpCheck(request: HttpCheckRequest, env: CheckerEnviro
       const headers = { 'User-Agent': env.userAgent, ...(url.origin === origin ? request.headers : {}) };
       let hop: Hop;
       try {
-        hop = await requestOnce(url, method, headers, body, deadline, request, env);
+        hop = await requestOnce(url, method, headers, body, deadline, request, env, guard);
       } catch (error) {
         // A certificate that fails verification is still read, so its expiry is known.
-        if (error instanceof CheckFailure && error.tls && url.protocol === 'https:') certificate = await readCertificate(url, deadline, env).catch(() => null);
+        if (error instanceof CheckFailure && error.tls && url.protocol === 'https:') certificate = await readCertificate(url, deadline, guard).catch(() => null);
         throw error;
       }
       timing = hop.timing;
@@ -162,26 +163,9 @@ function trustedCas(env: CheckerEnvironment): string[] | undefined {
   return env.extraCaPem ? [...rootCertificates, env.extraCaPem] : undefined;
 }
 
-/** DNS resolution that refuses private addresses when the deployment asks for it. */
-function guardedLookup(env: CheckerEnvironment) {
-  return (hostname: string, options: object, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-    dnsLookup(hostname, options, (error, address, family) => {
-      if (error) return callback(error, address, family);
-      const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      const refused = env.denyPrivateTargets ? addresses.find(isPrivateAddress) : undefined;
-      if (refused) return callback(new CheckFailure(`refused to check a private address (${refused})`, false, true), address, family);
-      callback(null, address, family);
-    });
-  };
-}
-
-function requestOnce(url: URL, method: string, headers: Record<string, string>, body: string | null, deadline: number, request: HttpCheckRequest, env: CheckerEnvironment): Promise<Hop> {
+function requestOnce(url: URL, method: string, headers: Record<string, string>, body: string | null, deadline: number, request: HttpCheckRequest, env: CheckerEnvironment, guard: OutboundGuard): Promise<Hop> {
   return new Promise<Hop>((resolve, reject) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (env.denyPrivateTargets && isIP(host) && isPrivateAddress(host)) {
-      reject(new CheckFailure(`refused to check a private address (${host})`, false, true));
-      return;
-    }
     const t0 = performance.now();
     const timing: HttpTiming = { dns_ms: null, connect_ms: null, tls_ms: null, ttfb_ms: null, download_ms: null };
     const since = () => Math.round(performance.now() - t0);
@@ -194,8 +178,8 @@ function requestOnce(url: URL, method: string, headers: Record<string, string>, 
     const options = {
       method,
       headers: body !== null ? { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } : headers,
-      agent: false as const,
-      lookup: guardedLookup(env),
+      // An agent of its own, so every check makes (and times) its own connection.
+      agent: guard.agent(url.protocol),
       ...(secure ? { rejectUnauthorized: request.verifySsl, servername: isIP(host) ? undefined : host, ...(trustedCas(env) ? { ca: trustedCas(env) } : {}) } : {}),
     };
     const req = (secure ? https : http).request(url, options, (res: IncomingMessage) => {
@@ -228,7 +212,8 @@ function requestOnce(url: URL, method: string, headers: Record<string, string>, 
     });
     req.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(error instanceof CheckFailure ? error : describeNetworkError(error, host));
+      const refused = refusalIn(error);
+      reject(error instanceof CheckFailure ? error : refused !== null ? new CheckFailure(refused, false, true) : describeNetworkError(error, host));
     });
     if (body !== null) req.write(body);
     req.end();
@@ -250,15 +235,14 @@ function describeNetworkError(error: NodeJS.ErrnoException, host: string): Check
 }
 
 /** A TLS handshake that does not verify, only to read the certificate a failed check was shown. */
-function readCertificate(url: URL, deadline: number, env: CheckerEnvironment): Promise<PeerCertificate | null> {
+function readCertificate(url: URL, deadline: number, guard: OutboundGuard): Promise<PeerCertificate | null> {
   return new Promise((resolve) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    const socket = tlsConnect({
+    const socket = guard.connectTls({
       host,
       port: Number(url.port || 443),
       rejectUnauthorized: false,
       ...(isIP(host) ? {} : { servername: host }),
-      lookup: guardedLookup(env),
     });
     const timer = setTimeout(() => socket.destroy(), Math.max(1, deadline - Date.now()));
     socket.once('secureConnect', () => {

@@ -1,8 +1,7 @@
 import { X509Certificate } from 'node:crypto';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { type DetailedPeerCertificate, checkServerIdentity, connect, rootCertificates } from 'node:tls';
-import { isPrivateAddress } from './target-addresses.js';
+import { type DetailedPeerCertificate, checkServerIdentity, rootCertificates } from 'node:tls';
+import type { OutboundGuard } from '../outbound/guard.js';
 
 export interface TlsInspection {
   valid: boolean;
@@ -22,23 +21,21 @@ export interface TlsInspection {
 
 const DAY_MS = 86_400_000;
 
-/** Connects without verifying, then judges the chain, the name and the dates itself, so every answer has the details. */
+/**
+ * Connects without verifying, then judges the chain, the name and the dates itself, so every answer
+ * has the details. The connection goes through the outbound guard: a refused address is the error.
+ */
 export async function inspectTls(
   hostname: string,
   port: number,
-  options: { extraCaPem: string | null; denyPrivateTargets: boolean; timeoutMs: number; now: Date },
+  options: { extraCaPem: string | null; guard: OutboundGuard; timeoutMs: number; now: Date },
 ): Promise<TlsInspection> {
   const empty: TlsInspection = {
     valid: false, issuer: null, subject: null, sans: [], expires_at: null, valid_from: null, days_remaining: null,
     chain_valid: false, self_signed: false, hostname_match: false, signature_algorithm: null, error: null,
   };
-  if (options.denyPrivateTargets) {
-    const addresses = isIP(hostname) ? [hostname] : (await dnsLookup(hostname, { all: true }).catch(() => [])).map((a) => a.address);
-    const refused = addresses.find(isPrivateAddress);
-    if (refused) return { ...empty, error: `refused to check a private address (${refused})` };
-  }
   return new Promise((resolve) => {
-    const socket = connect({
+    const socket = options.guard.connectTls({
       host: hostname,
       port,
       rejectUnauthorized: false,

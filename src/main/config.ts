@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { SLOT_COUNT } from '../coordination/partitions.js';
+import { PRIVATE_TARGETS, type PrivateTargets } from '../outbound/policy.js';
 
 export const ROLE_NAMES = ['api', 'projector', 'timer', 'checker', 'notifier'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
@@ -36,7 +37,11 @@ export interface VigilConfig {
   projectorLingerMs: number;
   /** How instances of the timer, checker and notifier share work: leases in the read-model store. */
   coordination: { leaseTtlMs: number; partitions: number };
+  /** Settings that still work but are on their way out, each with what to set instead; logged at start. */
+  deprecations: string[];
   notify: {
+    /** VIGIL_PRIVATE_TARGETS, as deliveries obey it. */
+    privateTargets: PrivateTargets;
     timeoutMs: number;
     maxAttempts: number;
     retryBaseMs: number;
@@ -48,7 +53,8 @@ export interface VigilConfig {
     retries: number;
     retryDelayMs: number;
     sslWarningDays: number;
-    denyPrivateTargets: boolean;
+    /** VIGIL_PRIVATE_TARGETS, as checks and the check tools obey it. */
+    privateTargets: PrivateTargets;
     caFile: string | null;
     region: string;
     concurrency: number;
@@ -59,6 +65,7 @@ export interface VigilConfig {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
+  const outbound = privateTargets(env);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env['HOST'] || '0.0.0.0',
@@ -88,7 +95,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
       leaseTtlMs: integer(env, 'VIGIL_LEASE_TTL_MS', 10_000, 300, 600_000),
       partitions: integer(env, 'VIGIL_PARTITIONS', 16, 1, SLOT_COUNT),
     },
+    deprecations: outbound.deprecations,
     notify: {
+      privateTargets: outbound.policy,
       timeoutMs: integer(env, 'VIGIL_NOTIFY_TIMEOUT_MS', 10_000, 100, 120_000),
       maxAttempts: integer(env, 'VIGIL_NOTIFY_MAX_ATTEMPTS', 6, 1, 20),
       retryBaseMs: integer(env, 'VIGIL_NOTIFY_RETRY_BASE_MS', 1000, 0, 600_000),
@@ -109,7 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
       retries: integer(env, 'VIGIL_CHECK_RETRIES', 2, 0, 10),
       retryDelayMs: integer(env, 'VIGIL_CHECK_RETRY_DELAY_MS', 2000, 0, 60_000),
       sslWarningDays: integer(env, 'VIGIL_SSL_WARNING_DAYS', 14, 1, 365),
-      denyPrivateTargets: pattern(env, 'VIGIL_CHECK_DENY_PRIVATE', 'false', /^(true|false)$/) === 'true',
+      privateTargets: outbound.policy,
       caFile: env['VIGIL_CHECK_CA_FILE'] || null,
       region: pattern(env, 'VIGIL_CHECK_REGION', 'local', /^[a-z0-9-]{1,32}$/),
       concurrency: integer(env, 'VIGIL_CHECK_CONCURRENCY', 16, 1, 1000),
@@ -124,6 +133,27 @@ export function parseRoles(value: string | undefined): RoleName[] {
   const unknown = roles.filter((role) => !(ROLE_NAMES as readonly string[]).includes(role));
   if (unknown.length > 0) throw new ConfigError(`unknown role ${unknown.join(', ')}; roles are ${ROLE_NAMES.join(', ')}`);
   return ROLE_NAMES.filter((role) => roles.includes(role));
+}
+
+/**
+ * VIGIL_PRIVATE_TARGETS, default `checks`. The variable it replaces, VIGIL_CHECK_DENY_PRIVATE, still
+ * works with a warning: `true` is `deny`, `false` is the default. Asked for together, they must agree:
+ * a deployment that said `true` never silently gets less than `deny`.
+ */
+function privateTargets(env: NodeJS.ProcessEnv): { policy: PrivateTargets; deprecations: string[] } {
+  const chosen = pattern(env, 'VIGIL_PRIVATE_TARGETS', '', new RegExp(`^(${PRIVATE_TARGETS.join('|')})$`));
+  const policy = PRIVATE_TARGETS.find((p) => p === chosen);
+  const legacy = pattern(env, 'VIGIL_CHECK_DENY_PRIVATE', '', /^(true|false)$/);
+  if (legacy === '') return { policy: policy ?? 'checks', deprecations: [] };
+  const meant: PrivateTargets = legacy === 'true' ? 'deny' : 'checks';
+  if (policy !== undefined && legacy === 'true' && policy !== 'deny') {
+    throw new ConfigError(`VIGIL_CHECK_DENY_PRIVATE=true asks for VIGIL_PRIVATE_TARGETS=deny, not ${policy}; remove VIGIL_CHECK_DENY_PRIVATE`);
+  }
+  const replacement = policy ?? meant;
+  return {
+    policy: replacement,
+    deprecations: [`VIGIL_CHECK_DENY_PRIVATE is deprecated and will be removed: set VIGIL_PRIVATE_TARGETS=${replacement} instead`],
+  };
 }
 
 function httpTimeouts(env: NodeJS.ProcessEnv): VigilConfig['httpTimeouts'] {

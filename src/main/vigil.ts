@@ -67,6 +67,7 @@ export interface StartOptions {
 /** Starts the chosen roles in this process against the stores the config names. */
 export async function startVigil(config: VigilConfig, options: StartOptions): Promise<RunningVigil> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  for (const deprecation of config.deprecations) logger.warn(deprecation);
   const threads = options.threads ?? newThreadLinks();
   const stores = await openStores(config, { ...(options.clock ? { clock: options.clock } : {}), threads, ...(options.walCheckpoints ? { walCheckpoints: options.walCheckpoints } : {}) });
   const projections = allProjections();
@@ -174,7 +175,8 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
         pingPayloadLimitBytes: config.pingPayloadLimitBytes,
         trustProxy: config.trustProxy,
-        checks: { extraCaPem, denyPrivateTargets: config.checks.denyPrivateTargets, region: config.checks.region, dnsServers: config.checks.dnsServers },
+        checks: { extraCaPem, region: config.checks.region, dnsServers: config.checks.dnsServers },
+        privateTargets: config.notify.privateTargets,
         smtp: config.notify.smtp,
         metricsToken: config.metricsToken,
       },

@@ -1,7 +1,8 @@
-import fetch from 'node-fetch';
+import fetch, { type RequestInit } from 'node-fetch';
 import nodemailer from 'nodemailer';
 import { Webhook } from 'standardwebhooks';
 import type { ChannelType } from '../domain/notifications/channel.js';
+import { type OutboundGuard, refusalIn } from '../outbound/guard.js';
 import type { PageMessage } from './message.js';
 
 export interface SmtpSettings {
@@ -15,12 +16,25 @@ export interface SmtpSettings {
 
 export interface DeliveryContext {
   timeoutMs: number;
+  /** The operator's own SMTP server: reached as configured, not through the outbound guard. */
   smtp: SmtpSettings | null;
+  /** Every HTTP delivery (and any redirect it follows) connects through this guard. */
+  outbound: OutboundGuard;
   now: () => Date;
 }
 
-/** A failed delivery; its message names the problem and never a secret (hosts, not URLs). */
-export class DeliveryError extends Error {}
+/**
+ * A failed delivery; its message names the problem and never a secret (hosts, not URLs). A final
+ * one (a target the outbound policy refuses) is not worth retrying.
+ */
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly final = false,
+  ) {
+    super(message);
+  }
+}
 
 type Config = Record<string, unknown>;
 const text = (config: Config, key: string) => String(config[key] ?? '');
@@ -33,17 +47,16 @@ const hostOf = (url: string) => {
   }
 };
 
-async function post(url: string, body: string, headers: Record<string, string>, context: DeliveryContext, message: PageMessage): Promise<void> {
+/** One HTTP request through the outbound guard; a refused target fails before any connection is made. */
+async function send(url: string, init: RequestInit, context: DeliveryContext): Promise<void> {
+  const refused = context.outbound.refusalOfUrl(url);
+  if (refused) throw new DeliveryError(refused.message, true);
   let response;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      body,
-      headers: { 'Content-Type': 'application/json', 'User-Agent': 'Vigil-Notifier/0.1', 'Idempotency-Key': message.idempotency_key, ...headers },
-      signal: AbortSignal.timeout(context.timeoutMs),
-      redirect: 'error',
-    });
+    response = await fetch(url, { ...init, agent: context.outbound.fetchAgent, signal: AbortSignal.timeout(context.timeoutMs) });
   } catch (error) {
+    const refusal = refusalIn(error);
+    if (refusal !== null) throw new DeliveryError(refusal, true);
     const name = error instanceof Error ? error.name : '';
     if (name === 'AbortError' || name === 'TimeoutError') throw new DeliveryError(`no answer from ${hostOf(url)} within ${context.timeoutMs} ms`);
     const code = (error as { code?: string }).code;
@@ -51,6 +64,19 @@ async function post(url: string, body: string, headers: Record<string, string>, 
   }
   await response.arrayBuffer().catch(() => undefined);
   if (!response.ok) throw new DeliveryError(`${hostOf(url)} answered HTTP ${response.status}`);
+}
+
+function post(url: string, body: string, headers: Record<string, string>, context: DeliveryContext, message: PageMessage): Promise<void> {
+  return send(
+    url,
+    {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'Vigil-Notifier/0.1', 'Idempotency-Key': message.idempotency_key, ...headers },
+      redirect: 'error',
+    },
+    context,
+  );
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -153,9 +179,10 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
       const server = (optional(config, 'server') ?? 'https://ntfy.sh').replace(/\/$/, '');
       const token = optional(config, 'token');
       const priority = problem(message) ? String(config['priority'] ?? 4) : '3';
-      let response;
-      try {
-        response = await fetch(`${server}/${encodeURIComponent(text(config, 'topic'))}`, {
+      // ntfy servers may redirect; each hop connects through the guard like the first.
+      return send(
+        `${server}/${encodeURIComponent(text(config, 'topic'))}`,
+        {
           method: 'POST',
           body: message.payload.incident?.cause ?? message.text,
           headers: {
@@ -165,14 +192,9 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
             'Idempotency-Key': message.idempotency_key,
             ...(token ? { Authorization: `Bearer ${token}` } : {}),
           },
-          signal: AbortSignal.timeout(context.timeoutMs),
-        });
-      } catch {
-        throw new DeliveryError(`could not reach ${hostOf(server)}`);
-      }
-      await response.arrayBuffer().catch(() => undefined);
-      if (!response.ok) throw new DeliveryError(`${hostOf(server)} answered HTTP ${response.status}`);
-      return;
+        },
+        context,
+      );
     }
     case 'EMAIL': {
       if (!context.smtp) throw new DeliveryError('email is not configured on this server (set VIGIL_SMTP_HOST)');

@@ -10,6 +10,8 @@ import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { pageMessage } from '../notifications/message.js';
 import { type DeliveryContext, DeliveryError, type SmtpSettings, deliver } from '../notifications/senders.js';
+import { type OutboundGuard, guardFor } from '../outbound/guard.js';
+import type { PrivateTargets } from '../outbound/policy.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import type { ChannelDocument } from '../../projections/notification-channels.js';
@@ -26,6 +28,8 @@ export interface NotifierConfig {
   concurrency: number;
   pollMs: number;
   smtp: SmtpSettings | null;
+  /** VIGIL_PRIVATE_TARGETS: only `allow` lets deliveries reach private addresses. */
+  privateTargets: PrivateTargets;
 }
 
 /** How notifier instances divide the work: by monitor partition, and one claim per delivery in progress. */
@@ -60,6 +64,7 @@ export class Notifier {
   private readonly share: WorkShare;
   private readonly claims: WorkClaims;
   private readonly deletions: DeletionDependencies | null;
+  private readonly outbound: OutboundGuard;
   private readonly loop = new BackgroundLoop(() => this.tick(), () => this.config.pollMs, (error) => this.onError(error));
 
   constructor(
@@ -74,6 +79,7 @@ export class Notifier {
     this.share = coordination.share ?? ALL_THE_WORK;
     this.claims = coordination.claims ?? UNCONTESTED;
     this.deletions = coordination.settled ? { commands, readModels, settled: coordination.settled } : null;
+    this.outbound = guardFor(config.privateTargets, 'delivery');
   }
 
   /** Fans out pending pages, then makes every delivery that is due; returns how many of each. */
@@ -173,7 +179,7 @@ export class Notifier {
       pageId: delivery.page_id, channelId: delivery.channel_id, reason: delivery.reason, incidentId: delivery.incident_id,
       projectId: delivery.project_id, incident, monitor, occurredAt: delivery.created_at,
     });
-    const context: DeliveryContext = { timeoutMs: this.config.timeoutMs, smtp: this.config.smtp, now: () => this.commands.clock() };
+    const context: DeliveryContext = { timeoutMs: this.config.timeoutMs, smtp: this.config.smtp, outbound: this.outbound, now: () => this.commands.clock() };
     try {
       await deliver(channel.type, this.secrets.openConfig(channel.config_sealed), message, context);
       this.metrics?.notificationDeliveries.inc({ type: channel.type });
@@ -182,7 +188,8 @@ export class Notifier {
       this.metrics?.notificationFailures.inc({ type: channel.type });
       const text = error instanceof DeliveryError ? error.message : 'delivery failed';
       const attempt = delivery.attempts + 1;
-      if (attempt >= this.config.maxAttempts) return { delivered: false, error: text, next_attempt_at: null };
+      // A target the outbound policy refuses stays refused: failed at once, not retried for hours.
+      if (attempt >= this.config.maxAttempts || (error instanceof DeliveryError && error.final)) return { delivered: false, error: text, next_attempt_at: null };
       const backoff = Math.min(MAX_BACKOFF_MS, this.config.retryBaseMs * 5 ** (attempt - 1));
       return { delivered: false, error: text, next_attempt_at: new Date(this.commands.clock().getTime() + backoff).toISOString() };
     }
@@ -192,8 +199,9 @@ export class Notifier {
     this.loop.start();
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    this.outbound.close();
   }
 }
 

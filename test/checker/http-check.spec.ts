@@ -1,13 +1,16 @@
 import { expect } from 'chai';
 import { type CheckerEnvironment, type HttpCheckRequest, runHttpCheck } from '../../src/checker/http-check.js';
+import { isPrivateAddress } from '../../src/outbound/addresses.js';
+import { guardFor } from '../../src/outbound/guard.js';
 import { testCertificateAuthority } from '../support/certificates.js';
+import { startCountingTarget } from '../support/counting-target.js';
 import { type Target, reply, startTarget } from '../support/http-targets.js';
 
 describe('runHttpCheck', function () {
   this.timeout(30_000);
   // These checks run outside Vigil's clock: OpenSSL dates every handshake by the wall clock.
   const authority = testCertificateAuthority(() => new Date());
-  const env: CheckerEnvironment = { extraCaPem: authority.caPem, denyPrivateTargets: false, userAgent: 'Vigil-Test' };
+  const env: CheckerEnvironment = { extraCaPem: authority.caPem, privateTargets: 'checks', userAgent: 'Vigil-Test' };
   const targets: Target[] = [];
   const target = async (...args: Parameters<typeof startTarget>) => {
     const started = await startTarget(...args);
@@ -131,17 +134,37 @@ describe('runHttpCheck', function () {
     });
   });
 
+  it('refuses a redirect from a public target to a private address under deny, as a probe error, without following it', async () => {
+    // public.test plays a public server: it is 127.0.0.1, which this guard's classifier calls public;
+    // the redirect's ::ffff:127.0.0.1 is the same listener, so following it would be counted.
+    const guard = guardFor('deny', 'check', {
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+      isPrivate: (address) => address !== '127.0.0.1' && isPrivateAddress(address),
+    });
+    const t = await startCountingTarget((request, response) => reply(request.url === '/start' ? 302 : 200, '', { Location: `http://[::ffff:127.0.0.1]:${t.port}/inside` })(request, response));
+    targets.push(t);
+    const { port } = t;
+    const outcome = await runHttpCheck(
+      { url: `http://public.test:${port}/start`, method: 'GET', headers: {}, body: null, timeoutMs: 2000, followRedirects: true, verifySsl: true, expectedStatus: [], keyword: null, keywordAbsent: false },
+      env,
+      guard,
+    );
+    expect(outcome).to.include({ is_up: false, probe_error: true, error: 'refused to check a private address (::ffff:7f00:1)' });
+    expect(outcome.redirect_chain).to.deep.equal([`http://public.test:${port}/start`]);
+    expect(t.seen.map((r) => r.url)).to.deep.equal(['/start']);
+  });
+
   it('refuses private and loopback targets when the deployment denies them, as a probe error', async () => {
     const t = await target(reply(200));
     const outcome = await runHttpCheck(
       { url: t.url, method: 'GET', headers: {}, body: null, timeoutMs: 2000, followRedirects: true, verifySsl: true, expectedStatus: [], keyword: null, keywordAbsent: false },
-      { ...env, denyPrivateTargets: true },
+      { ...env, privateTargets: 'deny' },
     );
     expect(outcome).to.include({ is_up: false, probe_error: true, error: 'refused to check a private address (127.0.0.1)' });
     expect(t.seen).to.have.length(0);
     const byName = await runHttpCheck(
       { url: t.url.replace('127.0.0.1', 'localhost'), method: 'GET', headers: {}, body: null, timeoutMs: 2000, followRedirects: true, verifySsl: true, expectedStatus: [], keyword: null, keywordAbsent: false },
-      { ...env, denyPrivateTargets: true },
+      { ...env, privateTargets: 'deny' },
     );
     expect(byName.probe_error).to.equal(true);
     expect(t.seen).to.have.length(0);

@@ -25,7 +25,7 @@ describe('Notifier processes sharing one data dir', function () {
   it('split the pages between them, deliver each once, and the survivor takes over a SIGKILLed one after the lease ttl', async () => {
     const dir = makeTempDir('vigil-workers');
     const sink = await startTarget(reply(200, 'ok'));
-    const env = { VIGIL_DATA_DIR: dir.path, VIGIL_LEASE_TTL_MS: '1000', VIGIL_PARTITIONS: String(PARTITIONS), VIGIL_NOTIFY_POLL_MS: '20' };
+    const env = { VIGIL_DATA_DIR: dir.path, VIGIL_PRIVATE_TARGETS: 'allow', VIGIL_LEASE_TTL_MS: '1000', VIGIL_PARTITIONS: String(PARTITIONS), VIGIL_NOTIFY_POLL_MS: '20' };
     const printed: string[] = [];
     const io = { env, stdout: (text: string) => printed.push(text), stderr: process.stderr };
     await runCli(['users', 'create', '--email', 'workers@example.com'], io);

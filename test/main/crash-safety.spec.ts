@@ -111,7 +111,7 @@ describe('Crash safety', function () {
     const random = seededRandom(8);
     const dir = makeTempDir('vigil-crash-load');
     const sink = await startTarget(reply(200, 'ok'));
-    const env = { VIGIL_DATA_DIR: dir.path, VIGIL_RATE_LIMIT_REQUESTS: '1000000', VIGIL_NOTIFY_RETRY_BASE_MS: '100' };
+    const env = { VIGIL_DATA_DIR: dir.path, VIGIL_PRIVATE_TARGETS: 'allow', VIGIL_RATE_LIMIT_REQUESTS: '1000000', VIGIL_NOTIFY_RETRY_BASE_MS: '100' };
     const printed: string[] = [];
     const io = { env, stdout: (text: string) => printed.push(text), stderr: process.stderr };
     await runCli(['users', 'create', '--email', 'load@example.com'], io);

@@ -1,6 +1,6 @@
 import { type IncomingMessage, type ServerResponse, createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface SeenRequest {
   method: string;
@@ -17,8 +17,8 @@ export interface Target {
   close: () => Promise<void>;
 }
 
-/** A real server on 127.0.0.1 with an ephemeral port, recording what it was asked. */
-export async function startTarget(handler: Handler, tls?: { cert: string; key: string }): Promise<Target> {
+/** A real server on 127.0.0.1 with an ephemeral port, recording what it was asked; `onConnection` sees each socket it accepts. */
+export async function startTarget(handler: Handler, tls?: { cert: string; key: string }, onConnection?: (socket: Socket) => void): Promise<Target> {
   const seen: SeenRequest[] = [];
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -30,6 +30,7 @@ export async function startTarget(handler: Handler, tls?: { cert: string; key: s
     });
   };
   const server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener);
+  if (onConnection) server.on('connection', onConnection);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -64,7 +64,8 @@ export class TestVigil {
   }
 
   private static async open(dataDir: string, extraEnv: NodeJS.ProcessEnv, clock: TestClock, removeDir: () => void, logger?: Logger): Promise<TestVigil> {
-    const env = { VIGIL_CHECK_RETRY_DELAY_MS: '0', ...extraEnv, VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent' };
+    // Receivers in the tests listen on 127.0.0.1: deliveries may reach them unless a spec says otherwise.
+    const env = { VIGIL_CHECK_RETRY_DELAY_MS: '0', VIGIL_PRIVATE_TARGETS: 'allow', ...extraEnv, VIGIL_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'silent' };
     const vigil = await startVigil(loadConfig(env), {
       roles: ['api', 'projector', 'timer', 'checker', 'notifier'],
       manualTimer: true,

@@ -4,6 +4,7 @@ import { attachChannel, createChannel, createGroup, deleteChannel, deleteGroup, 
 import type { ChannelType } from '../../domain/notifications/channel.js';
 import { pageMessage } from '../../notifications/message.js';
 import { DeliveryError, deliver } from '../../notifications/senders.js';
+import { type OutboundGuard, guardFor } from '../../outbound/guard.js';
 import { getProject } from '../../queries/projects.js';
 import { getUser } from '../../queries/identity.js';
 import { listMonitors } from '../../queries/monitors.js';
@@ -53,8 +54,23 @@ function configFor(type: ChannelType, raw: unknown): Record<string, unknown> {
   return Object.fromEntries(Object.keys(CHANNEL_TYPE_SPECS[type].schema).filter((k) => decoded[k] !== undefined).map((k) => [k, decoded[k]]));
 }
 
+/**
+ * A channel URL whose host is a private address, literally (in any spelling) or as a localhost
+ * name, is refused when it is written or tested, not only when a page fails to reach it. Names
+ * that resolve to private addresses can only be known, and are refused, at delivery.
+ */
+function assertDeliverable(type: ChannelType, config: Record<string, unknown>, outbound: OutboundGuard): void {
+  for (const [key, field] of Object.entries(CHANNEL_TYPE_SPECS[type].schema)) {
+    const value = config[key];
+    if (field.type !== 'url' || typeof value !== 'string') continue;
+    const refused = outbound.refusalOfUrl(value);
+    if (refused) throw badRequest(`config.${key} must not point at a private address (${refused.target}): this server does not deliver to private addresses`);
+  }
+}
+
 export function notificationRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands, secrets } = deps;
+  const outbound = guardFor(deps.config.privateTargets, 'delivery');
 
   const gatedChannel = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
     gatedDocument<ChannelDocument>(readModels, state, 'notification_channels', rawId, 'notification channel', requirement);
@@ -106,6 +122,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
     const projectId = targetProject(ctx.state, body.project_id);
     await gate(readModels, ctx.state.caller, WRITE, projectId);
     const config = configFor(body.type, body.config);
+    assertDeliverable(body.type, config, outbound);
     // A webhook without a signing secret gets one, shown this once.
     const generatedSecret = body.type === 'WEBHOOK' && config['secret'] === undefined ? newWebhookSecret() : null;
     if (generatedSecret) config['secret'] = generatedSecret;
@@ -128,6 +145,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
     const body = decode(UpdateChannelBody, ctx.request.body);
     if (body.type !== undefined && body.type !== channel.type) throw badRequest('type cannot be changed; create a new channel instead');
     const config = body.config !== undefined ? configFor(channel.type, body.config) : null;
+    if (config) assertDeliverable(channel.type, config, outbound);
     // A webhook's signing secret is shown only when made: a new config that names none keeps the
     // one its receiver verifies with, rather than sending unsigned.
     if (config && channel.type === 'WEBHOOK' && config['secret'] === undefined) config['secret'] = secrets.openConfig(channel.config_sealed)['secret'];
@@ -150,6 +168,9 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
 
   router.post('/notification-channels/:channelId/test', async (ctx) => {
     const channel = await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
+    // Made before the policy refused it (or under another one): say so rather than try.
+    const config = secrets.openConfig(channel.config_sealed);
+    assertDeliverable(channel.type, config, outbound);
     const now = commands.clock().toISOString();
     const message = pageMessage({
       pageId: `test.${now}`, channelId: channel.id, reason: 'opened', incidentId: `test-${channel.id}`, projectId: channel.project_id,
@@ -159,9 +180,10 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
     message.subject = `[Vigil] Test message for channel "${channel.name}"`;
     message.text = `${message.title}: if you can read this, paging reaches you.`;
     try {
-      await deliver(channel.type, secrets.openConfig(channel.config_sealed), message, {
+      await deliver(channel.type, config, message, {
         timeoutMs: 10_000,
         smtp: deps.config.smtp,
+        outbound,
         now: () => commands.clock(),
       });
       ctx.body = { ok: true, delivered: true, error: null, tested_at: now };

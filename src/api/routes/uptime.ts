@@ -2,6 +2,7 @@ import type { Router } from '@koa/router';
 import { runHttpCheck } from '../../checker/http-check.js';
 import { inspectDns } from '../../checker/dns-inspect.js';
 import { inspectTls } from '../../checker/tls-inspect.js';
+import { guardFor } from '../../outbound/guard.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { checkHours, periodStart, summarize } from '../../queries/uptime.js';
 import type { CheckResultDocument } from '../../../projections/check-results.js';
@@ -23,6 +24,8 @@ const periodQuery = (query: Record<string, unknown>) => decode(PeriodQuery, quer
 export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
   const tools = deps.config.checks;
+  // The tools are checks: under VIGIL_PRIVATE_TARGETS=deny they reach no private address, as the checker.
+  const guard = guardFor(deps.config.privateTargets, 'check');
 
   router.get('/monitors/:monitorId/check-results/latest', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
@@ -62,7 +65,8 @@ export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies):
     const body = decode(CheckHttpBody, ctx.request.body);
     const outcome = await runHttpCheck(
       { url: body.url, method: body.method ?? 'GET', headers: {}, body: null, timeoutMs: TOOL_TIMEOUT_MS, followRedirects: body.follow_redirects ?? true, verifySsl: true, expectedStatus: [], keyword: null, keywordAbsent: false },
-      { extraCaPem: tools.extraCaPem, denyPrivateTargets: tools.denyPrivateTargets, userAgent: 'Vigil-Uptime/0.1 (tools)' },
+      { extraCaPem: tools.extraCaPem, privateTargets: deps.config.privateTargets, userAgent: 'Vigil-Uptime/0.1 (tools)' },
+      guard,
     );
     ctx.body = {
       ok: true, status: outcome.is_up ? 'up' : 'down', status_code: outcome.status_code, method_used: outcome.method_used,
@@ -75,7 +79,7 @@ export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies):
     await gate(readModels, ctx.state.caller, READ, null);
     const body = decode(CheckSslBody, ctx.request.body);
     const port = body.port ?? 443;
-    const inspection = await inspectTls(body.hostname, port, { extraCaPem: tools.extraCaPem, denyPrivateTargets: tools.denyPrivateTargets, timeoutMs: TOOL_TIMEOUT_MS, now: commands.clock() });
+    const inspection = await inspectTls(body.hostname, port, { extraCaPem: tools.extraCaPem, guard, timeoutMs: TOOL_TIMEOUT_MS, now: commands.clock() });
     ctx.body = { ok: true, ...inspection, hostname_checked: body.hostname, port_checked: port, checked_at: commands.clock().toISOString(), check_region: tools.region };
   });
 

@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../src/main/config.js';
+import { capturedLog } from '../support/captured-log.js';
+import { TestVigil } from '../support/test-vigil.js';
+
+describe('loadConfig › VIGIL_PRIVATE_TARGETS', () => {
+  const policyOf = (env: NodeJS.ProcessEnv) => {
+    const config = loadConfig(env);
+    expect(config.notify.privateTargets, 'deliveries and checks obey one setting').to.equal(config.checks.privateTargets);
+    return { policy: config.checks.privateTargets, deprecations: config.deprecations };
+  };
+
+  it('is checks by default: checks may reach private addresses, deliveries may not', () => {
+    expect(policyOf({})).to.deep.equal({ policy: 'checks', deprecations: [] });
+  });
+
+  it('takes deny, checks and allow, and refuses anything else naming the variable', () => {
+    for (const policy of ['deny', 'checks', 'allow']) expect(policyOf({ VIGIL_PRIVATE_TARGETS: policy }).policy).to.equal(policy);
+    expect(() => loadConfig({ VIGIL_PRIVATE_TARGETS: 'true' })).to.throw(ConfigError, 'VIGIL_PRIVATE_TARGETS must match /^(deny|checks|allow)$/, not true');
+  });
+
+  it('still reads the deprecated VIGIL_CHECK_DENY_PRIVATE, true as deny and false as the default, saying what to set instead', () => {
+    expect(policyOf({ VIGIL_CHECK_DENY_PRIVATE: 'true' })).to.deep.equal({
+      policy: 'deny', deprecations: ['VIGIL_CHECK_DENY_PRIVATE is deprecated and will be removed: set VIGIL_PRIVATE_TARGETS=deny instead'],
+    });
+    expect(policyOf({ VIGIL_CHECK_DENY_PRIVATE: 'false' })).to.deep.equal({
+      policy: 'checks', deprecations: ['VIGIL_CHECK_DENY_PRIVATE is deprecated and will be removed: set VIGIL_PRIVATE_TARGETS=checks instead'],
+    });
+  });
+
+  it('lets VIGIL_PRIVATE_TARGETS win beside the old variable, but never gives less than deny to a deployment that said true', () => {
+    expect(policyOf({ VIGIL_CHECK_DENY_PRIVATE: 'false', VIGIL_PRIVATE_TARGETS: 'allow' }).policy).to.equal('allow');
+    expect(policyOf({ VIGIL_CHECK_DENY_PRIVATE: 'true', VIGIL_PRIVATE_TARGETS: 'deny' }).policy).to.equal('deny');
+    expect(() => loadConfig({ VIGIL_CHECK_DENY_PRIVATE: 'true', VIGIL_PRIVATE_TARGETS: 'checks' })).to.throw(
+      ConfigError,
+      'VIGIL_CHECK_DENY_PRIVATE=true asks for VIGIL_PRIVATE_TARGETS=deny, not checks; remove VIGIL_CHECK_DENY_PRIVATE',
+    );
+    expect(() => loadConfig({ VIGIL_CHECK_DENY_PRIVATE: 'yes' })).to.throw(ConfigError, /VIGIL_CHECK_DENY_PRIVATE/);
+  });
+
+  it('is warned about at start when the deprecated variable is set', async () => {
+    const log = capturedLog('warn');
+    const vigil = await TestVigil.start({ env: { VIGIL_CHECK_DENY_PRIVATE: 'true', VIGIL_PRIVATE_TARGETS: '' }, logger: log.logger });
+    await vigil.stop();
+    expect(log.lines.map((line) => line['msg'])).to.include('VIGIL_CHECK_DENY_PRIVATE is deprecated and will be removed: set VIGIL_PRIVATE_TARGETS=deny instead');
+  });
+});
