@@ -26,7 +26,8 @@ const REDACTED = ['config_sealed', 'key_hash', 'ping_key'];
  * header values masked, as the API does: sealed, or recorded as sent before they were sealed.
  */
 function redact(event: ProjectedEvent): Record<string, unknown> {
-  if ((event.type === 'MonitorCreated' || event.type === 'MonitorUpdated') && event.data.config.uptime) {
+  // `?.`: the history takes whatever the log holds, and never fails on it.
+  if ((event.type === 'MonitorCreated' || event.type === 'MonitorUpdated') && event.data.config?.uptime) {
     return { ...event.data, config: { ...event.data.config, uptime: shownUptime(event.data.config.uptime) } };
   }
   const data = event.data as unknown as Record<string, unknown>;
