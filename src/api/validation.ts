@@ -29,6 +29,30 @@ const UNCLEAN = /[\0\uD800-\uDFFF]/u;
  * runs; depth-first without recursion, as the body may be nested thousands deep.
  */
 function uncleanString(input: unknown): { path: string; inKey: boolean } | null {
+  return holdsUnclean(input) ? whereUnclean(input) : null;
+}
+
+/** Whether any string or key holds one; cheap enough for every request (paths are made only once one does). */
+function holdsUnclean(input: unknown): boolean {
+  const pending: unknown[] = [input];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (UNCLEAN.test(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        if (UNCLEAN.test(key)) return true;
+        pending.push(Reflect.get(value, key));
+      }
+    }
+  }
+  return false;
+}
+
+function whereUnclean(input: unknown): { path: string; inKey: boolean } | null {
   const pending: { value: unknown; path: string }[] = [{ value: input, path: '' }];
   while (pending.length > 0) {
     const { value, path } = pending.pop()!;
