@@ -1,4 +1,5 @@
 import { ALL_EVENT_TYPES } from '../src/domain/events.js';
+import { shownUptime } from '../src/domain/monitors/monitor-config.js';
 import type { ProjectedEvent, Projection, Target } from '../src/projector/projection.js';
 
 export interface AuditEventDocument {
@@ -21,9 +22,15 @@ const REDACTED = ['config_sealed', 'key_hash', 'ping_key'];
 
 /**
  * Most events carry no secret: their data goes into the entry as it is (nothing changes it after),
- * which spares a copy of every event's data during a rebuild.
+ * which spares a copy of every event's data during a rebuild. A monitor's settings show its
+ * header values masked, as the API does: sealed, or recorded as sent before they were sealed.
  */
-function redact(data: Record<string, unknown>): Record<string, unknown> {
+function redact(event: ProjectedEvent): Record<string, unknown> {
+  // `?.`: the history takes whatever the log holds, and never fails on it.
+  if ((event.type === 'MonitorCreated' || event.type === 'MonitorUpdated') && event.data.config?.uptime) {
+    return { ...event.data, config: { ...event.data.config, uptime: shownUptime(event.data.config.uptime) } };
+  }
+  const data = event.data as unknown as Record<string, unknown>;
   if (!REDACTED.some((k) => Object.hasOwn(data, k))) return data;
   return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, REDACTED.includes(k) ? '[redacted]' : v]));
 }
@@ -59,7 +66,7 @@ function droppedObservation(event: ProjectedEvent): string[] {
  */
 export const auditEventsProjection: Projection<AuditEventDocument> = {
   name: 'audit_events',
-  version: 2,
+  version: 3,
   collection: {
     name: 'audit_events',
     indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'] }, { fields: ['incident_id', 'position'] }],
@@ -98,7 +105,7 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
       project_id: text(data['project_id']),
       monitor_id: text(data['monitor_id']),
       incident_id: text(data['incident_id']),
-      data: redact(data),
+      data: redact(event),
     };
   },
 };

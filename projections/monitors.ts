@@ -1,10 +1,11 @@
-import type { MonitorConfig, UptimeConfig } from '../src/domain/monitors/monitor-config.js';
+import { type MonitorConfig, type UptimeConfig, shownUptime } from '../src/domain/monitors/monitor-config.js';
 import type { Projection } from '../src/projector/projection.js';
 
 export interface MonitorDocument extends Omit<MonitorConfig, 'uptime'> {
   [key: string]: unknown;
   id: string;
   project_id: string;
+  /** Header values masked: the checker reads them from the monitor's stream. */
   uptime: UptimeConfig | null;
   status: 'UP' | 'DOWN' | 'PAUSED';
   health: 'UP' | 'DOWN';
@@ -28,7 +29,7 @@ function derive(doc: MonitorDocument): MonitorDocument {
 
 export const monitorsProjection: Projection<MonitorDocument> = {
   name: 'monitors',
-  version: 5,
+  version: 6,
   collection: { name: 'monitors', indexes: [{ fields: ['project_id', 'created_at'] }, { fields: ['project_id', 'slug'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'MonitorCountersReset',
@@ -39,7 +40,7 @@ export const monitorsProjection: Projection<MonitorDocument> = {
     if (event.type === 'MonitorCreated') {
       const { monitor_id, project_id, config, created_at, next_expected_at } = event.data;
       return derive({
-        ...config, id: monitor_id, project_id, status: 'UP', health: 'UP', paused: false,
+        ...config, uptime: config.uptime && shownUptime(config.uptime), id: monitor_id, project_id, status: 'UP', health: 'UP', paused: false,
         consecutive_failures: 0, consecutive_misses: 0, consecutive_alerts: 0, alerts_paused_until: null,
         last_success_at: null, next_expected_at, total_pings_received: 0,
         created_at, updated_at: created_at,
@@ -48,7 +49,7 @@ export const monitorsProjection: Projection<MonitorDocument> = {
     if (!doc) return null;
     switch (event.type) {
       case 'MonitorUpdated':
-        return derive({ ...doc, ...event.data.config, updated_at: event.data.updated_at, next_expected_at: event.data.next_expected_at });
+        return derive({ ...doc, ...event.data.config, uptime: event.data.config.uptime && shownUptime(event.data.config.uptime), updated_at: event.data.updated_at, next_expected_at: event.data.next_expected_at });
       case 'MonitorPaused':
         return derive({ ...doc, paused: true });
       case 'MonitorResumed':

@@ -8,10 +8,65 @@ import { type JsonSchema, withJsonSchema } from './openapi/json-schema.js';
  * it should have been. Handlers only ever see decoded, typed values.
  */
 export function decode<A>(codec: t.Decoder<unknown, A>, input: unknown, what = 'request body', fieldPrefix = ''): A {
+  const unclean = uncleanString(input);
+  if (unclean !== null) {
+    const subject = unclean.path === '' ? what : `${fieldPrefix}${unclean.path}`;
+    throw new HttpError(400, `${subject} must not ${unclean.inKey ? 'have a key that contains' : 'contain'} NUL or unpaired surrogate characters`);
+  }
   const result = codec.decode(input);
   if (isRight(result)) return result.right;
   const [first] = result.left;
   throw new HttpError(400, first ? describe(first, what, fieldPrefix) : `invalid ${what}`);
+}
+
+/** A NUL, or half of a UTF-16 surrogate pair without its other half (`"\ud800"` survives JSON.parse). */
+const UNCLEAN = /[\0\uD800-\uDFFF]/u;
+
+/**
+ * The first string in a request's data, or key of an object in it, that no field may hold: a NUL
+ * cuts a name short wherever C strings are, and an unpaired surrogate is not Unicode at all (it
+ * cannot be written as UTF-8). Every field of every codec is checked here, once, before any codec
+ * runs; depth-first without recursion, as the body may be nested thousands deep.
+ */
+function uncleanString(input: unknown): { path: string; inKey: boolean } | null {
+  return holdsUnclean(input) ? whereUnclean(input) : null;
+}
+
+/** Whether any string or key holds one; cheap enough for every request (paths are made only once one does). */
+function holdsUnclean(input: unknown): boolean {
+  const pending: unknown[] = [input];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (UNCLEAN.test(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        if (UNCLEAN.test(key)) return true;
+        pending.push(Reflect.get(value, key));
+      }
+    }
+  }
+  return false;
+}
+
+function whereUnclean(input: unknown): { path: string; inKey: boolean } | null {
+  const pending: { value: unknown; path: string }[] = [{ value: input, path: '' }];
+  while (pending.length > 0) {
+    const { value, path } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (UNCLEAN.test(value)) return { path, inKey: false };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i -= 1) pending.push({ value: value[i], path: `${path}[${i}]` });
+    } else if (typeof value === 'object' && value !== null) {
+      const entries = Object.entries(value);
+      if (entries.some(([key]) => UNCLEAN.test(key))) return { path, inKey: true };
+      for (let i = entries.length - 1; i >= 0; i -= 1) pending.push({ value: entries[i]![1], path: path === '' ? entries[i]![0] : `${path}.${entries[i]![0]}` });
+    }
+  }
+  return null;
 }
 
 function describe(error: t.ValidationError, what: string, fieldPrefix: string): string {

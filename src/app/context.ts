@@ -3,6 +3,7 @@ import { uuidv7 as timeOrderedUuid } from 'uuidv7';
 import type { EventStore } from '../eventstore/event-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { MonitorStates } from './monitor-states.js';
+import type { SecretBox } from './secret-box.js';
 
 /** What the command side needs: the log, the time and fresh ids, all injectable for tests. */
 export interface CommandContext {
@@ -23,6 +24,8 @@ export interface CommandContext {
   monitorStates: MonitorStates;
   /** How long an unacknowledged open incident waits before it is paged again. */
   repageAfterSeconds: number;
+  /** Seals uptime header values before they are recorded, and opens them for the checker; null in a process that holds no key. */
+  secrets: SecretBox | null;
 }
 
 export function commandContext(events: EventStore, options: Partial<Omit<CommandContext, 'events'>> = {}): CommandContext {
@@ -35,6 +38,7 @@ export function commandContext(events: EventStore, options: Partial<Omit<Command
     streamLocks: options.streamLocks ?? new KeyedMutex(),
     monitorStates: options.monitorStates ?? new MonitorStates(),
     repageAfterSeconds: options.repageAfterSeconds ?? 3600,
+    secrets: options.secrets ?? null,
   };
 }
 

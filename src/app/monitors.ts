@@ -17,6 +17,7 @@ import { StreamDeletedError, WrongExpectedRevisionError } from '../eventstore/ev
 import { type Actor, handleCommand, toJsonObject } from './command-handler.js';
 import type { LoadedMonitor } from './monitor-states.js';
 import { type CommandContext, nowIso } from './context.js';
+import { sealedConfig, sealedPatch } from './uptime-headers.js';
 
 export interface MonitorOutcome {
   events: MonitorEvent[];
@@ -191,12 +192,13 @@ export async function createMonitor(
   actor: Actor,
 ): Promise<{ monitorId: string; position: number | null }> {
   const monitorId = context.newId();
+  const config = sealedConfig(context.secrets, input.config);
   const slug = await claimFreeSlug(context, input.project_id, input.config, input.slugGiven, monitorId, actor);
   // Before the monitor exists (see keepsAtLeastTheHistory): a crash in between leaves only an unused window.
   await context.events.setStreamMaxCount(pingStream(monitorId), input.config.retention_count);
   const outcome = await runMonitorCommand(
     context,
-    { type: 'CreateMonitor', monitor_id: monitorId, project_id: input.project_id, config: { ...input.config, slug }, now: nowIso(context) },
+    { type: 'CreateMonitor', monitor_id: monitorId, project_id: input.project_id, config: { ...config, slug }, now: nowIso(context) },
     actor,
   );
   return { monitorId, position: outcome.position };
@@ -225,7 +227,8 @@ export async function updateMonitor(context: CommandContext, monitorId: string, 
   try {
     outcome = await runMonitorCommand(
       context,
-      (loaded) => ({ type: 'UpdateMonitor', monitor_id: monitorId, patch, last_ping_seq: loaded.pingRevision === 'no_stream' ? null : loaded.pingRevision, now: nowIso(context) }),
+      // Header values are sealed against the settings this very decision starts from.
+      (loaded) => ({ type: 'UpdateMonitor', monitor_id: monitorId, patch: sealedPatch(context.secrets, patch, loaded.state.config), last_ping_seq: loaded.pingRevision === 'no_stream' ? null : loaded.pingRevision, now: nowIso(context) }),
       actor,
       monitorId,
     );

@@ -3,8 +3,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname } from 'node:path';
 
 /**
- * Seals channel configs (webhook URLs, tokens, keys) with AES-256-GCM before they enter any event
- * or document; only the notifier opens them, at delivery time. Sealed text: `v1.<iv>.<tag>.<data>`.
+ * Seals channel configs (webhook URLs, tokens, keys) and uptime header values with AES-256-GCM
+ * before they enter any event or document; only the notifier opens the configs, at delivery time,
+ * and only the checker the header values, to send them. Sealed text: `v1.<iv>.<tag>.<data>`.
  */
 export class SecretBox {
   private constructor(private readonly key: Buffer) {}

@@ -3,9 +3,11 @@ import { BackgroundLoop } from '../app/background-loop.js';
 import type { Actor } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import { loadMonitorState, runMonitorCommandIfExists } from '../app/monitors.js';
+import { openHeaders } from '../app/uptime-headers.js';
 import { UNCONTESTED, type WorkClaims } from '../coordination/work-claims.js';
 import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
 import type { CheckObservation } from '../domain/monitors/monitor.js';
+import type { UptimeConfig } from '../domain/monitors/monitor-config.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { DeadlineDocument } from '../../projections/deadlines.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
@@ -89,19 +91,24 @@ export class Checker {
     const longestMs = (this.config.retries + 1) * (uptime.uptime_timeout_ms + this.config.retryDelayMs);
     if (!(await this.claims.claim(monitorId, longestMs))) return 'claimed elsewhere';
     try {
-      if (await this.stillDue(monitorId, dueBy)) await this.probeAndRecord(monitorId, uptime, cycleId);
+      const settings = await this.dueSettings(monitorId, dueBy);
+      if (settings) await this.probeAndRecord(monitorId, settings, cycleId);
     } finally {
       await this.claims.release(monitorId);
     }
   }
 
-  /** The monitor's stream, not the read model, says whether the check is still to be made. */
-  private async stillDue(monitorId: string, dueBy: string): Promise<boolean> {
+  /**
+   * The monitor's stream, not the read model, says whether the check is still to be made, and
+   * with what settings: the header values are only there (the read model masks them).
+   */
+  private async dueSettings(monitorId: string, dueBy: string): Promise<UptimeConfig | null> {
     const state = await loadMonitorState(this.commands, monitorId);
-    return state.lifecycle === 'active' && !state.paused && state.nextExpectedAt !== null && Date.parse(state.nextExpectedAt) <= Date.parse(dueBy);
+    const due = state.lifecycle === 'active' && !state.paused && state.nextExpectedAt !== null && Date.parse(state.nextExpectedAt) <= Date.parse(dueBy);
+    return due ? (state.config?.uptime ?? null) : null;
   }
 
-  private async probeAndRecord(monitorId: string, uptime: NonNullable<MonitorDocument['uptime']>, cycleId: string): Promise<void> {
+  private async probeAndRecord(monitorId: string, uptime: UptimeConfig, cycleId: string): Promise<void> {
     let outcome: HttpCheckOutcome;
     let attempts = 0;
     for (;;) {
@@ -110,7 +117,7 @@ export class Checker {
         {
           url: uptime.uptime_url,
           method: uptime.uptime_method,
-          headers: uptime.uptime_headers,
+          headers: openHeaders(this.commands.secrets, uptime),
           body: uptime.uptime_request_body,
           timeoutMs: uptime.uptime_timeout_ms,
           followRedirects: uptime.uptime_follow_redirects,

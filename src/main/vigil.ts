@@ -113,7 +113,10 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     return share;
   };
 
+  // Every role that records a monitor's settings or sends its checks seals or opens header values.
+  const secrets = (['api', 'checker', 'notifier'] as const).some((role) => options.roles.includes(role)) ? secretBoxFor(config, stores) : null;
   const commands = commandContext(stores.events, {
+    secrets,
     apiKeyPrefix: config.apiKeyPrefix,
     repageAfterSeconds: config.repageAfterSeconds,
     ...(options.clock ? { clock: options.clock } : {}),
@@ -143,7 +146,6 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     if (!options.manualTimer) checker.start();
   }
 
-  const secrets = options.roles.includes('api') || options.roles.includes('notifier') ? secretBoxFor(config, stores) : null;
   let notifier: Notifier | null = null;
   if (options.roles.includes('notifier') && secrets) {
     const claims = new LeasedClaims(stores.leases, 'notifier/delivery/', holder, config.coordination.leaseTtlMs, clock);
@@ -227,9 +229,9 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
 }
 
 /**
- * The key that seals channel configs: VIGIL_SECRET_KEY, or in embedded mode a key file generated
- * beside the data. With a server-side event store there is no file every process shares, so the
- * variable is required there.
+ * The key that seals channel configs and uptime header values: VIGIL_SECRET_KEY, or in embedded
+ * mode a key file generated beside the data. With a server-side event store there is no file
+ * every process shares, so the variable is required there.
  */
 function secretBoxFor(config: VigilConfig, stores: Stores): SecretBox {
   if (config.secretKey) return SecretBox.fromEncodedKey(config.secretKey);

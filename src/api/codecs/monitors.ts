@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { HEADER_VALUE_MASK } from '../../domain/monitors/monitor-config.js';
 import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
 import { withRefinementKeywords } from '../openapi/json-schema.js';
 import { BodyOf, BoundedString, Checked, Integer, OneOf, Uuid } from '../validation.js';
@@ -49,6 +50,11 @@ export const UptimeHeaders = Checked<Record<string, string>>('an object of heade
     headers[name] = value;
   }
   return { ok: true, value: headers };
+}, {
+  type: 'object',
+  additionalProperties: { type: 'string', maxLength: 8192 },
+  maxProperties: 50,
+  description: `Header names to values. The values are stored encrypted and shown as ${HEADER_VALUE_MASK}; sending ${HEADER_VALUE_MASK} back for a header keeps its stored value.`,
 });
 
 /** The uptime-only fields; accepted only on UPTIME_HTTP monitors (the handler checks the type). */

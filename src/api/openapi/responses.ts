@@ -3,6 +3,7 @@ import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/inciden
 import { PING_KINDS } from '../../domain/monitors/pings.js';
 import { ROLES } from '../../domain/access/roles.js';
 import { SCOPES } from '../../domain/access/scopes.js';
+import { HEADER_VALUE_MASK } from '../../domain/monitors/monitor-config.js';
 import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
 import { described } from './json-schema.js';
 
@@ -66,7 +67,11 @@ const uptimeFields = t.partial({
   uptime_expected_status: t.array(t.number),
   uptime_keyword: nullable(t.string),
   uptime_keyword_absent: t.boolean,
-  uptime_headers: t.record(t.string, t.string),
+  uptime_headers: described(t.record(t.string, t.string), {
+    type: 'object',
+    additionalProperties: { type: 'string', const: HEADER_VALUE_MASK },
+    description: `Header names, each with its value masked as ${HEADER_VALUE_MASK}`,
+  }),
   uptime_request_body: nullable(t.string),
   uptime_timeout_ms: t.number,
   uptime_follow_redirects: t.boolean,

@@ -11,7 +11,14 @@ export interface UptimeConfig {
   uptime_expected_status: number[];
   uptime_keyword: string | null;
   uptime_keyword_absent: boolean;
+  /**
+   * Header names to values. The values are sealed (see SecretBox) wherever `uptime_headers_sealed`
+   * is true, which is every monitor recorded since header values were sealed; one recorded before
+   * holds them as they were sent, until its next update seals them.
+   */
   uptime_headers: Record<string, string>;
+  /** Absent from events recorded before header values were sealed. */
+  uptime_headers_sealed?: boolean;
   uptime_request_body: string | null;
   uptime_timeout_ms: number;
   uptime_follow_redirects: boolean;
@@ -66,6 +73,21 @@ export const UPTIME_DEFAULTS: Omit<UptimeConfig, 'uptime_url'> = {
   uptime_follow_redirects: true,
   uptime_verify_ssl: true,
 };
+
+/**
+ * What is shown in place of a header's value, wherever one is shown: the names stay visible, the
+ * values never leave. Sent back as a value, it stands for the one stored under that name.
+ */
+export const HEADER_VALUE_MASK = '••••••';
+
+export const maskedHeaders = (headers: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.keys(headers).map((name) => [name, HEADER_VALUE_MASK]));
+
+/** The uptime settings as documents and the API hold them: every header value masked, sealed or not. */
+export function shownUptime(uptime: UptimeConfig): UptimeConfig {
+  const { uptime_headers_sealed: _sealed, ...shown } = uptime;
+  return { ...shown, uptime_headers: maskedHeaders(uptime.uptime_headers) };
+}
 
 /** Rules that tie fields together; each refusal names the field. */
 export function assertConsistent(config: MonitorConfig): void {
