@@ -24,7 +24,9 @@ export function sparkline(runs: readonly Run[], slots: number): Html {
   const step = width / slots;
   const longest = Math.max(1, ...runs.map((r) => r.durationMs ?? 0));
   const offset = slots - runs.length;
-  return html`<svg class="sparkline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${summary(runs)}">${runs.map((run, i) => {
+  // Slots with no run yet are drawn as stubs, so the newest run always sits at the right edge of a full-width bar.
+  const empty = Array.from({ length: offset }, (_, i) => html`<rect class="bar-empty" x="${round(i * step + 0.5)}" y="${height - 3}" width="${round(step - 1.5)}" height="3"></rect>`);
+  return html`<svg class="sparkline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${summary(runs)}">${empty}${runs.map((run, i) => {
     const h = run.durationMs === null ? height : Math.max(4, (run.durationMs / longest) * height);
     return html`<rect class="${run.ok ? 'bar-ok' : 'bar-fail'}" x="${round((offset + i) * step + 0.5)}" y="${round(height - h)}" width="${round(step - 1.5)}" height="${round(h)}"><title>${runTitle(run)}</title></rect>`;
   })}</svg>`;

@@ -46,9 +46,9 @@ export function inZone(iso: string, timeZone: string): string {
   }
 }
 
-/** A UTC time, short: "21 Nov 2026, 12:03:04 UTC". */
+/** A UTC time: "Sat, 21 Nov 2026, 12:03 UTC". */
 export function utc(iso: string): string {
-  return inZone(iso, 'UTC').replace(/^\w+ /, '');
+  return inZone(iso, 'UTC');
 }
 
 /** The monitor's schedule as one sentence, e.g. "Cron 0 3 * * * in Europe/Paris, 5 min grace". */

@@ -206,7 +206,8 @@ describe('The web console in a real browser', function () {
     const backup = page.locator(`tr[data-monitor-id="${seed.backup}"]`);
     expect(await backup.locator('.status').innerText()).to.equal('DOWN');
     expect(await backup.locator('.count-badge').innerText()).to.equal('1');
-    expect(await backup.locator('svg.sparkline rect').count()).to.equal(7);
+    expect(await backup.locator('svg.sparkline rect.bar-ok').count()).to.equal(6);
+    expect(await backup.locator('svg.sparkline rect.bar-fail').count()).to.equal(1);
     expect(await backup.locator('time').first().getAttribute('datetime')).to.match(/^\d{4}-\d\d-\d\dT/);
     expect(await page.locator(`tr[data-monitor-id="${seed.weekly}"] .status`).innerText()).to.equal('Waiting for first ping');
     expect(await page.locator('tr', { hasText: 'Legacy sync' }).locator('.status').innerText()).to.equal('PAUSED');
@@ -309,6 +310,25 @@ describe('The web console in a real browser', function () {
     expect(await withToken.text()).to.contain('needs the MEMBER role');
     const pause = await context.request.post(`${vigil.url}/monitors/${seed.backup}/pause`, { form: { csrf_token: token }, maxRedirects: 0 });
     expect(pause.status()).to.equal(403);
+
+    // A form slipped into their own page (the token is right, the session theirs) gets the refusal as a page.
+    await page.goto(`${vigil.url}/incidents/${seed.incident}`);
+    await page.evaluate(({ action, csrf }) => {
+      const doc = (globalThis as unknown as { document: { createElement(tag: string): any; body: { append(node: unknown): void } } }).document;
+      const form = doc.createElement('form');
+      form.method = 'post';
+      form.action = action;
+      const field = doc.createElement('input');
+      field.type = 'hidden';
+      field.name = 'csrf_token';
+      field.value = csrf;
+      form.append(field);
+      doc.body.append(form);
+      form.submit();
+    }, { action: resolve, csrf: token });
+    await page.waitForURL(resolve);
+    expect(await page.locator('h1').innerText()).to.equal('You cannot do that');
+    await shoot(page, 'forbidden');
 
     const api = await vigil.request('GET', `/v1/incidents/${seed.incident}`, { key: seed.ownerKey });
     expect(api.body.incident.status).to.equal('ACKNOWLEDGED');

@@ -64,6 +64,8 @@ h2 { font-size: 1.15rem; margin: 0 0 12px; }
 .summary-cards { display: flex; gap: 12px; flex-wrap: wrap; margin: 0 0 16px; padding: 0; list-style: none; }
 .summary-cards li { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: 8px 14px; min-width: 110px; }
 .summary-cards .count { font-size: 1.35rem; font-weight: 700; display: block; }
+.summary-cards .card-down .count { color: var(--down); }
+.summary-cards .card-up .count { color: var(--up); }
 .summary-cards .label { color: var(--muted); font-size: 0.85rem; }
 
 .status { display: inline-flex; align-items: center; gap: 6px; border-radius: 999px; padding: 2px 10px 2px 8px; font-size: 0.8rem; font-weight: 700; letter-spacing: 0.03em; white-space: nowrap; border: 1px solid transparent; }
@@ -158,6 +160,7 @@ pre.payload { background: #f6f7f9; border: 1px solid var(--line); border-radius:
 .chart figcaption { color: var(--muted); font-size: 0.85rem; }
 .sparkline { display: block; }
 .bar-ok { fill: #2f9e5f; }
+.bar-empty { fill: #d7dbe2; }
 .bar-fail { fill: var(--down-bg); stroke: var(--down); stroke-width: 1.5; }
 .axis { stroke: #aab2bf; stroke-width: 1; }
 .tick, .limit-label { font-size: 10px; fill: var(--muted); font-family: system-ui, sans-serif; }

@@ -27,8 +27,8 @@ export function monitorRow(o: MonitorOverview, now: Date): Html {
 <td><a class="monitor-name" href="/monitors/${monitor.id}">${monitor.name}</a><span class="monitor-slug">${monitor.slug}</span></td>
 <td class="hide-narrow">${TYPE_NAMES[monitor.type]}</td>
 <td>${o.status === 'WAITING' ? html`<span class="status status-waiting">${waitingText}</span>` : statusBadge(o.status)}</td>
-<td>${timeAgo(o.lastSeenAt, now, relativeTime, monitor.type === 'UPTIME_HTTP' ? 'no check yet' : 'no ping yet')}</td>
-<td class="hide-narrow">${nextExpected(o, now)}</td>
+<td class="nowrap">${timeAgo(o.lastSeenAt, now, relativeTime, monitor.type === 'UPTIME_HTTP' ? 'no check yet' : 'no ping yet')}</td>
+<td class="hide-narrow nowrap">${nextExpected(o, now)}</td>
 <td class="hide-narrow">${sparkline(o.runs, RUNS_SHOWN)}</td>
 <td class="num">${o.openIncidents > 0
   ? html`<a class="count-badge" href="/monitors/${monitor.id}#incidents" aria-label="${plural(o.openIncidents, 'open incident')}">${o.openIncidents}</a>`
@@ -48,12 +48,16 @@ export function matches(o: MonitorOverview, filter: DashboardFilter): boolean {
   return q === '' || o.monitor.name.toLowerCase().includes(q) || o.monitor.slug.toLowerCase().includes(q);
 }
 
+/** By name, as a person scans a list; the id keeps equal names in a stable order. */
+const byName = (a: MonitorOverview, b: MonitorOverview) =>
+  a.monitor.name.localeCompare(b.monitor.name, 'en', { sensitivity: 'base' }) || a.monitor.id.localeCompare(b.monitor.id);
+
 const FILTER_LABELS: Record<DisplayStatus, string> = { UP: 'Up', DOWN: 'Down', PAUSED: 'Paused', WAITING: 'Waiting for first ping' };
 
 export function dashboardPage(options: { viewer: Viewer; project: ProjectDocument; overviews: readonly MonitorOverview[]; filter: DashboardFilter; now: Date; projectCount: number }): Html {
   const { viewer, project, overviews, filter, now } = options;
   const counts = statusCounts(overviews);
-  const shown = overviews.filter((o) => matches(o, filter));
+  const shown = overviews.filter((o) => matches(o, filter)).sort(byName);
   const filtered = filter.status !== null || filter.q !== '';
   return page({
     title: project.name,
@@ -62,7 +66,7 @@ export function dashboardPage(options: { viewer: Viewer; project: ProjectDocumen
     body: html`<div class="page-head"><div><h1>${project.name}</h1>
 ${project.description ? html`<p class="lede">${project.description}</p>` : html`<p class="lede">${plural(overviews.length, 'monitor')}</p>`}</div></div>
 <ul class="summary-cards" aria-label="Monitors by status">
-${DISPLAY_STATUSES.map((s) => html`<li><span class="count" data-count="${s}">${counts[s]}</span><span class="label">${FILTER_LABELS[s]}</span></li>`)}
+${DISPLAY_STATUSES.map((s) => html`<li class="card-${s.toLowerCase()}"><span class="count" data-count="${s}">${counts[s]}</span><span class="label">${FILTER_LABELS[s]}</span></li>`)}
 </ul>
 <form class="filters" method="get" action="/projects/${project.id}" role="search">
 <div class="field"><label for="filter-status">Status</label>

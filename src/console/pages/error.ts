@@ -9,12 +9,13 @@ const TITLES: Record<number, string> = {
 };
 
 export function errorPage(status: number, message: string, viewer: Viewer | null): Html {
+  const sentence = message.charAt(0).toUpperCase() + message.slice(1);
   const title = TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'That did not work');
   return page({
     title,
     viewer,
     body: html`<div class="panel error-page"><h1>${title}</h1>
-<p>${status >= 500 && status !== 503 ? 'The server could not answer this request. It has been logged; try again in a moment.' : message}</p>
+<p>${status >= 500 && status !== 503 ? 'The server could not answer this request. It has been logged; try again in a moment.' : sentence}</p>
 <p class="muted">HTTP ${status}</p>
 <p><a href="/">Back to your projects</a></p></div>`,
   });

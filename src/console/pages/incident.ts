@@ -38,7 +38,9 @@ export function incidentPage(v: IncidentView): Html {
     html`<form method="post" action="/incidents/${i.id}/${path}">${csrfField(v.viewer)}<button type="submit" class="button ${cls}">${label}</button></form>`;
   const actions = v.canAct && v.monitorExists && i.status !== 'RESOLVED'
     ? html`<div class="actions">${i.status === 'OPEN' ? action('acknowledge', 'Acknowledge', 'button-primary') : null}${action('resolve', 'Resolve', i.status === 'OPEN' ? 'button-secondary' : 'button-primary')}</div>`
-    : null;
+    : v.monitorExists && i.status !== 'RESOLVED'
+      ? html`<p class="hint">Acknowledging and resolving need the MEMBER role or higher on this project, and a key with the manage_monitors scope.</p>`
+      : null;
   return page({
     title: `${i.event} incident: ${i.monitor.name}`,
     viewer: v.viewer,
