@@ -117,6 +117,20 @@ describe('Web console sessions', function () {
     expect((await (await fetch(`${vigil.url}/sign-in`, form({ api_key: shortKey }))).text())).to.contain('This API key has expired');
   });
 
+  it('ends when its API key is revoked, on the next request', async () => {
+    vigil = await TestVigil.start();
+    const owner = await vigil.user('owner@example.com');
+    const key = await vigil.accountKey(owner, ALL_SCOPES);
+    await vigil.request('POST', '/v1/projects', { key, body: { name: 'Owned' } });
+    const created = await vigil.request('POST', '/v1/api-keys', { key, body: { name: 'browser', expires_in_days: 7, scopes: ['read'] } });
+    expect(created.status, created.text).to.equal(201);
+    const { cookie } = await signIn(created.body.key);
+    expect((await get('/', cookie)).headers.get('location')).to.match(/^\/projects\//);
+    expect((await vigil.request('DELETE', `/v1/api-keys/${created.body.api_key.id}`, { key })).status).to.be.lessThan(300);
+    expect((await get('/', cookie)).headers.get('location')).to.equal('/sign-in?ended=revoked');
+    expect((await get('/', cookie)).headers.get('location')).to.equal('/sign-in?ended=ended');
+  });
+
   it('refuses a sign-in with an unknown or malformed key, saying so beside the field', async () => {
     vigil = await TestVigil.start();
     const unknown = await fetch(`${vigil.url}/sign-in`, form({ api_key: 'vgl_live_ABCDEFGHIJKLMNOPQRSTUVWXYZ' }));
