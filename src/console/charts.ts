@@ -22,14 +22,17 @@ export function sparkline(runs: readonly Run[], slots: number): Html {
   const width = 150;
   const height = 28;
   const step = width / slots;
+  const w = round(step - 1.5);
   const longest = Math.max(1, ...runs.map((r) => r.durationMs ?? 0));
   const offset = slots - runs.length;
-  // Slots with no run yet are drawn as stubs, so the newest run always sits at the right edge of a full-width bar.
-  const empty = Array.from({ length: offset }, (_, i) => html`<rect class="bar-empty" x="${round(i * step + 0.5)}" y="${height - 3}" width="${round(step - 1.5)}" height="3"></rect>`);
-  return html`<svg class="sparkline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${summary(runs)}">${empty}${runs.map((run, i) => {
-    const h = run.durationMs === null ? height : Math.max(4, (run.durationMs / longest) * height);
-    return html`<rect class="${run.ok ? 'bar-ok' : 'bar-fail'}" x="${round((offset + i) * step + 0.5)}" y="${round(height - h)}" width="${round(step - 1.5)}" height="${round(h)}"><title>${runTitle(run)}</title></rect>`;
-  })}</svg>`;
+  const bar = (slot: number, h: number) => `M${round(slot * step + 0.5)} ${round(height - h)}h${w}v${round(h)}h-${w}z`;
+  // One path per kind of bar rather than an element per bar: a dashboard of many monitors stays small.
+  // Slots with no run yet are stubs, so the newest run always sits at the right end of a full-width bar.
+  const empty = Array.from({ length: offset }, (_, i) => bar(i, 3)).join('');
+  const heightOf = (run: Run) => (run.durationMs === null ? height : Math.max(4, (run.durationMs / longest) * height));
+  const ok = runs.map((run, i) => (run.ok ? bar(offset + i, heightOf(run)) : '')).join('');
+  const failed = runs.map((run, i) => (run.ok ? '' : bar(offset + i, heightOf(run)))).join('');
+  return html`<svg class="sparkline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${summary(runs)}"><title>${summary(runs)}</title>${empty ? html`<path class="bar-empty" d="${empty}"></path>` : null}${ok ? html`<path class="bar-ok" d="${ok}"></path>` : null}${failed ? html`<path class="bar-fail" d="${failed}"></path>` : null}</svg>`;
 }
 
 /** Durations against the monitor's limits, drawn as dashed lines, with the scale written out. */

@@ -1,7 +1,7 @@
 import type { AuditEventDocument } from '../../projections/audit-events.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
-import { type PingRecord, pingPage } from '../queries/pings.js';
+import { NEWEST_FIRST, type PingFilter, pingEntries } from '../queries/pings.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 
 /** What the console shows as a monitor's status: the read model's, told apart from a monitor that has heard nothing yet. */
@@ -42,21 +42,43 @@ export function runOfCheck(check: AuditEventDocument): Run {
   return { at: String(check.data['checked_at'] ?? check.time), ok: check.data['is_up'] === true, durationMs: typeof ms === 'number' ? ms : null };
 }
 
-export function runOfPing(ping: PingRecord): Run {
-  return { at: ping.created_at, ok: ping.event === 'SUCCESS', durationMs: ping.duration_ms };
+export interface Activity {
+  /** Oldest first. */
+  runs: Run[];
+  lastSeenAt: string | null;
+}
+
+/** The newest pings' history entries, read as the ping history reads them but without counting them all. */
+async function newestPingEntries(readModels: ReadModelStore, monitorId: string, filter: PingFilter, limit: number): Promise<AuditEventDocument[]> {
+  return (await readModels.find<AuditEventDocument>('audit_events', pingEntries(monitorId, filter), { sort: NEWEST_FIRST, limit })).map((s) => s.doc);
+}
+
+function runOfPingEntry(entry: AuditEventDocument): Run {
+  const ms = entry.data['duration_ms'];
+  return { at: String(entry.data['received_at'] ?? entry.time), ok: entry.data['event'] === 'SUCCESS', durationMs: typeof ms === 'number' ? ms : null };
 }
 
 /** The last runs (oldest first) and when the monitor last heard anything. */
-export async function monitorActivity(readModels: ReadModelStore, monitor: MonitorDocument, limit = RUNS_SHOWN): Promise<{ runs: Run[]; lastSeenAt: string | null }> {
+export async function monitorActivity(readModels: ReadModelStore, monitor: MonitorDocument, limit = RUNS_SHOWN): Promise<Activity> {
   if (monitor.type === 'UPTIME_HTTP') {
     const checks = await recentChecks(readModels, monitor.id, limit);
     return { runs: checks.map(runOfCheck).reverse(), lastSeenAt: checks[0] ? runOfCheck(checks[0]).at : null };
   }
-  const [completions, newest] = await Promise.all([
-    pingPage(readModels, monitor.id, { event: { $in: ['SUCCESS', 'FAILURE'] } }, { page: 1, limit }),
-    pingPage(readModels, monitor.id, {}, { page: 1, limit: 1 }),
+  const [completions, [newest]] = await Promise.all([
+    newestPingEntries(readModels, monitor.id, { event: { $in: ['SUCCESS', 'FAILURE'] } }, limit),
+    newestPingEntries(readModels, monitor.id, {}, 1),
   ]);
-  return { runs: completions.pings.map(runOfPing).reverse(), lastSeenAt: newest.pings[0]?.created_at ?? null };
+  return { runs: completions.map(runOfPingEntry).reverse(), lastSeenAt: newest ? runOfPingEntry(newest).at : null };
+}
+
+/**
+ * The monitors of a project that anything was recorded about after a log position: whose activity
+ * may have changed. Null when there were more events than `limit` (then look at them all).
+ */
+export async function monitorsTouchedAfter(readModels: ReadModelStore, projectId: string, position: number, limit = 1000): Promise<Set<string> | null> {
+  const found = await readModels.find<AuditEventDocument>('audit_events', { project_id: projectId, position: { $gt: position } }, { sort: [['position', 1]], limit: limit + 1 });
+  if (found.length > limit) return null;
+  return new Set(found.map((s) => s.doc.monitor_id).filter((id): id is string => id !== null));
 }
 
 export async function openIncidentCounts(readModels: ReadModelStore, projectId: string): Promise<Map<string, number>> {
@@ -66,11 +88,20 @@ export async function openIncidentCounts(readModels: ReadModelStore, projectId: 
   return counts;
 }
 
-export async function monitorOverviews(readModels: ReadModelStore, projectId: string, monitors: readonly MonitorDocument[]): Promise<MonitorOverview[]> {
+/**
+ * Every monitor's row. `known` holds activity already read (the live stream keeps it between
+ * updates): only the monitors missing from it are read again.
+ */
+export async function monitorOverviews(
+  readModels: ReadModelStore,
+  projectId: string,
+  monitors: readonly MonitorDocument[],
+  known: ReadonlyMap<string, Activity> = new Map(),
+): Promise<MonitorOverview[]> {
   const counts = await openIncidentCounts(readModels, projectId);
   return Promise.all(
     monitors.map(async (monitor) => {
-      const { runs, lastSeenAt } = await monitorActivity(readModels, monitor);
+      const { runs, lastSeenAt } = known.get(monitor.id) ?? (await monitorActivity(readModels, monitor));
       return { monitor, status: displayStatus(monitor, lastSeenAt), lastSeenAt, runs, openIncidents: counts.get(monitor.id) ?? 0 };
     }),
   );
