@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import { Router } from '@koa/router';
+import { consoleRouter } from '../console/routes.js';
 import { authenticate } from './authentication.js';
 import type { ApiDependencies } from './dependencies.js';
 import { errorMiddleware } from './errors.js';
@@ -79,6 +80,10 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
 
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
+  // The web console for people: server-rendered pages outside /v1, signed in with an API key.
+  const webConsole = consoleRouter(deps, catchUpWithLog);
+  app.use(webConsole.routes());
+  app.use(webConsole.allowedMethods({ throw: true }));
   // /healthz, /readyz and /metrics: unauthenticated, outside /v1.
   app.use(operationsRoutes(deps));
   // Sets rather than throws, so allowedMethods (upstream) can still turn it into a 405.

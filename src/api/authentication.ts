@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { API_KEY_PATTERN, hashApiKey, sameHash } from '../app/random-tokens.js';
+import type { Caller } from '../domain/access/authorize.js';
 import { isBefore } from '../domain/time.js';
 import { findApiKeyByHash } from '../queries/identity.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
@@ -18,23 +19,31 @@ export function authenticate(readModels: ReadModelStore, clock: () => Date, catc
     const presented = ctx.get('X-API-Key');
     if (presented === '') throw new HttpError(401, 'missing X-API-Key header');
     if (!API_KEY_PATTERN.test(presented)) throw new HttpError(401, 'invalid API key');
-    const hash = hashApiKey(presented);
-    let key = await findApiKeyByHash(readModels, hash);
-    if (!key) {
-      await catchUp();
-      key = await findApiKeyByHash(readModels, hash);
-    }
-    if (!key || !sameHash(key.key_hash, hash)) throw new HttpError(401, 'invalid API key');
-    if (key.revoked_at !== null) throw new HttpError(401, 'API key has been revoked');
-    if (!isBefore(clock().toISOString(), key.expires_at)) throw new HttpError(401, 'API key has expired');
-    ctx.state.caller = {
-      userId: key.user_id,
-      apiKeyId: key.id,
-      kind: key.kind,
-      scopes: key.scopes,
-      projectId: key.project_id,
-      expiresAt: key.expires_at,
-    };
+    ctx.state.caller = await callerOfKeyHash(readModels, hashApiKey(presented), clock, catchUp);
     await next();
+  };
+}
+
+/**
+ * The caller behind the key with this hash, as long as the key is live; a 401 otherwise. The web
+ * console's sessions keep the hash of the key they were opened with and pass here on every request,
+ * so a session ends the moment its key is revoked or expires.
+ */
+export async function callerOfKeyHash(readModels: ReadModelStore, hash: string, clock: () => Date, catchUp: () => Promise<void> = async () => {}): Promise<Caller> {
+  let key = await findApiKeyByHash(readModels, hash);
+  if (!key) {
+    await catchUp();
+    key = await findApiKeyByHash(readModels, hash);
+  }
+  if (!key || !sameHash(key.key_hash, hash)) throw new HttpError(401, 'invalid API key');
+  if (key.revoked_at !== null) throw new HttpError(401, 'API key has been revoked');
+  if (!isBefore(clock().toISOString(), key.expires_at)) throw new HttpError(401, 'API key has expired');
+  return {
+    userId: key.user_id,
+    apiKeyId: key.id,
+    kind: key.kind,
+    scopes: key.scopes,
+    projectId: key.project_id,
+    expiresAt: key.expires_at,
   };
 }

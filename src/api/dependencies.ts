@@ -1,6 +1,7 @@
 import type { CommandContext } from '../app/context.js';
 import type { DeletionDependencies } from '../app/monitor-deletion.js';
 import type { SecretBox } from '../app/secret-box.js';
+import type { SessionStore } from '../console/session-store.js';
 import type { SmtpSettings } from '../notifications/senders.js';
 import type { PrivateTargets } from '../outbound/policy.js';
 import type { ReadModelProgress } from '../projector/read-model-progress.js';
@@ -40,6 +41,8 @@ export interface ApiDependencies {
   metrics?: VigilMetrics;
   /** What /readyz reports. */
   readiness?: () => Promise<ReadinessReport>;
+  /** The web console's sessions; without them, sessions live in this process only. */
+  sessions?: SessionStore;
 }
 
 /** Read-your-writes: answer only once the read models include the write at `position`. */

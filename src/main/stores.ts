@@ -8,6 +8,7 @@ import { type SqliteDatabase, openSqliteDatabase } from '../eventstore/sqlite-da
 import { SqliteEventStore } from '../eventstore/sqlite-event-store.js';
 import { WalCheckpointer } from '../eventstore/wal-checkpointer.js';
 import { type ThreadLinks, newThreadLinks } from './thread-links.js';
+import { MongoSessionStore, type SessionStore, SqliteSessionStore } from '../console/session-store.js';
 import { MongoReadModelStore } from '../readstore/mongo-read-model-store.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { SqliteReadModelStore } from '../readstore/sqlite-read-model-store.js';
@@ -26,6 +27,8 @@ export interface Stores {
   readModels: ReadModelStore;
   /** Leases for role instances that share work; kept beside the read models they work from. */
   leases: LeaseStore;
+  /** The web console's sign-in sessions; kept beside the read models, outside any projection. */
+  sessions: SessionStore;
   /** Where the embedded file lives, when one is used. */
   sqlitePath: string | null;
   /** The event store's connection to the embedded file, for tools that read it directly (verify). */
@@ -60,17 +63,20 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
     ? new SqliteReadModelStore(readModelsDb, { writeGate, commitSignal: readModelCommits })
     : await MongoReadModelStore.connect(config.mongoUrl!, config.mongoDatabase);
   const leases: LeaseStore = readModelsDb ? new SqliteLeaseStore(readModelsDb) : MongoLeaseStore.open(config.mongoUrl!, config.mongoDatabase);
+  const sessions: SessionStore = readModelsDb ? new SqliteSessionStore(readModelsDb) : MongoSessionStore.open(config.mongoUrl!, config.mongoDatabase);
   const checkpointer = sqlitePath && walCheckpoints === 'own-thread' ? WalCheckpointer.start(sqlitePath, { writeGate }) : null;
   return {
     events,
     readModels,
     leases,
+    sessions,
     sqlitePath,
     sqliteDb: eventsDb,
     close: async () => {
       await events.close();
       await readModels.close();
       await leases.close();
+      await sessions.close();
       await checkpointer?.stop();
       for (const db of opened) db.close();
     },

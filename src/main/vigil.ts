@@ -171,6 +171,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       logger,
       metrics,
       readiness,
+      sessions: stores.sessions,
       config: {
         bodyLimitBytes: config.bodyLimitBytes,
         rateLimit: config.rateLimit,

@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
 import type Koa from 'koa';
 import { PING_METHODS, PING_ROUTES } from '../../src/api/ping-api.js';
+import { isConsoleRouter } from '../../src/console/routes.js';
 
 export interface ServedRoute {
   method: string;
@@ -19,7 +20,8 @@ export function servedRoutes(app: Koa<any>): ServedRoute[] {
   const routes: ServedRoute[] = PING_ROUTES.flatMap((route) => PING_METHODS.map((method) => ({ method, path: route.path, params: route.params })));
   for (const middleware of app.middleware) {
     const router: unknown = 'router' in middleware ? middleware.router : undefined;
-    if (!(router instanceof Router)) continue;
+    // The web console's pages are for browsers, signed in by session: not the REST API (see test/console).
+    if (!(router instanceof Router) || isConsoleRouter(router)) continue;
     for (const layer of router.stack) {
       // Middleware layers (authentication, body parsing) have no methods.
       if (typeof layer.path !== 'string') continue;

@@ -20,7 +20,7 @@ import { IncidentListQuery, queryFields } from '../codecs/queries.js';
 import { decode } from '../validation.js';
 
 
-const ACT = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
+export const ACT = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 
 export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;

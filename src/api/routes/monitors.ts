@@ -30,7 +30,7 @@ import { listFilter } from '../list-filters.js';
 
 const READ = { scope: 'read' } as const;
 const CREATE = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
-const MANAGE = { scope: 'manage_monitors', minimumRole: 'MANAGER' } as const;
+export const MANAGE = { scope: 'manage_monitors', minimumRole: 'MANAGER' } as const;
 
 
 async function assertNotificationTargets(readModels: ReadModelStore, projectId: string, groups: readonly string[], channels: readonly string[]) {

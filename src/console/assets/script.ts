@@ -1,0 +1,67 @@
+/**
+ * The console's only script, served as /console/assets/console.<hash>.js and loaded as a module.
+ * Every page works without it; it adds copy buttons and the dashboard's live rows. It never
+ * builds markup from data: a live row arrives as HTML the server rendered (and escaped) with the
+ * same function as the page's rows.
+ */
+export const CONSOLE_JS = `
+const announcer = document.getElementById('live-announcer');
+
+function announce(text) {
+  if (announcer) announcer.textContent = text;
+}
+
+for (const button of document.querySelectorAll('button[data-copy]')) {
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    const source = document.getElementById(button.dataset.copy);
+    if (!source) return;
+    const label = button.textContent;
+    try {
+      await navigator.clipboard.writeText(source.textContent.trim());
+      button.textContent = 'Copied';
+      announce('Copied to the clipboard');
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(source);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      button.textContent = 'Press Ctrl+C';
+    }
+    setTimeout(() => { button.textContent = label; }, 2000);
+  });
+}
+
+function rowFrom(markup) {
+  const template = document.createElement('template');
+  template.innerHTML = markup.trim();
+  return template.content.firstElementChild;
+}
+
+const live = document.querySelector('[data-live-source]');
+if (live && 'EventSource' in window) {
+  const source = new EventSource(live.dataset.liveSource);
+  source.addEventListener('monitor', (message) => {
+    const update = JSON.parse(message.data);
+    const current = live.querySelector('tr[data-monitor-id="' + CSS.escape(update.id) + '"]');
+    if (!current) return;
+    const before = current.dataset.status;
+    const row = rowFrom(update.row);
+    if (row) current.replaceWith(row);
+    if (before !== update.status) announce(update.name + ' is now ' + update.status_text);
+  });
+  source.addEventListener('summary', (message) => {
+    const counts = JSON.parse(message.data);
+    for (const [status, count] of Object.entries(counts)) {
+      const cell = document.querySelector('[data-count="' + CSS.escape(status) + '"]');
+      if (cell) cell.textContent = String(count);
+    }
+  });
+  source.addEventListener('signed-out', () => {
+    // The server says why on the way to the sign-in form.
+    source.close();
+    window.location.reload();
+  });
+}
+`;

@@ -1,0 +1,194 @@
+/** The console's stylesheet, served as /console/assets/console.<hash>.css (see assets.ts). */
+export const CONSOLE_CSS = `
+:root {
+  --ink: #1d2330;
+  --muted: #5b6475;
+  --line: #dfe3ea;
+  --panel: #ffffff;
+  --page: #f4f6f9;
+  --brand: #23408e;
+  --link: #1f4fbf;
+  --focus: #ffbf47;
+  --up: #0b7a3e;
+  --up-bg: #e3f5ea;
+  --down: #b42318;
+  --down-bg: #fde8e6;
+  --paused: #5b6475;
+  --paused-bg: #eceef2;
+  --waiting: #8a5300;
+  --waiting-bg: #fff3d6;
+  --radius: 8px;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  font-size: 15px;
+  line-height: 1.5;
+  color: var(--ink);
+  background: var(--page);
+}
+* { box-sizing: border-box; }
+body { margin: 0; }
+a { color: var(--link); text-underline-offset: 2px; }
+a:hover { text-decoration-thickness: 2px; }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 1px; }
+code, pre, kbd { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; }
+.visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.muted { color: var(--muted); }
+.skip-link { position: absolute; left: -999px; top: 0; background: var(--focus); color: var(--ink); padding: 8px 12px; z-index: 10; }
+.skip-link:focus { left: 8px; }
+
+.topbar { background: var(--brand); color: #fff; }
+.topbar-inner { max-width: 1200px; margin: 0 auto; padding: 10px 24px; display: flex; align-items: center; gap: 16px; flex-wrap: wrap; }
+.brand { color: #fff; font-weight: 700; font-size: 1.15rem; text-decoration: none; letter-spacing: 0.02em; display: inline-flex; align-items: center; gap: 8px; }
+.brand-mark { width: 22px; height: 22px; }
+.topbar .who { margin-left: auto; display: flex; align-items: center; gap: 12px; font-size: 0.92rem; }
+.topbar .who form { margin: 0; }
+.button-quiet-light { background: transparent; color: #fff; border: 1px solid rgba(255,255,255,0.6); border-radius: 6px; padding: 4px 12px; font: inherit; cursor: pointer; }
+.button-quiet-light:hover { background: rgba(255,255,255,0.12); }
+
+main { max-width: 1200px; margin: 0 auto; padding: 20px 24px 48px; }
+.breadcrumbs { font-size: 0.9rem; color: var(--muted); margin: 0 0 8px; padding: 0; list-style: none; display: flex; flex-wrap: wrap; gap: 6px; }
+.breadcrumbs li + li::before { content: "/"; margin-right: 6px; color: #9aa3b2; }
+h1 { font-size: 1.6rem; line-height: 1.25; margin: 0 0 4px; display: flex; align-items: center; gap: 12px; flex-wrap: wrap; }
+h2 { font-size: 1.15rem; margin: 0 0 12px; }
+.lede { color: var(--muted); margin: 0 0 20px; }
+.page-head { display: flex; align-items: flex-start; justify-content: space-between; gap: 16px; flex-wrap: wrap; margin-bottom: 16px; }
+.page-head .actions { display: flex; gap: 8px; flex-wrap: wrap; }
+.page-head .actions form { margin: 0; }
+
+.panel { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: 18px 20px; margin-bottom: 20px; }
+.panel > h2:first-child { margin-top: 0; }
+.grid-2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); gap: 20px; align-items: start; margin-bottom: 20px; }
+.grid-incident { grid-template-columns: minmax(300px, 2fr) 3fr; }
+.grid-2 > .panel { margin-bottom: 0; }
+.stack > * + * { margin-top: 20px; }
+
+.summary-cards { display: flex; gap: 12px; flex-wrap: wrap; margin: 0 0 16px; padding: 0; list-style: none; }
+.summary-cards li { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: 8px 14px; min-width: 110px; }
+.summary-cards .count { font-size: 1.35rem; font-weight: 700; display: block; }
+.summary-cards .card-down .count { color: var(--down); }
+.summary-cards .card-up .count { color: var(--up); }
+.summary-cards .label { color: var(--muted); font-size: 0.85rem; }
+
+.status { display: inline-flex; align-items: center; gap: 6px; border-radius: 999px; padding: 2px 10px 2px 8px; font-size: 0.8rem; font-weight: 700; letter-spacing: 0.03em; white-space: nowrap; border: 1px solid transparent; }
+.status::before { content: ""; display: inline-block; width: 8px; height: 8px; border-radius: 50%; background: currentColor; }
+.status-up { color: var(--up); background: var(--up-bg); border-color: #b5e2c6; }
+.status-down { color: var(--down); background: var(--down-bg); border-color: #f5b8b1; }
+.status-down::before { border-radius: 1px; transform: rotate(45deg); }
+.status-paused { color: var(--paused); background: var(--paused-bg); border-color: #d3d7de; }
+.status-paused::before { width: 7px; border-radius: 0; background: none; border-left: 2px solid currentColor; border-right: 2px solid currentColor; }
+.status-waiting { color: var(--waiting); background: var(--waiting-bg); border-color: #f0d58c; }
+.status-waiting::before { background: none; border: 2px solid currentColor; }
+.status-open { color: var(--down); background: var(--down-bg); border-color: #f5b8b1; }
+.status-acknowledged { color: var(--waiting); background: var(--waiting-bg); border-color: #f0d58c; }
+.status-resolved { color: var(--up); background: var(--up-bg); border-color: #b5e2c6; }
+
+.table-wrap { overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 10px 14px; border-bottom: 1px solid var(--line); vertical-align: middle; }
+thead th { font-size: 0.78rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--muted); background: #fafbfc; white-space: nowrap; }
+tbody tr:last-child td { border-bottom: 0; }
+tbody tr:hover { background: #f8f9fb; }
+td time, .nowrap { white-space: nowrap; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th.num { text-align: right; }
+.monitor-name { font-weight: 600; }
+.monitor-slug { display: block; color: var(--muted); font-size: 0.82rem; }
+.row-down { box-shadow: inset 4px 0 0 var(--down); }
+.count-badge { display: inline-block; min-width: 24px; padding: 0 8px; border-radius: 999px; background: var(--down-bg); color: var(--down); font-weight: 700; text-align: center; text-decoration: none; }
+.count-zero { color: var(--muted); }
+.empty { padding: 28px; text-align: center; color: var(--muted); }
+
+.filters { display: flex; gap: 12px; align-items: flex-end; flex-wrap: wrap; margin-bottom: 14px; }
+.filters .field { margin: 0; }
+.field { display: flex; flex-direction: column; gap: 4px; margin-bottom: 16px; }
+label { font-weight: 600; font-size: 0.92rem; }
+.hint { color: var(--muted); font-size: 0.88rem; margin: 0; }
+input[type=text], input[type=search], input[type=password], select {
+  font: inherit; padding: 7px 10px; border: 1px solid #8d96a7; border-radius: 6px; background: #fff; color: var(--ink); min-width: 200px;
+}
+input:focus, select:focus { outline: 3px solid var(--focus); outline-offset: 0; border-color: var(--ink); }
+.button { display: inline-flex; align-items: center; gap: 6px; font: inherit; font-weight: 600; border-radius: 6px; padding: 7px 16px; border: 1px solid transparent; cursor: pointer; text-decoration: none; }
+.button-primary { background: var(--brand); color: #fff; }
+.button-primary:hover { background: #1b3272; }
+.button-secondary { background: #fff; color: var(--ink); border-color: #8d96a7; }
+.button-secondary:hover { background: #f1f3f6; }
+.button-warning { background: #fff; color: var(--down); border-color: var(--down); }
+.button-warning:hover { background: var(--down-bg); }
+.button-small { padding: 3px 10px; font-size: 0.85rem; }
+
+.signin { max-width: 440px; margin: 48px auto; }
+.signin .panel { padding: 28px; }
+.error-summary { border: 3px solid var(--down); border-radius: var(--radius); padding: 14px 18px; margin-bottom: 20px; background: #fff; }
+.error-summary h2 { color: var(--down); margin-bottom: 6px; }
+.error-summary ul { margin: 0; padding-left: 18px; }
+.error-message { color: var(--down); font-weight: 600; margin: 0; }
+.field-error input { border: 2px solid var(--down); }
+.notice { border-left: 5px solid var(--brand); background: #eef2fb; padding: 10px 14px; border-radius: 0 var(--radius) var(--radius) 0; margin-bottom: 18px; }
+
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 8px 18px; margin: 0; }
+dl.facts dt { color: var(--muted); font-weight: 600; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+ol.upcoming { margin: 0; padding-left: 20px; }
+ol.upcoming li { font-variant-numeric: tabular-nums; }
+
+.copy-row { display: flex; gap: 8px; align-items: center; margin-bottom: 8px; }
+.copy-row code { flex: 1; background: #f1f3f6; border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; overflow-x: auto; white-space: nowrap; }
+.copy-row pre.crontab { flex: 1; margin: 0; background: #f1f3f6; border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; overflow-x: auto; }
+.copy-label { display: block; font-size: 0.82rem; color: var(--muted); font-weight: 600; margin-top: 6px; }
+
+pre.payload { background: #f6f7f9; border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; margin: 4px 0 0; max-height: 160px; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; }
+.ping-kind { font-weight: 700; font-size: 0.8rem; letter-spacing: 0.03em; }
+.ping-success { color: var(--up); }
+.ping-failure { color: var(--down); }
+.ping-start, .ping-log { color: var(--muted); }
+
+.warning-list { list-style: none; margin: 0; padding: 0; }
+.warning-list li { border-left: 4px solid var(--waiting); background: var(--waiting-bg); padding: 10px 14px; border-radius: 0 6px 6px 0; }
+.warning-list li + li { margin-top: 10px; }
+
+.timeline { list-style: none; margin: 0; padding: 0 0 0 18px; border-left: 2px solid var(--line); }
+.timeline li { position: relative; padding: 0 0 18px 16px; }
+.timeline li::before { content: ""; position: absolute; left: -25px; top: 5px; width: 12px; height: 12px; border-radius: 50%; background: #fff; border: 2px solid var(--muted); }
+.timeline li.kind-evidence::before { border-color: var(--down); background: var(--down-bg); }
+.timeline li.kind-page::before { border-color: var(--brand); }
+.timeline li.kind-human::before { border-color: var(--up); background: var(--up-bg); }
+.timeline .when { color: var(--muted); font-size: 0.85rem; font-variant-numeric: tabular-nums; }
+.timeline .what { display: block; }
+.timeline .type { font-size: 0.78rem; color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+
+.chart { margin: 0; }
+.chart svg { width: 100%; height: auto; }
+.chart figcaption { color: var(--muted); font-size: 0.85rem; }
+.sparkline { display: block; }
+.bar-ok { fill: #2f9e5f; }
+.bar-empty { fill: #d7dbe2; }
+.bar-fail { fill: var(--down-bg); stroke: var(--down); stroke-width: 1.5; }
+.axis { stroke: #aab2bf; stroke-width: 1; }
+.tick, .limit-label { font-size: 10px; fill: var(--muted); font-family: system-ui, sans-serif; }
+.limit { stroke-width: 1.5; stroke-dasharray: 5 4; }
+.limit-max { stroke: var(--down); }
+.limit-min { stroke: var(--waiting); }
+.response-line { fill: none; stroke: var(--brand); stroke-width: 2; }
+.point-ok { fill: var(--brand); }
+.point-fail { fill: var(--down); stroke: #fff; stroke-width: 1; }
+.uptime-days { display: flex; gap: 3px; align-items: flex-end; flex-wrap: wrap; margin: 0; padding: 0; list-style: none; }
+.uptime-days li { display: flex; flex-direction: column; align-items: center; font-size: 0.75rem; color: var(--muted); min-width: 44px; }
+.uptime-days .day-bar { width: 100%; height: 28px; border-radius: 4px; display: flex; align-items: center; justify-content: center; color: #fff; font-weight: 700; font-size: 0.75rem; }
+.day-good { background: #2f9e5f; }
+.day-some { background: #c98a00; }
+.day-bad { background: var(--down); }
+.day-none { background: #d7dbe2; color: var(--muted) !important; }
+
+.error-page { max-width: 640px; }
+
+@media (max-width: 760px) {
+  .grid-incident { grid-template-columns: 1fr; }
+  main { padding: 14px 12px 40px; }
+  .topbar-inner { padding: 10px 12px; }
+  .hide-narrow { display: none; }
+  th, td { padding: 8px 10px; }
+  input[type=text], input[type=search], select { min-width: 0; width: 100%; }
+  .filters .field { flex: 1 1 140px; }
+  dl.facts { grid-template-columns: 1fr; gap: 2px; }
+  dl.facts dd { margin-bottom: 8px; }
+}
+`;

@@ -1,0 +1,99 @@
+import { duration, utc } from './format.js';
+import { type Html, html } from './html.js';
+import type { Run } from './overview.js';
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+function runTitle(run: Run): string {
+  return `${run.ok ? 'OK' : 'Failed'}${run.durationMs !== null ? ` in ${duration(run.durationMs)}` : ''}, ${utc(run.at)}`;
+}
+
+function summary(runs: readonly Run[]): string {
+  const failed = runs.filter((r) => !r.ok).length;
+  return `Last ${runs.length} runs: ${runs.length - failed} OK, ${failed} failed`;
+}
+
+/**
+ * The last runs as bars, oldest on the left: the height is the duration (full when unknown), the
+ * colour and the pattern the outcome (a failed run is drawn hollow too, so colour is not the only sign).
+ */
+export function sparkline(runs: readonly Run[], slots: number): Html {
+  if (runs.length === 0) return html`<span class="muted">No runs yet</span>`;
+  const width = 150;
+  const height = 28;
+  const step = width / slots;
+  const w = round(step - 1.5);
+  const longest = Math.max(1, ...runs.map((r) => r.durationMs ?? 0));
+  const offset = slots - runs.length;
+  const bar = (slot: number, h: number) => `M${round(slot * step + 0.5)} ${round(height - h)}h${w}v${round(h)}h-${w}z`;
+  // One path per kind of bar rather than an element per bar: a dashboard of many monitors stays small.
+  // Slots with no run yet are stubs, so the newest run always sits at the right end of a full-width bar.
+  const empty = Array.from({ length: offset }, (_, i) => bar(i, 3)).join('');
+  const heightOf = (run: Run) => (run.durationMs === null ? height : Math.max(4, (run.durationMs / longest) * height));
+  const ok = runs.map((run, i) => (run.ok ? bar(offset + i, heightOf(run)) : '')).join('');
+  const failed = runs.map((run, i) => (run.ok ? '' : bar(offset + i, heightOf(run)))).join('');
+  return html`<svg class="sparkline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${summary(runs)}"><title>${summary(runs)}</title>${empty ? html`<path class="bar-empty" d="${empty}"></path>` : null}${ok ? html`<path class="bar-ok" d="${ok}"></path>` : null}${failed ? html`<path class="bar-fail" d="${failed}"></path>` : null}</svg>`;
+}
+
+/** Durations against the monitor's limits, drawn as dashed lines, with the scale written out. */
+export function durationChart(runs: readonly Run[], limits: { minMs: number | null; maxMs: number | null }, label: string): Html {
+  const measured = runs.filter((r) => r.durationMs !== null);
+  if (measured.length === 0) return html`<p class="muted">No measured runs yet: a run is measured from its START ping, or by the duration_ms it reports.</p>`;
+  const width = 960;
+  const height = 180;
+  const left = 56;
+  const top = 8;
+  const plotW = width - left - 8;
+  const plotH = height - top - 20;
+  const top_ms = Math.max(...measured.map((r) => r.durationMs ?? 0), limits.maxMs ?? 0, limits.minMs ?? 0, 1) * 1.1;
+  const y = (ms: number) => round(top + plotH - (ms / top_ms) * plotH);
+  const step = plotW / Math.max(runs.length, 10);
+  const line = (ms: number | null, cls: string, text: string) =>
+    ms === null
+      ? null
+      : html`<line class="${cls}" x1="${left}" x2="${left + plotW}" y1="${y(ms)}" y2="${y(ms)}"></line><text class="limit-label" x="${left + plotW - 2}" y="${y(ms) - 3}" text-anchor="end">${text} ${duration(ms)}</text>`;
+  return html`<figure class="chart">
+<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}: ${summary(runs)}">
+<line class="axis" x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}"></line>
+<line class="axis" x1="${left}" x2="${left + plotW}" y1="${top + plotH}" y2="${top + plotH}"></line>
+<text class="tick" x="${left - 6}" y="${top + 10}" text-anchor="end">${duration(top_ms)}</text>
+<text class="tick" x="${left - 6}" y="${top + plotH}" text-anchor="end">0</text>
+${runs.map((run, i) => {
+  const ms = run.durationMs;
+  const h = ms === null ? 3 : Math.max(2, (ms / top_ms) * plotH);
+  return html`<rect class="${run.ok ? 'bar-ok' : 'bar-fail'}" x="${round(left + i * step + 1)}" y="${round(top + plotH - h)}" width="${round(Math.max(step - 2, 1))}" height="${round(h)}"><title>${runTitle(run)}</title></rect>`;
+})}
+${line(limits.maxMs, 'limit limit-max', 'max')}
+${line(limits.minMs, 'limit limit-min', 'min')}
+<text class="tick" x="${left}" y="${height - 4}">older</text>
+<text class="tick" x="${left + plotW}" y="${height - 4}" text-anchor="end">newer</text>
+</svg>
+<figcaption>${label}: ${summary(runs)}.</figcaption>
+</figure>`;
+}
+
+/** Response times as a line, failed checks marked below it. */
+export function responseTimeChart(runs: readonly Run[]): Html {
+  if (runs.length === 0) return html`<p class="muted">No checks yet.</p>`;
+  const width = 960;
+  const height = 180;
+  const left = 56;
+  const top = 8;
+  const plotW = width - left - 8;
+  const plotH = height - top - 20;
+  const topMs = Math.max(1, ...runs.map((r) => r.durationMs ?? 0)) * 1.1;
+  const x = (i: number) => round(left + (runs.length === 1 ? plotW / 2 : (i / (runs.length - 1)) * plotW));
+  const y = (ms: number) => round(top + plotH - (ms / topMs) * plotH);
+  const points = runs.map((r, i) => `${x(i)},${y(r.durationMs ?? 0)}`).join(' ');
+  return html`<figure class="chart">
+<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="Response times of the last ${runs.length} checks">
+<line class="axis" x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}"></line>
+<line class="axis" x1="${left}" x2="${left + plotW}" y1="${top + plotH}" y2="${top + plotH}"></line>
+<text class="tick" x="${left - 6}" y="${top + 10}" text-anchor="end">${duration(topMs)}</text>
+<text class="tick" x="${left - 6}" y="${top + plotH}" text-anchor="end">0</text>
+<polyline class="response-line" points="${points}"></polyline>
+${runs.map((r, i) => html`<circle class="${r.ok ? 'point-ok' : 'point-fail'}" cx="${x(i)}" cy="${y(r.durationMs ?? 0)}" r="${r.ok ? 2.5 : 4}"><title>${runTitle(r)}</title></circle>`)}
+</svg>
+<figcaption>Response time of the last ${runs.length} checks; failed checks are the larger red dots.</figcaption>
+</figure>`;
+}

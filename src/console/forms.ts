@@ -1,0 +1,27 @@
+import * as t from 'io-ts';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import { HttpError } from '../api/errors.js';
+import { BoundedString, decode } from '../api/validation.js';
+
+/** The largest form the console takes: its forms carry a key, a token and a path. */
+const FORM_LIMIT = '8kb';
+const parseForm = koaBody({ urlencoded: true, formLimit: FORM_LIMIT, json: false, text: false, multipart: false });
+
+/** Every state-changing form but sign-in's. */
+export const ActionForm = t.partial({ csrf_token: t.string });
+
+export const SignInForm = t.intersection([t.type({ api_key: t.string }), t.partial({ next: BoundedString(0, 200) })]);
+
+/**
+ * A POSTed form, decoded with its codec: one sent from another site is refused first. Browsers say
+ * where a request comes from in Sec-Fetch-Site (unlike Origin, it reads the same behind a proxy);
+ * the per-session token stays the real defence, this one also covers the sign-in form, which has none.
+ */
+export async function readForm<A>(ctx: Context, codec: t.Decoder<unknown, A>): Promise<A> {
+  const site = ctx.get('Sec-Fetch-Site');
+  if (site !== '' && site !== 'same-origin') throw new HttpError(403, 'forms are only accepted from this site’s own pages');
+  if (!ctx.is('application/x-www-form-urlencoded')) throw new HttpError(415, 'forms must be sent as application/x-www-form-urlencoded');
+  await parseForm(ctx, async () => undefined);
+  return decode(codec, ctx.request.body, 'form');
+}

@@ -1,0 +1,108 @@
+import type { AuditEventDocument } from '../../projections/audit-events.js';
+import type { IncidentDocument } from '../../projections/incidents.js';
+import type { MonitorDocument } from '../../projections/monitors.js';
+import { NEWEST_FIRST, type PingFilter, pingEntries } from '../queries/pings.js';
+import type { ReadModelStore } from '../readstore/read-model-store.js';
+
+/** What the console shows as a monitor's status: the read model's, told apart from a monitor that has heard nothing yet. */
+export type DisplayStatus = 'UP' | 'DOWN' | 'PAUSED' | 'WAITING';
+export const DISPLAY_STATUSES: readonly DisplayStatus[] = ['UP', 'DOWN', 'PAUSED', 'WAITING'];
+
+/** One completed run (a SUCCESS or FAILURE ping) or one uptime check. */
+export interface Run {
+  at: string;
+  ok: boolean;
+  durationMs: number | null;
+}
+
+export interface MonitorOverview {
+  monitor: MonitorDocument;
+  status: DisplayStatus;
+  /** The newest ping, or for an uptime monitor the newest check. */
+  lastSeenAt: string | null;
+  /** Oldest first. */
+  runs: Run[];
+  openIncidents: number;
+}
+
+export const RUNS_SHOWN = 30;
+
+export function displayStatus(monitor: MonitorDocument, lastSeenAt: string | null): DisplayStatus {
+  if (monitor.status === 'PAUSED' || monitor.status === 'DOWN') return monitor.status;
+  return lastSeenAt === null ? 'WAITING' : 'UP';
+}
+
+/** The newest `limit` uptime checks of a monitor, newest first, from its history. */
+export async function recentChecks(readModels: ReadModelStore, monitorId: string, limit: number): Promise<AuditEventDocument[]> {
+  return (await readModels.find<AuditEventDocument>('audit_events', { monitor_id: monitorId, type: 'CheckCompleted' }, { sort: [['position', -1]], limit })).map((s) => s.doc);
+}
+
+export function runOfCheck(check: AuditEventDocument): Run {
+  const ms = check.data['response_time_ms'];
+  return { at: String(check.data['checked_at'] ?? check.time), ok: check.data['is_up'] === true, durationMs: typeof ms === 'number' ? ms : null };
+}
+
+export interface Activity {
+  /** Oldest first. */
+  runs: Run[];
+  lastSeenAt: string | null;
+}
+
+/** The newest pings' history entries, read as the ping history reads them but without counting them all. */
+async function newestPingEntries(readModels: ReadModelStore, monitorId: string, filter: PingFilter, limit: number): Promise<AuditEventDocument[]> {
+  return (await readModels.find<AuditEventDocument>('audit_events', pingEntries(monitorId, filter), { sort: NEWEST_FIRST, limit })).map((s) => s.doc);
+}
+
+function runOfPingEntry(entry: AuditEventDocument): Run {
+  const ms = entry.data['duration_ms'];
+  return { at: String(entry.data['received_at'] ?? entry.time), ok: entry.data['event'] === 'SUCCESS', durationMs: typeof ms === 'number' ? ms : null };
+}
+
+/** The last runs (oldest first) and when the monitor last heard anything. */
+export async function monitorActivity(readModels: ReadModelStore, monitor: MonitorDocument, limit = RUNS_SHOWN): Promise<Activity> {
+  if (monitor.type === 'UPTIME_HTTP') {
+    const checks = await recentChecks(readModels, monitor.id, limit);
+    return { runs: checks.map(runOfCheck).reverse(), lastSeenAt: checks[0] ? runOfCheck(checks[0]).at : null };
+  }
+  const [completions, [newest]] = await Promise.all([
+    newestPingEntries(readModels, monitor.id, { event: { $in: ['SUCCESS', 'FAILURE'] } }, limit),
+    newestPingEntries(readModels, monitor.id, {}, 1),
+  ]);
+  return { runs: completions.map(runOfPingEntry).reverse(), lastSeenAt: newest ? runOfPingEntry(newest).at : null };
+}
+
+/**
+ * The monitors of a project that anything was recorded about after a log position: whose activity
+ * may have changed. Null when there were more events than `limit` (then look at them all).
+ */
+export async function monitorsTouchedAfter(readModels: ReadModelStore, projectId: string, position: number, limit = 1000): Promise<Set<string> | null> {
+  const found = await readModels.find<AuditEventDocument>('audit_events', { project_id: projectId, position: { $gt: position } }, { sort: [['position', 1]], limit: limit + 1 });
+  if (found.length > limit) return null;
+  return new Set(found.map((s) => s.doc.monitor_id).filter((id): id is string => id !== null));
+}
+
+export async function openIncidentCounts(readModels: ReadModelStore, projectId: string): Promise<Map<string, number>> {
+  const open = await readModels.find<IncidentDocument>('incidents', { project_id: projectId, status: { $in: ['OPEN', 'ACKNOWLEDGED'] } });
+  const counts = new Map<string, number>();
+  for (const { doc } of open) counts.set(doc.monitor_id, (counts.get(doc.monitor_id) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * Every monitor's row. `known` holds activity already read (the live stream keeps it between
+ * updates): only the monitors missing from it are read again.
+ */
+export async function monitorOverviews(
+  readModels: ReadModelStore,
+  projectId: string,
+  monitors: readonly MonitorDocument[],
+  known: ReadonlyMap<string, Activity> = new Map(),
+): Promise<MonitorOverview[]> {
+  const counts = await openIncidentCounts(readModels, projectId);
+  return Promise.all(
+    monitors.map(async (monitor) => {
+      const { runs, lastSeenAt } = known.get(monitor.id) ?? (await monitorActivity(readModels, monitor));
+      return { monitor, status: displayStatus(monitor, lastSeenAt), lastSeenAt, runs, openIncidents: counts.get(monitor.id) ?? 0 };
+    }),
+  );
+}

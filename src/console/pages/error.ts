@@ -1,0 +1,22 @@
+import { type Html, html } from '../html.js';
+import { type Viewer, page } from '../layout.js';
+
+const TITLES: Record<number, string> = {
+  400: 'That request was not right',
+  403: 'You cannot do that',
+  404: 'Page not found',
+  503: 'Not ready yet',
+};
+
+export function errorPage(status: number, message: string, viewer: Viewer | null): Html {
+  const sentence = message.charAt(0).toUpperCase() + message.slice(1);
+  const title = TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'That did not work');
+  return page({
+    title,
+    viewer,
+    body: html`<div class="panel error-page"><h1>${title}</h1>
+<p>${status >= 500 && status !== 503 ? 'The server could not answer this request. It has been logged; try again in a moment.' : sentence}</p>
+<p class="muted">HTTP ${status}</p>
+<p><a href="/">Back to your projects</a></p></div>`,
+  });
+}

@@ -1,0 +1,69 @@
+import type { IncidentActor, IncidentDocument } from '../../../projections/incidents.js';
+import type { TimelineEntry } from '../../queries/timeline.js';
+import { relativeTime, utc } from '../format.js';
+import { type Html, html } from '../html.js';
+import { type Viewer, csrfField, incidentBadge, page, timeAgo } from '../layout.js';
+
+export interface IncidentView {
+  viewer: Viewer;
+  /** What the last action did, said once. */
+  notice: string | null;
+  incident: IncidentDocument;
+  projectName: string;
+  entries: TimelineEntry[];
+  canAct: boolean;
+  /** False once its monitor is deleted: the incident is archived and can no longer change. */
+  monitorExists: boolean;
+  now: Date;
+}
+
+const EVIDENCE = new Set(['PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue']);
+const PAGING = new Set(['PageScheduled', 'PageFannedOut', 'PageDelivered', 'PageDeliveryFailed']);
+
+function kindOf(entry: TimelineEntry): string {
+  if (EVIDENCE.has(entry.type)) return 'kind-evidence';
+  if (PAGING.has(entry.type)) return 'kind-page';
+  if (entry.type === 'IncidentAcknowledged' || (entry.type === 'IncidentResolved' && entry.data['by_kind'] === 'user')) return 'kind-human';
+  return 'kind-other';
+}
+
+function actor(by: IncidentActor | null): string {
+  if (by === null) return '';
+  return by.kind === 'user' ? by.email || `user ${by.user_id}` : `Vigil (${by.reason.toLowerCase().replace(/_/g, ' ')})`;
+}
+
+export function incidentPage(v: IncidentView): Html {
+  const { incident: i, now } = v;
+  const action = (path: string, label: string, cls: string) =>
+    html`<form method="post" action="/incidents/${i.id}/${path}">${csrfField(v.viewer)}<button type="submit" class="button ${cls}">${label}</button></form>`;
+  const actions = v.canAct && v.monitorExists && i.status !== 'RESOLVED'
+    ? html`<div class="actions">${i.status === 'OPEN' ? action('acknowledge', 'Acknowledge', 'button-primary') : null}${action('resolve', 'Resolve', i.status === 'OPEN' ? 'button-secondary' : 'button-primary')}</div>`
+    : v.monitorExists && i.status !== 'RESOLVED'
+      ? html`<p class="hint">Acknowledging and resolving need the MEMBER role or higher on this project, and a key with the manage_monitors scope.</p>`
+      : null;
+  return page({
+    title: `${i.event} incident: ${i.monitor.name}`,
+    viewer: v.viewer,
+    notice: v.notice,
+    crumbs: [{ label: v.projectName, href: `/projects/${i.project_id}` }, { label: i.monitor.name, ...(v.monitorExists ? { href: `/monitors/${i.monitor_id}` } : {}) }, { label: 'Incident' }],
+    body: html`<div class="page-head"><div>
+<h1>${i.event} incident ${incidentBadge(i.status)}</h1>
+<p class="lede">${i.cause}</p>
+</div>${actions}</div>
+<div class="grid-2 grid-incident">
+<section class="panel" aria-labelledby="facts"><h2 id="facts">Summary</h2>
+<dl class="facts">
+<dt>Monitor</dt><dd>${v.monitorExists ? html`<a href="/monitors/${i.monitor_id}">${i.monitor.name}</a>` : html`${i.monitor.name} <span class="muted">(deleted; this record is archived)</span>`}</dd>
+<dt>Started</dt><dd>${utc(i.started_at)} (${timeAgo(i.started_at, now, relativeTime)})</dd>
+<dt>Acknowledged</dt><dd>${i.acknowledged_at ? html`by <strong>${actor(i.acknowledged_by)}</strong>, ${utc(i.acknowledged_at)}` : html`<span class="muted">not yet</span>`}</dd>
+<dt>Resolved</dt><dd>${i.resolved_at ? html`by <strong>${actor(i.resolved_by)}</strong>, ${utc(i.resolved_at)}` : html`<span class="muted">not yet</span>`}</dd>
+${i.reopened_at ? html`<dt>Reopened</dt><dd>${utc(i.reopened_at)}</dd>` : null}
+</dl></section>
+<section class="panel" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
+${v.entries.length === 0
+  ? html`<p class="muted">Nothing recorded.</p>`
+  : html`<ol class="timeline">${v.entries.map((e) => html`<li class="${kindOf(e)}"><time class="when" datetime="${e.at}" title="${e.at}">${utc(e.at)}</time><span class="what">${e.summary}</span><span class="type">${e.type}</span></li>`)}</ol>`}
+</section>
+</div>`,
+  });
+}

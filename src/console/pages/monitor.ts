@@ -1,0 +1,172 @@
+import type { IncidentDocument } from '../../../projections/incidents.js';
+import type { MonitorDocument } from '../../../projections/monitors.js';
+import type { ProjectDocument } from '../../../projections/projects.js';
+import type { PingRecord } from '../../queries/pings.js';
+import type { Warning } from '../../queries/warnings.js';
+import { durationChart, responseTimeChart } from '../charts.js';
+import { TYPE_NAMES, duration, inZone, plural, relativeTime, scheduleInWords, utc } from '../format.js';
+import { type Fragment, type Html, html } from '../html.js';
+import { type Viewer, csrfField, incidentBadge, page, statusBadge, timeAgo } from '../layout.js';
+import type { DisplayStatus, Run } from '../overview.js';
+
+export interface UptimeDay {
+  day: string;
+  percentage: number | null;
+  checks: number;
+}
+
+export interface MonitorView {
+  viewer: Viewer;
+  /** What the last action did, said once. */
+  notice: string | null;
+  monitor: MonitorDocument;
+  project: ProjectDocument;
+  status: DisplayStatus;
+  lastSeenAt: string | null;
+  upcoming: string[];
+  /** Where Vigil is reached from the browser: the base of the ping URLs. */
+  origin: string;
+  pings: PingRecord[];
+  runs: Run[];
+  uptimeDays: UptimeDay[] | null;
+  incidents: IncidentDocument[];
+  warnings: Warning[];
+  canManage: boolean;
+  now: Date;
+}
+
+/** Payloads longer than this are cut in the list; the API gives the whole one. */
+const PAYLOAD_SHOWN_CHARS = 2000;
+
+function copyable(id: string, label: string, text: string): Html {
+  return html`<span class="copy-label" id="${id}-label">${label}</span>
+<div class="copy-row"><code id="${id}">${text}</code><button type="button" class="button button-secondary button-small" data-copy="${id}" aria-describedby="${id}-label" hidden>Copy</button></div>`;
+}
+
+function seconds(s: number | null): string | null {
+  return s === null ? null : duration(s * 1000);
+}
+
+function facts(m: MonitorDocument): Html {
+  const rows: [string, Fragment][] = [
+    ['Type', TYPE_NAMES[m.type]],
+    ['Schedule', scheduleInWords(m)],
+    [
+      'Goes DOWN after',
+      m.type === 'JOB_BASIC'
+        ? plural(m.failure_tolerance, 'failed run')
+        : m.type === 'UPTIME_HTTP'
+          ? plural(m.failure_tolerance, 'failed check')
+          : `${plural(m.schedule_tolerance, 'missed check-in')} or ${plural(m.failure_tolerance, 'failed run')}`,
+    ],
+  ];
+  const min = seconds(m.min_duration_seconds);
+  const max = seconds(m.max_duration_seconds);
+  if (min || max) rows.push(['Expected run time', min && max ? `between ${min} and ${max}` : min ? `at least ${min}` : `at most ${max}`]);
+  rows.push(['Alerts', m.alert_enabled ? (m.alerts_paused_until ? `paused until ${utc(m.alerts_paused_until)}` : 'on') : 'off']);
+  if (m.tags.length > 0) rows.push(['Tags', m.tags.join(', ')]);
+  if (m.description) rows.push(['Description', m.description]);
+  rows.push(['Slug', html`<code>${m.slug}</code>`]);
+  if (m.type !== 'UPTIME_HTTP') rows.push(['Keeps', `the last ${m.retention_count} pings`]);
+  return html`<dl class="facts">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
+}
+
+function pingUrls(v: MonitorView): Html {
+  const { monitor: m, origin, project } = v;
+  if (m.type === 'UPTIME_HTTP') {
+    return html`<section class="panel"><h2>Target</h2><p>Vigil checks <code>${m.uptime?.uptime_url ?? ''}</code> itself; nothing needs to ping it.</p></section>`;
+  }
+  const base = `${origin}/v1/ping/${m.id}`;
+  const job = '/path/to/your-job';
+  const exec = `vigil exec --monitor ${m.id} --url ${origin} -- ${job}`;
+  const isCron = m.type === 'JOB_CRON' && !/^RRULE:/i.test(m.schedule);
+  const crontab = isCron ? `${m.timezone !== 'UTC' ? `CRON_TZ=${m.timezone}\n` : ''}${m.schedule} ${exec}` : exec;
+  return html`<section class="panel" aria-labelledby="ping-urls"><h2 id="ping-urls">Ping URLs</h2>
+${copyable('url-success', 'Success (GET or POST)', base)}
+${copyable('url-start', 'Start', `${base}/start`)}
+${copyable('url-fail', 'Failure', `${base}/fail`)}
+${copyable('url-log', 'Log (does not count as a check-in)', `${base}/log`)}
+${copyable('url-slug', 'By slug', `${origin}/v1/s-ping/${project.ping_key}/${m.slug}`)}
+<h3 class="copy-label">${isCron ? 'Crontab line' : 'Wrap the job'}</h3>
+<div class="copy-row"><pre class="crontab" id="crontab">${crontab}</pre><button type="button" class="button button-secondary button-small" data-copy="crontab" hidden>Copy</button></div>
+<p class="hint"><code>vigil exec</code> sends the start, success or failure pings with one run id, the exit code and the end of the output.</p>
+</section>`;
+}
+
+function pingsTable(pings: readonly PingRecord[], now: Date): Html {
+  if (pings.length === 0) return html`<p class="muted">No pings yet.</p>`;
+  return html`<div class="table-wrap"><table>
+<caption class="visually-hidden">Recent pings, newest first</caption>
+<thead><tr><th scope="col">Received</th><th scope="col">Kind</th><th scope="col" class="hide-narrow">Exit</th><th scope="col" class="hide-narrow">Duration</th><th scope="col">Details</th></tr></thead>
+<tbody>${pings.map((p) => html`<tr>
+<td>${timeAgo(p.created_at, now, relativeTime)}</td>
+<td><span class="ping-kind ping-${p.event.toLowerCase()}">${p.event}</span></td>
+<td class="hide-narrow">${p.exit_code ?? html`<span class="muted">–</span>`}</td>
+<td class="hide-narrow">${p.duration_ms !== null ? duration(p.duration_ms) : html`<span class="muted">–</span>`}${p.duration_assertion && p.duration_assertion !== 'PASS' ? html` <strong>${p.duration_assertion.replace('_', ' ').toLowerCase()}</strong>` : null}</td>
+<td>${p.message ? html`<div>${p.message}</div>` : null}${p.payload
+  ? html`<pre class="payload">${p.payload.length > PAYLOAD_SHOWN_CHARS ? `${p.payload.slice(0, PAYLOAD_SHOWN_CHARS)}…` : p.payload}</pre>${p.payload_truncated ? html`<span class="hint">The payload was cut at the server's limit.</span>` : null}`
+  : null}${!p.message && !p.payload ? html`<span class="muted">${p.request_ip ? `from ${p.request_ip}` : ''}</span>` : null}</td>
+</tr>`)}</tbody></table></div>`;
+}
+
+function incidentsTable(incidents: readonly IncidentDocument[], now: Date): Html {
+  if (incidents.length === 0) return html`<p class="muted">No incidents.</p>`;
+  return html`<div class="table-wrap"><table>
+<caption class="visually-hidden">Incidents, newest first</caption>
+<thead><tr><th scope="col">Started</th><th scope="col">What</th><th scope="col">Status</th></tr></thead>
+<tbody>${incidents.map((i) => html`<tr>
+<td>${timeAgo(i.started_at, now, relativeTime)}</td>
+<td><a href="/incidents/${i.id}">${i.event}</a>: ${i.cause}</td>
+<td>${incidentBadge(i.status)}</td>
+</tr>`)}</tbody></table></div>`;
+}
+
+function uptimeDays(days: readonly UptimeDay[]): Html {
+  return html`<ul class="uptime-days" aria-label="Uptime by day">${days.map((d) => {
+    const cls = d.percentage === null ? 'day-none' : d.percentage >= 99.9 ? 'day-good' : d.percentage >= 95 ? 'day-some' : 'day-bad';
+    const text = d.percentage === null ? 'no data' : `${d.percentage}%`;
+    return html`<li><span class="day-bar ${cls}" title="${d.day}: ${text} of ${plural(d.checks, 'check')}">${d.percentage === null ? '–' : `${Math.floor(d.percentage)}%`}</span><span>${d.day.slice(5)}</span></li>`;
+  })}</ul>`;
+}
+
+export function monitorPage(v: MonitorView): Html {
+  const { monitor: m, now } = v;
+  const action = (path: string, label: string) =>
+    html`<form method="post" action="/monitors/${m.id}/${path}">${csrfField(v.viewer)}<button type="submit" class="button button-secondary">${label}</button></form>`;
+  return page({
+    title: m.name,
+    viewer: v.viewer,
+    notice: v.notice,
+    crumbs: [{ label: v.project.name, href: `/projects/${v.project.id}` }, { label: m.name }],
+    body: html`<div class="page-head"><div>
+<h1>${m.name} ${v.status === 'WAITING' ? html`<span class="status status-waiting">${m.type === 'UPTIME_HTTP' ? 'Waiting for first check' : 'Waiting for first ping'}</span>` : statusBadge(v.status)}</h1>
+<p class="lede">${scheduleInWords(m)}. Last ${m.type === 'UPTIME_HTTP' ? 'check' : 'ping'} ${timeAgo(v.lastSeenAt, now, relativeTime)}.</p>
+</div>
+${v.canManage ? html`<div class="actions">${m.paused ? action('resume', 'Resume monitoring') : action('pause', 'Pause monitoring')}</div>` : null}
+</div>
+${v.warnings.length > 0
+  ? html`<section class="panel" aria-labelledby="warnings"><h2 id="warnings">Warnings</h2><ul class="warning-list">${v.warnings.map((w) => html`<li><strong>${w.message}</strong><br>${w.recommendation}</li>`)}</ul></section>`
+  : null}
+<div class="grid-2">
+<section class="panel" aria-labelledby="config"><h2 id="config">Configuration</h2>${facts(m)}</section>
+<section class="panel" aria-labelledby="upcoming"><h2 id="upcoming">Next expected</h2>
+${m.paused
+  ? html`<p class="muted">Paused: nothing is expected until it is resumed.</p>`
+  : v.upcoming.length === 0
+    ? html`<p class="muted">${m.type === 'JOB_BASIC' ? 'No schedule: this monitor waits for the job to report.' : 'Nothing scheduled.'}</p>`
+    : html`<p class="hint">In ${m.timezone}:</p><ol class="upcoming">${v.upcoming.map((at) => html`<li><time datetime="${at}">${inZone(at, m.timezone)}</time></li>`)}</ol>`}
+</section>
+</div>
+<div class="stack">
+${pingUrls(v)}
+<section class="panel" aria-labelledby="runs"><h2 id="runs">${m.type === 'UPTIME_HTTP' ? 'Response time' : 'Run durations'}</h2>
+${m.type === 'UPTIME_HTTP'
+  ? responseTimeChart(v.runs)
+  : durationChart(v.runs, { minMs: m.min_duration_seconds === null ? null : m.min_duration_seconds * 1000, maxMs: m.max_duration_seconds === null ? null : m.max_duration_seconds * 1000 }, 'Run durations')}
+${v.uptimeDays ? html`<h3>Uptime by day (UTC)</h3>${uptimeDays(v.uptimeDays)}` : null}
+</section>
+<section aria-labelledby="incidents"><h2 id="incidents">Incidents</h2>${incidentsTable(v.incidents, now)}</section>
+${m.type === 'UPTIME_HTTP' ? null : html`<section aria-labelledby="pings"><h2 id="pings">Recent pings</h2>${pingsTable(v.pings, now)}</section>`}
+</div>`,
+  });
+}

@@ -1,0 +1,30 @@
+import type { ProjectDetails } from '../../queries/projects.js';
+import { plural } from '../format.js';
+import { type Html, html } from '../html.js';
+import { type Viewer, page } from '../layout.js';
+
+export interface ProjectSummary {
+  details: ProjectDetails;
+  monitors: number;
+  down: number;
+  role: string;
+}
+
+export function projectsPage(viewer: Viewer, projects: readonly ProjectSummary[]): Html {
+  return page({
+    title: 'Projects',
+    viewer,
+    body: html`<div class="page-head"><div><h1>Projects</h1><p class="lede">${plural(projects.length, 'project')} this key can see.</p></div></div>
+${projects.length === 0
+  ? html`<div class="panel"><p>This key reaches no project yet. Create one through the API (POST /v1/projects), or ask a project's manager to add you.</p></div>`
+  : html`<div class="table-wrap"><table>
+<caption class="visually-hidden">Projects</caption>
+<thead><tr><th scope="col">Project</th><th scope="col" class="hide-narrow">Your role</th><th scope="col" class="num">Monitors</th><th scope="col">Status</th></tr></thead>
+<tbody>${projects.map(({ details, monitors, down, role }) => html`<tr>
+<td><a class="monitor-name" href="/projects/${details.project.id}">${details.project.name}</a>${details.project.description ? html`<span class="monitor-slug">${details.project.description}</span>` : null}</td>
+<td class="hide-narrow">${role}</td>
+<td class="num">${monitors}</td>
+<td>${monitors === 0 ? html`<span class="muted">no monitors</span>` : down > 0 ? html`<span class="status status-down">${down} DOWN</span>` : html`<span class="status status-up">All UP</span>`}</td>
+</tr>`)}</tbody></table></div>`}`,
+  });
+}

@@ -1,0 +1,385 @@
+import { Router } from '@koa/router';
+import * as t from 'io-ts';
+import type { Context, Middleware, Next } from 'koa';
+import type { IncidentDocument } from '../../projections/incidents.js';
+import { actorOf } from '../api/actor.js';
+import { callerOfKeyHash } from '../api/authentication.js';
+import { type ApiDependencies, settled } from '../api/dependencies.js';
+import { HttpError, loggedErrorResponse } from '../api/errors.js';
+import { gate } from '../api/gate.js';
+import { gatedDocument, gatedMonitor, userActor } from '../api/monitor-access.js';
+import { ACT as ACT_ON_INCIDENT } from '../api/routes/incidents.js';
+import { MANAGE as MANAGE_MONITOR } from '../api/routes/monitors.js';
+import type { VigilState } from '../api/state.js';
+import { BoundedString, decode, pathId } from '../api/validation.js';
+import { acknowledgeIncident, pauseMonitor, resolveIncident, resumeMonitor } from '../app/monitors.js';
+import { API_KEY_PATTERN, hashApiKey } from '../app/random-tokens.js';
+import { type Caller, type Requirement, authorize, canReach } from '../domain/access/authorize.js';
+import { upcomingSlots } from '../domain/monitors/schedule.js';
+import { getUser, roleOf } from '../queries/identity.js';
+import { getMonitor, listMonitors, pagedFind } from '../queries/monitors.js';
+import { pingPage, recentPings } from '../queries/pings.js';
+import { getProject, projectDetails, projectIdsOfUser } from '../queries/projects.js';
+import { incidentTimeline } from '../queries/timeline.js';
+import { checkHours, periodStart, summarize } from '../queries/uptime.js';
+import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../queries/warnings.js';
+import { ASSET_PATH, assetNamed } from './assets.js';
+import { ActionForm, SignInForm, readForm } from './forms.js';
+import { type Html, html } from './html.js';
+import { type Viewer, page } from './layout.js';
+import { liveProjectStream } from './live.js';
+import { displayStatus, monitorActivity, monitorOverviews } from './overview.js';
+import { dashboardPage } from './pages/dashboard.js';
+import { errorPage } from './pages/error.js';
+import { incidentPage } from './pages/incident.js';
+import { type UptimeDay, monitorPage } from './pages/monitor.js';
+import { type ProjectSummary, projectsPage } from './pages/projects.js';
+import { signInPage } from './pages/sign-in.js';
+import { clearSessionCookie, csrfTokenOf, hashSessionId, newSessionId, sameToken, sessionExpiry, sessionIdFrom, setSessionCookie } from './session.js';
+import { MemorySessionStore, type SessionStore } from './session-store.js';
+
+/** What the console's handlers find on `ctx.state` once the session is checked. */
+export interface ConsoleState extends VigilState {
+  viewer: Viewer;
+  sessionIdHash: string;
+}
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+const READ = { scope: 'read' } as const;
+const CHART_RUNS = 60;
+const PINGS_SHOWN = 20;
+const INCIDENTS_SHOWN = 20;
+
+/** Why a session ended, as the sign-in page says it; the query names one of these, never free text. */
+const ENDINGS = {
+  'signed-out': 'You have signed out.',
+  revoked: 'Your session ended because its API key was revoked. Sign in with another key.',
+  expired: 'Your session ended because its API key expired. Sign in with another key.',
+  ended: 'Your session has ended. Sign in again.',
+} as const;
+type Ending = keyof typeof ENDINGS;
+
+/** What a POST did, shown once on the page it returns to. */
+const DONE = {
+  acknowledged: 'Incident acknowledged.',
+  resolved: 'Incident resolved.',
+  paused: 'Monitoring paused.',
+  resumed: 'Monitoring resumed.',
+} as const;
+
+const SignInQuery = t.partial({ next: t.string, ended: t.string });
+const DashboardQuery = t.partial({ status: t.keyof({ '': null, UP: null, DOWN: null, PAUSED: null, WAITING: null }), q: BoundedString(0, 200) });
+const DoneQuery = t.partial({ done: t.string });
+
+/** Only the console's own pages may be where sign-in leads: never another site, never a protocol-relative URL. */
+function consolePath(next: string | undefined): string | null {
+  if (next === undefined) return null;
+  return next === '/' || /^\/(projects|monitors|incidents)\/[A-Za-z0-9-]{1,64}$/.test(next) ? next : null;
+}
+
+function endingOf(message: string): Ending {
+  if (/revoked/.test(message)) return 'revoked';
+  if (/expired/.test(message)) return 'expired';
+  return 'ended';
+}
+
+function render(ctx: Context, markup: Html, status = 200): void {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = markup.markup;
+}
+
+function doneNotice(ctx: Context): string | null {
+  const { done } = decode(DoneQuery, ctx.query, 'query');
+  return done !== undefined && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null;
+}
+
+const consoleRouters = new WeakSet<object>();
+
+/** Whether a router is the console's: its pages are for browsers, outside the REST API and its OpenAPI document. */
+export function isConsoleRouter(router: object): boolean {
+  return consoleRouters.has(router);
+}
+
+/**
+ * The web console: server-rendered pages for people, signed in with an API key. It reads through
+ * the same queries and gates as the REST API and changes things through the same app-layer
+ * commands, so a key can do exactly as much here as there.
+ */
+export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void>): Router<VigilState> {
+  const { readModels, commands } = deps;
+  const sessions: SessionStore = deps.sessions ?? new MemorySessionStore();
+  const clock = commands.clock;
+  const router = new Router<VigilState>();
+  consoleRouters.add(router);
+
+  /** Can the caller do this on the project? What the pages ask before they show a button; the POST is gated again. */
+  async function may(caller: Caller, requirement: Requirement, projectId: string): Promise<boolean> {
+    const role = canReach(caller, projectId) ? await roleOf(readModels, projectId, caller.userId) : null;
+    return authorize(caller, requirement, { projectId, role }).allowed;
+  }
+
+  async function reachableProjects(caller: Caller): Promise<ProjectSummary[]> {
+    const candidates = caller.kind === 'PROJECT' && caller.projectId ? [caller.projectId] : await projectIdsOfUser(readModels, caller.userId);
+    const roles = new Map<string, string>();
+    for (const projectId of candidates) {
+      const role = await roleOf(readModels, projectId, caller.userId);
+      if (role) roles.set(projectId, role);
+    }
+    const details = await projectDetails(readModels, [...roles.keys()]);
+    return Promise.all(
+      details.map(async (d) => {
+        const monitors = await listMonitors(readModels, d.project.id);
+        return { details: d, monitors: monitors.length, down: monitors.filter((m) => m.status === 'DOWN').length, role: roles.get(d.project.id) ?? '' };
+      }),
+    );
+  }
+
+  /** The last seven days (UTC) of an uptime monitor's checks, a share of UP each. */
+  async function uptimeByDay(monitorId: string, now: Date): Promise<UptimeDay[]> {
+    const hours = await checkHours(readModels, { monitor_id: monitorId }, periodStart(now, 24 * 7));
+    const days: UptimeDay[] = [];
+    for (let back = 6; back >= 0; back -= 1) {
+      const day = new Date(now.getTime() - back * 86_400_000).toISOString().slice(0, 10);
+      const stats = summarize(hours.filter((h) => h.hour.startsWith(day)));
+      days.push({ day, percentage: stats.uptime_percentage, checks: stats.total_checks });
+    }
+    return days;
+  }
+
+  function toSignIn(ctx: Context, ending: Ending | null): void {
+    if (ctx.get('Accept').includes('text/event-stream')) {
+      // An EventSource follows no redirect: it is told, and the page goes to sign in.
+      ctx.status = 200;
+      ctx.type = 'text/event-stream';
+      ctx.body = 'event: signed-out\ndata: {}\n\n';
+      return;
+    }
+    const query = new URLSearchParams();
+    if (ctx.method === 'GET' && ctx.path !== '/') query.set('next', ctx.path);
+    if (ending) query.set('ended', ending);
+    const search = query.toString();
+    if (ctx.method === 'GET' && ctx.get('Sec-Fetch-Site') === 'cross-site' && ending === null) {
+      // A link followed from another site (an alert in a chat) comes without the SameSite=Strict
+      // cookie. The page reloads itself from here, a same-site navigation that carries it.
+      render(ctx, page({ title: 'Opening', viewer: null, body: html`<p>Opening… <a href="${ctx.path}">Continue</a></p>` }));
+      ctx.set('Refresh', `0; url=${ctx.path}`);
+      return;
+    }
+    ctx.redirect(`/sign-in${search ? `?${search}` : ''}`);
+    ctx.status = 303;
+  }
+
+  /** The session's check on every console request: a live session, its key still live, and for a POST the form's CSRF token. */
+  const signedIn: Middleware<ConsoleState> = async (ctx, next) => {
+    const id = sessionIdFrom(ctx);
+    const session = id ? await sessions.find(hashSessionId(id), clock()) : null;
+    if (!id || !session) {
+      if (id) clearSessionCookie(ctx);
+      toSignIn(ctx, id ? 'ended' : null);
+      return;
+    }
+    try {
+      ctx.state.caller = await callerOfKeyHash(readModels, session.keyHash, clock, catchUp);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.status !== 401) throw error;
+      await sessions.delete(session.idHash);
+      clearSessionCookie(ctx);
+      toSignIn(ctx, endingOf(error.message));
+      return;
+    }
+    const user = await getUser(readModels, session.userId);
+    ctx.state.viewer = { email: user?.email ?? session.userId, csrfToken: csrfTokenOf(id) };
+    ctx.state.sessionIdHash = session.idHash;
+    if (ctx.method === 'POST') {
+      const form = await readForm(ctx, ActionForm);
+      if (!sameToken(form.csrf_token ?? '', ctx.state.viewer.csrfToken)) throw new HttpError(403, 'this form has expired or did not come from this session; reload the page and try again');
+    }
+    // As the REST API: a page shows every write acknowledged before it, pings included.
+    await catchUp();
+    await next();
+  };
+
+  router.use(async (ctx: Context, next: Next) => {
+    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'same-origin');
+    ctx.set('X-Frame-Options', 'DENY');
+    try {
+      await next();
+    } catch (caught) {
+      const { status, body, headers } = loggedErrorResponse(caught, deps.logger, ctx.state['requestId']);
+      ctx.set(headers);
+      ctx.set('Cache-Control', 'no-store');
+      const viewer = (ctx.state as Partial<ConsoleState>).viewer ?? null;
+      render(ctx, errorPage(status, body.error, viewer), status);
+    }
+  });
+
+  router.get(ASSET_PATH, (ctx) => {
+    const asset = assetNamed(ctx.params['file'] ?? '');
+    if (!asset) throw new HttpError(404, 'no such asset');
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.type = asset.type;
+    ctx.body = asset.body;
+  });
+
+  router.get('/sign-in', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const query = decode(SignInQuery, ctx.query, 'query');
+    const next = consolePath(query.next);
+    const id = sessionIdFrom(ctx);
+    if (id && (await sessions.find(hashSessionId(id), clock()))) {
+      ctx.status = 303;
+      ctx.redirect(next ?? '/');
+      return;
+    }
+    const ending = query.ended !== undefined && Object.hasOwn(ENDINGS, query.ended) ? ENDINGS[query.ended as Ending] : null;
+    render(ctx, signInPage({ next, error: null, notice: ending }));
+  });
+
+  router.post('/sign-in', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const form = await readForm(ctx, SignInForm);
+    const next = consolePath(form.next);
+    const presented = form.api_key.trim();
+    const refuse = (error: string) => render(ctx, signInPage({ next, error, notice: null }), presented === '' ? 400 : 401);
+    if (presented === '') return refuse('Enter your API key');
+    if (!API_KEY_PATTERN.test(presented)) return refuse('That is not an API key: check that you copied all of it');
+    const keyHash = hashApiKey(presented);
+    let caller: Caller;
+    try {
+      caller = await callerOfKeyHash(readModels, keyHash, clock, catchUp);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 401) {
+        const ending = endingOf(error.message);
+        return refuse(ending === 'revoked' ? 'This API key has been revoked' : ending === 'expired' ? 'This API key has expired' : 'No API key matches: check that you copied all of it');
+      }
+      throw error;
+    }
+    const now = clock();
+    // Session fixation: whatever id the browser held, signing in gives it a new one, and the old one ends.
+    const previous = sessionIdFrom(ctx);
+    if (previous) await sessions.delete(hashSessionId(previous));
+    await sessions.purgeExpired(now);
+    const id = newSessionId();
+    const session = {
+      idHash: hashSessionId(id), keyHash, userId: caller.userId, apiKeyId: caller.apiKeyId, createdAt: now.toISOString(), expiresAt: sessionExpiry(now, caller.expiresAt),
+    };
+    await sessions.create(session);
+    setSessionCookie(ctx, id, session, now);
+    ctx.status = 303;
+    ctx.redirect(next ?? '/');
+  });
+
+  router.post('/sign-out', signedIn, async (ctx) => {
+    await sessions.delete(ctx.state.sessionIdHash);
+    clearSessionCookie(ctx);
+    ctx.status = 303;
+    ctx.redirect('/sign-in?ended=signed-out');
+  });
+
+  router.get('/', signedIn, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    await gate(readModels, ctx.state.caller, READ, null);
+    const projects = await reachableProjects(ctx.state.caller);
+    if (projects.length === 1) {
+      ctx.status = 303;
+      ctx.redirect(`/projects/${projects[0]!.details.project.id}`);
+      return;
+    }
+    render(ctx, projectsPage(ctx.state.viewer, projects));
+  });
+
+  router.get('/projects/:projectId', signedIn, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, READ, projectId);
+    const project = await getProject(readModels, projectId);
+    if (!project) throw new HttpError(404, 'project not found');
+    const query = decode(DashboardQuery, ctx.query, 'query');
+    const overviews = await monitorOverviews(readModels, projectId, await listMonitors(readModels, projectId));
+    const projectCount = (await reachableProjects(ctx.state.caller)).length;
+    render(ctx, dashboardPage({
+      viewer: ctx.state.viewer, project, overviews, now: clock(), projectCount,
+      filter: { status: query.status === undefined || query.status === '' ? null : query.status, q: query.q ?? '' },
+    }));
+  });
+
+  router.get('/projects/:projectId/events', signedIn, async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, READ, projectId);
+    liveProjectStream(ctx, deps, projectId, {
+      stillSignedIn: async () => {
+        const session = await sessions.find(ctx.state.sessionIdHash, clock());
+        if (!session) return false;
+        return callerOfKeyHash(readModels, session.keyHash, clock).then(() => true, () => false);
+      },
+    });
+  });
+
+  router.get('/monitors/:monitorId', signedIn, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
+    const project = await getProject(readModels, monitor.project_id);
+    if (!project) throw new HttpError(404, 'monitor not found');
+    const now = clock();
+    const isUptime = monitor.type === 'UPTIME_HTTP';
+    const [activity, pings, incidents, warningPings, canManage] = await Promise.all([
+      monitorActivity(readModels, monitor, CHART_RUNS),
+      isUptime ? Promise.resolve({ pings: [] }) : pingPage(readModels, monitor.id, {}, { page: 1, limit: PINGS_SHOWN }),
+      pagedFind<IncidentDocument>(readModels, 'incidents', { monitor_id: monitor.id }, [['started_at', -1]], { page: 1, limit: INCIDENTS_SHOWN }),
+      recentPings(readModels, monitor.id, new Date(now.getTime() - WARNING_WINDOW_DAYS * 86_400_000).toISOString(), WARNING_MAX_PINGS),
+      may(ctx.state.caller, MANAGE_MONITOR, monitor.project_id),
+    ]);
+    render(ctx, monitorPage({
+      viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage,
+      status: displayStatus(monitor, activity.lastSeenAt), lastSeenAt: activity.lastSeenAt, runs: activity.runs,
+      upcoming: monitor.paused ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
+      pings: pings.pings, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),
+      uptimeDays: isUptime ? await uptimeByDay(monitor.id, now) : null,
+    }));
+  });
+
+  for (const [action, run, done] of [['pause', pauseMonitor, 'paused'], ['resume', resumeMonitor, 'resumed']] as const) {
+    router.post(`/monitors/:monitorId/${action}`, signedIn, async (ctx) => {
+      const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE_MONITOR);
+      const outcome = await run(commands, monitor.id, actorOf(ctx.state));
+      await settled(deps, outcome.position);
+      ctx.status = 303;
+      ctx.redirect(`/monitors/${monitor.id}?done=${done}`);
+    });
+  }
+
+  const gatedIncident = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
+    gatedDocument<IncidentDocument>(readModels, state, 'incidents', rawId, 'incident', requirement);
+
+  router.get('/incidents/:incidentId', signedIn, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], READ);
+    const [timeline, monitor, project, canAct] = await Promise.all([
+      incidentTimeline(readModels, incident.id, incident.project_id),
+      getMonitor(readModels, incident.monitor_id),
+      getProject(readModels, incident.project_id),
+      may(ctx.state.caller, ACT_ON_INCIDENT, incident.project_id),
+    ]);
+    render(ctx, incidentPage({
+      viewer: ctx.state.viewer, notice: doneNotice(ctx), incident, projectName: project?.name ?? 'Project', entries: timeline.entries, canAct, monitorExists: monitor !== null, now: clock(),
+    }));
+  });
+
+  for (const [action, run, done] of [['acknowledge', acknowledgeIncident, 'acknowledged'], ['resolve', resolveIncident, 'resolved']] as const) {
+    router.post(`/incidents/:incidentId/${action}`, signedIn, async (ctx) => {
+      const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], ACT_ON_INCIDENT);
+      if (!(await getMonitor(readModels, incident.monitor_id))) throw new HttpError(400, `incident ${incident.id} is archived with its deleted monitor; it can no longer change`);
+      const outcome = await run(commands, incident.monitor_id, incident.id, await userActor(readModels, ctx.state), actorOf(ctx.state));
+      await settled(deps, outcome.position);
+      ctx.status = 303;
+      ctx.redirect(`/incidents/${incident.id}?done=${done}`);
+    });
+  }
+
+  return router;
+}
