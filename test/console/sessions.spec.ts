@@ -88,7 +88,7 @@ describe('Web console sessions', function () {
     await vigil.request('POST', '/v1/projects', { key, body: { name: 'Kept' } });
     const { cookie } = await signIn(key);
     await vigil.stopKeepingData();
-    vigil = await TestVigil.reopen(vigil.dataDir);
+    vigil = await TestVigil.reopen(vigil.dataDir, vigil.env, vigil.clock);
     const response = await get('/', cookie);
     expect(response.status).to.equal(303);
     expect(response.headers.get('location')).to.match(/^\/projects\//);
