@@ -11,13 +11,9 @@ import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 const ARTIFACTS = path.resolve('test-artifacts', 'console');
 const XSS = '<img src=x onerror=alert(1)>';
 
-/** axe-core when it is installed (a devDependency to add); null, with a notice, when it is not. */
-function axeSource(): string | null {
-  try {
-    return readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  } catch {
-    return null;
-  }
+/** axe-core's browser build, injected into each page to check it. */
+function axeSource(): string {
+  return readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 }
 
 describe('The web console in a real browser', function () {
@@ -53,7 +49,6 @@ describe('The web console in a real browser', function () {
       console.log(`      [skipped] the web console browser tests: ${unavailable}`);
       this.skip();
     }
-    if (!axe) console.log('      [notice] axe-core is not installed: the accessibility checks are skipped (add axe-core to devDependencies)');
     vigil = await TestVigil.start();
     target = await startTarget((_request, response) => {
       response.statusCode = failing ? 503 : 200;
@@ -142,9 +137,8 @@ describe('The web console in a real browser', function () {
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage });
   }
 
-  /** No serious or critical axe violation on the page (skipped with a notice when axe-core is absent). */
+  /** No serious or critical axe violation on the page. */
   async function accessible(page: Page): Promise<void> {
-    if (!axe) return;
     // Evaluated through the devtools protocol, which the page's CSP does not govern.
     await page.evaluate(axe);
     const violations = await page.evaluate(async () => {
