@@ -110,8 +110,8 @@ describe('vigil --help', () => {
     for (const flag of ['--help', 'help', '-h']) {
       const run = await cli([flag]);
       expect(run.code, flag).to.equal(0);
-      expect(run.stdout.join('\n'), flag).to.match(/^usage:\n {2}vigil users create/);
-      expect(run.stdout.join('\n'), flag).to.include('vigil exec');
+      expect(run.stdout.join('\n'), flag).to.match(/^usage:\n {2}vigil bootstrap --email E/);
+      for (const line of ['vigil users create', '[--print FIELD]', 'vigil exec', 'VIGIL_API_KEY=']) expect(run.stdout.join('\n'), flag).to.include(line);
     }
     const unknown = await cli(['frobnicate']);
     expect(unknown.code).to.equal(2);
