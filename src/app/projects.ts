@@ -14,14 +14,15 @@ export async function createProject(
   context: CommandContext,
   input: { name: string; description: string; owner_id: string },
   actor: Actor,
-): Promise<{ projectId: string; position: number | null }> {
+): Promise<{ projectId: string; pingKey: string; position: number | null }> {
   const projectId = context.newId();
+  const pingKey = newPingKey();
   const outcome = await run(
     context,
-    { ...input, type: 'CreateProject', project_id: projectId, owner_member_id: context.newId(), ping_key: newPingKey(), now: nowIso(context) },
+    { ...input, type: 'CreateProject', project_id: projectId, owner_member_id: context.newId(), ping_key: pingKey, now: nowIso(context) },
     actor,
   );
-  return { projectId, position: outcome.position };
+  return { projectId, pingKey, position: outcome.position };
 }
 
 export async function updateProject(context: CommandContext, input: WithoutContext<Extract<ProjectCommand, { type: 'UpdateProject' }>>, actor: Actor) {

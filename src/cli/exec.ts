@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { type JobOutcome, runJob } from './job-process.js';
 import { DEFAULT_PING_DELIVERY, type PingDelivery, type PingRequest, sendPing } from './ping-client.js';
+import { missingMonitorLines } from './missing-monitor.js';
 import { type PingTarget, resolvePingTarget } from './ping-target.js';
 import { CliUsageError, parseFlags } from './usage.js';
 
@@ -46,9 +47,13 @@ export async function runExec(args: readonly string[], io: ExecIo): Promise<numb
   }
   const delivery = io.delivery ?? DEFAULT_PING_DELIVERY;
   const runId = randomUUID();
+  // A 404 is said once, loudly, after the job: a mistyped --monitor loses every run until it is fixed.
+  const refused: { name: string; error: string }[] = [];
   const report = async (request: PingRequest, name: string) => {
     const answer = await sendPing(invocation.target, { ...request, runId }, delivery);
-    if (!answer.ok) io.stderr.write(`vigil: could not send ${name} ping: ${answer.error}\n`);
+    if (answer.ok) return;
+    if (answer.status === 404) refused.push({ name, error: answer.error });
+    else io.stderr.write(`vigil: could not send ${name} ping: ${answer.error}\n`);
   };
 
   await report({ suffix: 'start' }, 'start');
@@ -66,6 +71,12 @@ export async function runExec(args: readonly string[], io: ExecIo): Promise<numb
   const durationMs = Math.round(performance.now() - startedAt);
   const succeeded = outcome.exitCode === 0 && !outcome.timedOut;
   await report(finalPing(outcome, durationMs, succeeded), succeeded ? 'success' : 'failure');
+  if (refused.length > 0) {
+    const lines = missingMonitorLines('exec', invocation.target, refused[0]!.error);
+    const pings = refused.map((r) => r.name).join(' and ');
+    lines.push(`vigil exec: the job ran anyway and exited ${outcome.exitCode}; Vigil recorded nothing of its ${pings} ping${refused.length > 1 ? 's' : ''}.`);
+    io.stderr.write(`${lines.join('\n')}\n`);
+  }
   return outcome.exitCode;
 }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_PING_DELIVERY, type PingDelivery, type PingSuffix, sendPing } from './ping-client.js';
+import { missingMonitorLines } from './missing-monitor.js';
 import { resolvePingTarget } from './ping-target.js';
 import { CliUsageError, parseFlags } from './usage.js';
 
@@ -27,7 +28,7 @@ export async function runPing(args: readonly string[], io: PingCommandIo): Promi
   }
   const answer = await sendPing(parsed.target, parsed.request, io.delivery ?? DEFAULT_PING_DELIVERY);
   if (!answer.ok) {
-    io.stderr.write(`vigil: ping failed: ${answer.error}\n`);
+    io.stderr.write(answer.status === 404 ? `${missingMonitorLines('ping', parsed.target, answer.error).join('\n')}\n` : `vigil: ping failed: ${answer.error}\n`);
     return 1;
   }
   io.stdout(JSON.stringify(answer.body));

@@ -1,17 +1,20 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { RETIRED_PROJECTIONS, allProjections } from '../../projections/index.js';
-import type { Actor } from '../app/command-handler.js';
+import { type Actor, loadState } from '../app/command-handler.js';
 import { commandContext } from '../app/context.js';
 import { findUserIdByEmail, issueApiKey, registerUser } from '../app/identity.js';
-import { roleOnProject } from '../app/projects.js';
+import { createProject, roleOnProject } from '../app/projects.js';
 import { roleAtLeast } from '../domain/access/roles.js';
 import { SCOPES, type Scope } from '../domain/access/scopes.js';
 import { DomainError } from '../domain/errors.js';
+import { normalizeEmail } from '../domain/identity/email-claim.js';
+import { KEY_LIFETIME_DAYS } from '../domain/identity/user.js';
+import { projectDecider, projectStream } from '../domain/projects/project.js';
 import { Projector } from '../projector/projector.js';
 import { CheckpointConflictError } from '../readstore/read-model-store.js';
 import { verifyLog } from '../audit/verify-log.js';
@@ -21,8 +24,9 @@ import type { IncidentDocument } from '../../projections/incidents.js';
 import { verifyReadModels } from '../audit/verify-read-models.js';
 import { runExec } from '../cli/exec.js';
 import { runPing } from '../cli/ping-command.js';
-import { ConfigError, loadConfig, parseRoles } from './config.js';
-import { openStores } from './stores.js';
+import { describeDatabaseFile, describeStore } from '../cli/store-description.js';
+import { ConfigError, type VigilConfig, loadConfig, parseRoles } from './config.js';
+import { type Stores, embeddedDatabasePath, openStores } from './stores.js';
 import { startVigil } from './vigil.js';
 
 export interface CliIo {
@@ -42,17 +46,26 @@ function isFileError(error: unknown): error is NodeJS.ErrnoException {
 }
 
 const USAGE = `usage:
-  vigil users create --email E [--first-name F] [--last-name L]
-  vigil keys create --email E --name N --days D (--scopes read,manage_monitors,... | --project P) [--env live|test]
+  vigil bootstrap --email E [--first-name F] [--last-name L] [--project NAME] [--days 90] [--json]
+  vigil users create --email E [--first-name F] [--last-name L] [--print FIELD]
+  vigil keys create --email E --name N --days D (--scopes read,manage_monitors,... | --project P) [--env live|test] [--print FIELD]
   vigil projections rebuild
   vigil verify
   vigil events export --project P [--from ISO] [--to ISO] > file.ndjson
   vigil replay file.ndjson
   vigil serve [--roles api,projector,timer,checker,notifier]
   vigil exec (--monitor ID | --slug SLUG [--ping-key KEY]) [--url URL] [--timeout 30m] [--tail-kb 10] -- COMMAND [ARGS...]
-  vigil ping MONITOR_ID [start|success|fail|log] [--url URL] [--run-id X] [--message M] [--exit-code N]`;
+  vigil ping MONITOR_ID [start|success|fail|log] [--url URL] [--run-id X] [--message M] [--exit-code N]
+
+  bootstrap creates a user, a project it owns and an account key with every scope, and prints
+  VIGIL_USER=, VIGIL_API_KEY=, VIGIL_PROJECT= and VIGIL_PING_KEY= lines: eval "$(vigil bootstrap --email E)".
+  --print FIELD prints that field of the answer alone (e.g. --print key) instead of the JSON object.
+  The store is VIGIL_DATA_DIR/vigil.db (./data unless set), or VIGIL_EVENTSTORE_URL and VIGIL_MONGODB_URL.`;
 
 const CLI_ACTOR: Actor = { kind: 'cli', user_id: null, api_key_id: null, request_id: null };
+
+const USER_FIELDS = ['id', 'email', 'first_name', 'last_name'] as const;
+const KEY_FIELDS = ['id', 'key', 'name', 'scopes', 'project_id', 'env', 'expires_at'] as const;
 
 /** The operator's tool: same data dir and env as the server; prints one JSON object on stdout. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -73,6 +86,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           io.stdout(USAGE);
           return 0;
         }
+        if (noun === 'bootstrap') return await bootstrap(argv.slice(1), io);
         if (noun === 'verify' && verb === undefined) return await verify(io);
         if (noun === 'replay') return await replay(verb, io);
         // A wrapped job's output is passed through byte for byte, so exec writes to the real stdout.
@@ -90,15 +104,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr.write(`vigil: ${error.message}\n`);
       return 1;
     }
-    if (error instanceof CheckpointConflictError) {
-      io.stderr.write(`vigil: ${error.message}: is a server running on this data dir? Stop it first.\n`);
-      return 1;
-    }
     throw error;
   }
 }
 
-function options<T extends Record<string, { type: 'string' }>>(args: readonly string[], spec: T) {
+function options<T extends Record<string, { type: 'string' | 'boolean' }>>(args: readonly string[], spec: T) {
   try {
     return parseArgs({ args: [...args], options: spec, strict: true, allowPositionals: false }).values;
   } catch (error) {
@@ -111,26 +121,88 @@ function required(value: string | undefined, flag: string): string {
   return value;
 }
 
-async function withStores<T>(io: CliIo, work: (stores: Awaited<ReturnType<typeof openStores>>) => Promise<T>): Promise<T> {
-  const stores = await openStores(loadConfig(io.env));
+function email(value: string | undefined): string {
+  const given = required(value, 'email');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(given)) throw new UsageError(`--email must be an email address, not ${given}`);
+  return given;
+}
+
+/** Checked here, before anything is written, as a mistyped flag is no reason to open the store. */
+function days(value: string | undefined, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  const given = required(value, 'days');
+  const { min, max } = KEY_LIFETIME_DAYS;
+  if (!/^\d{1,3}$/.test(given) || Number(given) < min || Number(given) > max) throw new UsageError(`--days must be a whole number from ${min} to ${max}, not ${given}`);
+  return Number(given);
+}
+
+/** `--print FIELD`, checked before anything is created: a typo must not cost a key that is then never shown. */
+function printedField<F extends string>(value: string | undefined, fields: readonly F[]): F | null {
+  if (value === undefined) return null;
+  const field = fields.find((f) => f === value);
+  if (!field) throw new UsageError(`--print takes one of ${fields.join(', ')}, not ${value}`);
+  return field;
+}
+
+/** The whole answer as JSON, or one field of it alone on its line, for `KEY=$(vigil keys create … --print key)`. */
+function printAnswer<F extends string>(io: CliIo, answer: Record<F, unknown>, field: F | null): void {
+  if (field === null) {
+    io.stdout(JSON.stringify(answer));
+    return;
+  }
+  const value = answer[field];
+  io.stdout(Array.isArray(value) ? value.join(',') : value === null || value === undefined ? '' : String(value));
+}
+
+interface OpenedStore {
+  stores: Stores;
+  config: VigilConfig;
+  /** The store as errors name it: the absolute file and where its dir came from, or the servers' URLs. */
+  name: string;
+}
+
+/**
+ * Opens the stores the server uses. A command that reads what is there (`existing`) refuses an
+ * embedded data dir without a database rather than create an empty one: a forgotten or different
+ * VIGIL_DATA_DIR is the likelier cause. A refusal that depends on what is stored names the store.
+ */
+async function withStores<T>(io: CliIo, needs: 'existing' | 'new or existing', work: (opened: OpenedStore) => Promise<T>): Promise<T> {
+  const config = loadConfig(io.env);
+  const sqlitePath = embeddedDatabasePath(config);
+  if (needs === 'existing' && !config.eventStoreUrl && !existsSync(sqlitePath)) {
+    throw new CliFailure(
+      `no database at ${describeDatabaseFile(io.env, sqlitePath)}; nothing was created.\n` +
+        'vigil: set VIGIL_DATA_DIR to the data dir of your Vigil server, or start a new one with: vigil bootstrap --email you@example.com',
+    );
+  }
+  const name = describeStore(config, io.env, sqlitePath);
+  const stores = await openStores(config).catch((error: unknown) => {
+    // A file error names its path already (a data dir that is a file); the rest get the store's name.
+    if (isFileError(error) || !(error instanceof Error)) throw error;
+    throw new CliFailure(`could not open ${name}: ${error.message}`);
+  });
   try {
-    return await work(stores);
+    return await work({ stores, config, name });
+  } catch (error) {
+    if (error instanceof DomainError) throw new CliFailure(`${error.message} in ${name}`);
+    if (error instanceof CheckpointConflictError) throw new CliFailure(`${error.message}: is a server running on ${name}? Stop it first.`);
+    throw error;
   } finally {
     await stores.close();
   }
 }
 
 async function createUser(args: readonly string[], io: CliIo): Promise<number> {
-  const values = options(args, { email: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' } });
-  const email = required(values.email, 'email');
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`--email must be an email address, not ${email}`);
-  return withStores(io, async (stores) => {
+  const values = options(args, { email: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' }, print: { type: 'string' } });
+  const address = email(values.email);
+  const field = printedField(values.print, USER_FIELDS);
+  return withStores(io, 'new or existing', async ({ stores }) => {
     const { user } = await registerUser(
       commandContext(stores.events),
-      { email, first_name: values['first-name'] ?? '', last_name: values['last-name'] ?? '' },
+      { email: address, first_name: values['first-name'] ?? '', last_name: values['last-name'] ?? '' },
       CLI_ACTOR,
     );
-    io.stdout(JSON.stringify(user));
+    printAnswer(io, user, field);
     return 0;
   });
 }
@@ -143,24 +215,27 @@ async function createKey(args: readonly string[], io: CliIo): Promise<number> {
     scopes: { type: 'string' },
     project: { type: 'string' },
     env: { type: 'string' },
+    print: { type: 'string' },
   });
-  const email = required(values.email, 'email');
+  const address = required(values.email, 'email');
   const name = required(values.name, 'name');
-  const days = Number(required(values.days, 'days'));
+  const lifetime = days(values.days);
   const env = values.env ?? 'live';
   if (env !== 'live' && env !== 'test') throw new UsageError('--env must be live or test');
   if (values.scopes !== undefined && values.project !== undefined) throw new UsageError('give --scopes or --project, not both');
   const scopes = parseScopes(values.scopes ?? '');
   const projectId = values.project ?? null;
-  const config = loadConfig(io.env);
-  return withStores(io, async (stores) => {
+  const field = printedField(values.print, KEY_FIELDS);
+  return withStores(io, 'existing', async ({ stores, config }) => {
     const context = commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix });
-    const userId = await findUserIdByEmail(context, email);
-    if (!userId) throw new DomainError('not_found', `no user has the email ${email}`);
+    const userId = await findUserIdByEmail(context, address);
+    if (!userId) throw new DomainError('not_found', `no user has the email ${address}`);
     if (projectId !== null) {
+      const { state: project } = await loadState(context.events, projectStream(projectId), projectDecider);
+      if (project.status !== 'active') throw new DomainError('not_found', `no project has the id ${projectId}`);
       const role = await roleOnProject(context, projectId, userId);
       if (role === null || !roleAtLeast(role, 'MANAGER')) {
-        throw new DomainError('invalid', 'project-scoped keys are created by the Owners and Managers of the project');
+        throw new DomainError('invalid', `project-scoped keys are created by the Owners and Managers of the project, and ${address} is ${role === null ? 'not a member' : `a ${role}`} of ${projectId}`);
       }
     }
     const issued = await issueApiKey(
@@ -168,7 +243,7 @@ async function createKey(args: readonly string[], io: CliIo): Promise<number> {
       {
         user_id: userId,
         name,
-        expires_in_days: days,
+        expires_in_days: lifetime,
         kind: projectId === null ? 'ACCOUNT' : 'PROJECT',
         project_id: projectId,
         scopes,
@@ -178,7 +253,63 @@ async function createKey(args: readonly string[], io: CliIo): Promise<number> {
       CLI_ACTOR,
     );
     const { api_key_id, scopes: granted, project_id, expires_at } = issued.event;
-    io.stdout(JSON.stringify({ id: api_key_id, key: issued.key, name, scopes: granted, project_id, env, expires_at }));
+    printAnswer(io, { id: api_key_id, key: issued.key, name, scopes: granted, project_id, env, expires_at }, field);
+    return 0;
+  });
+}
+
+/**
+ * The first five minutes in one command: a user, a project it owns and an account key with every
+ * scope. Not idempotent, as a key is shown only once: for an email already registered it refuses
+ * before writing anything, and `keys create` is the way to another key.
+ */
+async function bootstrap(args: readonly string[], io: CliIo): Promise<number> {
+  const values = options(args, {
+    email: { type: 'string' },
+    'first-name': { type: 'string' },
+    'last-name': { type: 'string' },
+    project: { type: 'string' },
+    days: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const address = email(values.email);
+  const lifetime = days(values.days, 90);
+  const projectName = values.project ?? 'My project';
+  if (projectName.trim() === '' || projectName.length > 100) throw new UsageError('--project must be a name of 1 to 100 characters');
+  return withStores(io, 'new or existing', async ({ stores, config, name }) => {
+    const context = commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix });
+    let user: Awaited<ReturnType<typeof registerUser>>['user'];
+    try {
+      ({ user } = await registerUser(context, { email: address, first_name: values['first-name'] ?? '', last_name: values['last-name'] ?? '' }, CLI_ACTOR));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      throw new CliFailure(
+        `${error.message} in ${name}; bootstrap changed nothing.\n` +
+          `vigil: bootstrap sets up a new user only; for another key of ${normalizeEmail(address)}, run: vigil keys create --email ${normalizeEmail(address)} --name NAME --days 90 --scopes ${SCOPES.join(',')}`,
+      );
+    }
+    const { projectId, pingKey } = await createProject(context, { name: projectName, description: '', owner_id: user.id }, CLI_ACTOR);
+    const issued = await issueApiKey(
+      context,
+      { user_id: user.id, name: 'bootstrap', expires_in_days: lifetime, kind: 'ACCOUNT', project_id: null, scopes: [...SCOPES], env: 'live', created_by_api_key_id: null },
+      CLI_ACTOR,
+    );
+    const key = { id: issued.event.api_key_id, key: issued.key, name: 'bootstrap', scopes: issued.event.scopes, project_id: null, env: 'live', expires_at: issued.event.expires_at };
+    if (values.json) {
+      io.stdout(JSON.stringify({ user, key, project: { id: projectId, name: projectName, ping_key: pingKey } }));
+    } else {
+      io.stdout(
+        [
+          ['VIGIL_USER', user.id],
+          ['VIGIL_API_KEY', issued.key],
+          ['VIGIL_PROJECT', projectId],
+          ['VIGIL_PING_KEY', pingKey],
+        ]
+          .map(([variable, value]) => `${variable}=${shellWord(value!)}`)
+          .join('\n'),
+      );
+    }
+    io.stderr.write(`vigil: bootstrapped ${user.email} with project "${projectName}" in ${name}; the server must use the same store. The API key is shown only this once.\n`);
     return 0;
   });
 }
@@ -195,7 +326,7 @@ function parseScopes(list: string): Scope[] {
 }
 
 async function rebuildProjections(io: CliIo): Promise<number> {
-  return withStores(io, async (stores) => {
+  return withStores(io, 'existing', async ({ stores }) => {
     const projector = new Projector(stores.events, stores.readModels, allProjections(), { retired: RETIRED_PROJECTIONS });
     const bar = new SingleBar({
       stream: io.stderr,
@@ -219,7 +350,7 @@ async function rebuildProjections(io: CliIo): Promise<number> {
 
 /** Tamper evidence: the hash chain of the embedded log, then every read model against a fresh replay. */
 async function verify(io: CliIo): Promise<number> {
-  return withStores(io, async (stores) => {
+  return withStores(io, 'existing', async ({ stores }) => {
     if (!stores.sqliteDb) {
       io.stderr.write('vigil: verify checks the hash chain of the embedded event store; with EventStoreDB only the read models are compared\n');
     }
@@ -245,7 +376,7 @@ async function exportEvents(args: readonly string[], io: CliIo): Promise<number>
     ...(values.from ? { from: new Date(values.from).toISOString() } : {}),
     ...(values.to ? { to: new Date(values.to).toISOString() } : {}),
   };
-  return withStores(io, async (stores) => {
+  return withStores(io, 'existing', async ({ stores, name }) => {
     const bar = progressBar(io, 'exporting');
     bar.start(Math.max(1, await stores.events.headPosition()), 0);
     let count = 0;
@@ -254,7 +385,7 @@ async function exportEvents(args: readonly string[], io: CliIo): Promise<number>
       count += 1;
     }
     bar.stop();
-    io.stderr.write(`exported ${count} events of project ${projectId}\n`);
+    io.stderr.write(`exported ${count} events of project ${projectId} from ${name}\n`);
     return 0;
   });
 }
@@ -301,6 +432,11 @@ async function replay(file: string | undefined, io: CliIo): Promise<number> {
     await stores.close();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** A value as a POSIX shell reads it back unchanged: bare when it is plainly safe, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 async function serve(args: readonly string[], io: CliIo): Promise<number> {

@@ -36,13 +36,18 @@ export interface Stores {
   close: () => Promise<void>;
 }
 
+/** The embedded file under the data dir, which the CLI names in its errors before it opens it. */
+export function embeddedDatabasePath(config: VigilConfig): string {
+  return join(config.dataDir, 'vigil.db');
+}
+
 /**
  * Embedded by default: events and read models in one SQLite file under the data dir.
  * VIGIL_EVENTSTORE_URL and VIGIL_MONGODB_URL switch either side to its production server.
  */
 export async function openStores(config: VigilConfig, options: { clock?: () => Date; threads?: ThreadLinks; walCheckpoints?: WalCheckpoints } = {}): Promise<Stores> {
   const needsSqlite = !config.eventStoreUrl || !config.mongoUrl;
-  const sqlitePath = needsSqlite ? join(config.dataDir, 'vigil.db') : null;
+  const sqlitePath = needsSqlite ? embeddedDatabasePath(config) : null;
   const walCheckpoints = options.walCheckpoints ?? 'on-commit';
   const opened: SqliteDatabase[] = [];
   const open = (durability: 'full' | 'normal') => {

@@ -252,12 +252,52 @@ describe('vigil exec', () => {
       const run = await exec(['--monitor', unknown, '--url', vigil.url, '--', ...node('console.log("ran")')]);
       expect(run.code).to.equal(0);
       expect(run.stdout).to.equal('ran\n');
-      expect(run.stderr).to.equal('vigil: could not send start ping: 404 monitor not found\nvigil: could not send success ping: 404 monitor not found\n');
 
       const target = await startTarget(reply(404, '{"error":"monitor not found"}'));
       try {
         await exec(['--monitor', unknown, '--url', target.url, '--', ...node('')]);
         expect(target.seen).to.have.length(2);
+      } finally {
+        await target.close();
+      }
+    });
+  });
+
+  describe('when Vigil has no such monitor (a mistyped crontab line)', () => {
+    it('says so loudly after the job, naming the monitor and the server, and exits with the job’s code', async () => {
+      const unknown = '6f0b0a57-1d7c-4b36-9f1a-2a6a1b0f9a00';
+      const run = await exec(['--monitor', unknown, '--url', `${vigil.url}/`, '--', ...node('console.error("job output"); process.exit(3)')]);
+      expect(run.code).to.equal(3);
+      expect(run.stderr.split('\n')).to.deep.equal([
+        'job output',
+        `vigil exec: Vigil at ${vigil.url} has no monitor ${unknown} (404 monitor not found).`,
+        'vigil exec: check the --monitor in your crontab line, and that --url or VIGIL_URL is the Vigil that has it.',
+        'vigil exec: the job ran anyway and exited 3; Vigil recorded nothing of its start and failure pings.',
+        '',
+      ]);
+    });
+
+    it('names the slug for a slug that the ping key’s project does not have', async () => {
+      const run = await exec(['--slug', 'nightly-typo', '--ping-key', project.ping_key, '--', ...node('')], { VIGIL_URL: vigil.url });
+      expect(run.code).to.equal(0);
+      expect(run.stderr.split('\n')).to.deep.equal([
+        `vigil exec: Vigil at ${vigil.url} has no monitor with the slug nightly-typo in the project of that ping key (404 monitor not found).`,
+        'vigil exec: check the --slug and --ping-key (or VIGIL_PING_KEY) in your crontab line, and that --url or VIGIL_URL is the Vigil that has it.',
+        'vigil exec: the job ran anyway and exited 0; Vigil recorded nothing of its start and success pings.',
+        '',
+      ]);
+    });
+
+    it('names only the ping refused when the monitor appeared during the run', async () => {
+      const target = await startTarget((request, response) => {
+        const start = request.url?.startsWith('/v1/ping/m1/start');
+        response.writeHead(start ? 404 : 200, { 'Content-Type': 'application/json' });
+        response.end(start ? '{"error":"monitor not found"}' : '{"ok":true}');
+      });
+      try {
+        const run = await exec(['--monitor', 'm1', '--url', target.url, '--', ...node('')]);
+        expect(run.code).to.equal(0);
+        expect(run.stderr.trimEnd().split('\n').at(-1)).to.equal('vigil exec: the job ran anyway and exited 0; Vigil recorded nothing of its start ping.');
       } finally {
         await target.close();
       }

@@ -65,11 +65,31 @@ describe('vigil ping', () => {
     expect(JSON.parse(fromEnv.stdout[0]!)).to.include({ monitor_id: m.id, event: 'SUCCESS' });
   });
 
-  it('exits 1 with Vigil’s error on stderr and nothing on stdout when the ping is refused', async () => {
-    const run = await cli(['ping', '6f0b0a57-1d7c-4b36-9f1a-2a6a1b0f9a00', '--url', vigil.url]);
-    expect(run).to.deep.equal({ code: 1, stdout: [], stderr: 'vigil: ping failed: 404 monitor not found\n' });
+  it('exits 1 with Vigil’s error on stderr and nothing on stdout when the ping is refused for a reason other than a missing monitor', async () => {
+    const target = await startTarget(reply(400, '{"error":"run_id must be at most 64 characters"}'));
+    try {
+      expect(await cli(['ping', 'm1', '--url', target.url])).to.deep.equal({ code: 1, stdout: [], stderr: 'vigil: ping failed: 400 run_id must be at most 64 characters\n' });
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('exits 1 saying, over lines naming the monitor and the server, that Vigil has no such monitor', async () => {
+    const unknown = '6f0b0a57-1d7c-4b36-9f1a-2a6a1b0f9a00';
+    const run = await cli(['ping', unknown, '--url', vigil.url]);
+    expect(run).to.deep.equal({
+      code: 1,
+      stdout: [],
+      stderr:
+        `vigil ping: Vigil at ${vigil.url} has no monitor ${unknown} (404 monitor not found).\n` +
+        'vigil ping: check the monitor id, and that --url or VIGIL_URL is the Vigil that has it.\n',
+    });
     const wrongKey = await cli(['ping', '--slug', 'ping-cli-slug', '--ping-key', 'not-the-key', '--url', vigil.url]);
     expect(wrongKey.code).to.equal(1);
+    expect(wrongKey.stderr).to.equal(
+      `vigil ping: Vigil at ${vigil.url} has no monitor with the slug ping-cli-slug in the project of that ping key (404 monitor not found).\n` +
+        'vigil ping: check the --slug and --ping-key (or VIGIL_PING_KEY), and that --url or VIGIL_URL is the Vigil that has it.\n',
+    );
   });
 
   it('exits 1 when Vigil is unreachable', async () => {
@@ -110,8 +130,8 @@ describe('vigil --help', () => {
     for (const flag of ['--help', 'help', '-h']) {
       const run = await cli([flag]);
       expect(run.code, flag).to.equal(0);
-      expect(run.stdout.join('\n'), flag).to.match(/^usage:\n {2}vigil users create/);
-      expect(run.stdout.join('\n'), flag).to.include('vigil exec');
+      expect(run.stdout.join('\n'), flag).to.match(/^usage:\n {2}vigil bootstrap --email E/);
+      for (const line of ['vigil users create', '[--print FIELD]', 'vigil exec', 'VIGIL_API_KEY=']) expect(run.stdout.join('\n'), flag).to.include(line);
     }
     const unknown = await cli(['frobnicate']);
     expect(unknown.code).to.equal(2);

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { spawnServer, vigilCli } from '../support/server-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -54,5 +56,23 @@ describe('Bootstrap from the CLI against a running server', function () {
     const projectKey = await vigilCli(['keys', 'create', '--email', 'ops@example.com', '--name', 'p', '--days', '1', '--project', listed.projects[0].id, '--env', 'test'], env);
     expect(projectKey.key).to.match(/^vgl_test_/);
     expect(projectKey).to.deep.include({ project_id: listed.projects[0].id, scopes: ['read', 'manage_monitors'], env: 'test' });
+  });
+
+  it('eval "$(npm run --silent vigil -- bootstrap --email …)" sets VIGIL_USER, VIGIL_API_KEY, VIGIL_PROJECT and VIGIL_PING_KEY for the running server', async () => {
+    const script = 'eval "$(npm run --silent vigil -- bootstrap --email newcomer@example.com --project Backups)" && printf "%s\\n" "$VIGIL_USER" "$VIGIL_API_KEY" "$VIGIL_PROJECT" "$VIGIL_PING_KEY"';
+    const { stdout, stderr } = await promisify(execFile)('sh', ['-c', script], { env: { ...process.env, ...env } });
+    const [user, key, project, pingKey, ...rest] = stdout.split('\n');
+    expect(rest).to.deep.equal(['']);
+    expect(stderr).to.match(/^vigil: bootstrapped newcomer@example\.com with project "Backups" in .*vigil\.db \(VIGIL_DATA_DIR\)/);
+
+    // At once, as the README has it: the server catches up with what the CLI wrote.
+    const headers = { 'X-API-Key': key!, 'Content-Type': 'application/json' };
+    const listed: any = await (await fetch(`${server.url}/v1/projects`, { headers })).json();
+    expect(listed.projects.map((p: any) => [p.id, p.name, p.ping_key, p.owner.id])).to.deep.equal([[project, 'Backups', pingKey, user]]);
+    const monitor = await fetch(`${server.url}/v1/monitors`, {
+      method: 'POST', headers, body: JSON.stringify({ project_id: project, name: 'Nightly', slug: 'nightly', type: 'JOB_HEARTBEAT', schedule: '1d' }),
+    });
+    expect(monitor.status).to.equal(201);
+    expect((await fetch(`${server.url}/v1/s-ping/${pingKey}/nightly/start`)).status).to.equal(200);
   });
 });
