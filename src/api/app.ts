@@ -7,7 +7,7 @@ import type { ApiDependencies } from './dependencies.js';
 import { errorMiddleware } from './errors.js';
 import { httpRequestMetrics } from './http-metrics.js';
 import { jsonBody } from './json-body.js';
-import { rateLimitPerKey } from './rate-limit.js';
+import { AuthFailureThrottle, rateLimitPerKey } from './rate-limit.js';
 import { requestContext } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { docsRouter } from './routes/docs.js';
@@ -58,7 +58,9 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
     const head = await deps.commands.events.headPosition();
     await deps.progress.waitForPosition(head, CATCH_UP_MS).catch(() => undefined);
   };
-  rest.use(authenticate(deps.readModels, deps.commands.clock, catchUpWithLog));
+  const throttle = new AuthFailureThrottle(deps.config.rateLimit, deps.commands.clock);
+  const onFailure = (outcome: 'refused' | 'throttled') => deps.metrics?.authFailures.inc({ outcome });
+  rest.use(authenticate(deps.readModels, deps.commands.clock, { catchUp: catchUpWithLog, throttle, onFailure }));
   // A request sees every write acknowledged before it, pings included (the Ping API answers once a
   // ping is in the log, not once it is projected): it waits, briefly, for the read models to reach
   // the log head. Writes too, for they read before they decide: a DELETE of a monitor archives the

@@ -5,21 +5,46 @@ import { isBefore } from '../domain/time.js';
 import { findApiKeyByHash } from '../queries/identity.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { HttpError } from './errors.js';
+import type { AuthFailureThrottle } from './rate-limit.js';
 import type { VigilState } from './state.js';
+
+export interface AuthenticationOptions {
+  /** Waits for the read models to reach the log's head, or for a bound; resolves either way. */
+  catchUp?: () => Promise<void>;
+  throttle?: AuthFailureThrottle | null;
+  /** Told of every failed authentication: refused (401) or throttled (429). */
+  onFailure?: (outcome: 'refused' | 'throttled') => void;
+}
 
 /**
  * Every REST request carries a live API key in X-API-Key; anything else is a 401.
  *
  * A key minted a moment ago by another process (`vigil keys create` next to a running server) is
  * in the log before it is in the read models; an unknown key therefore waits, briefly, for the
- * read models to reach the log's head before it is refused. `catchUp` resolves either way.
+ * read models to reach the log's head before it is refused.
+ *
+ * A key that fails (malformed, unknown, revoked or expired) counts against the client's address;
+ * past the throttle's limit the failure is a 429 with Retry-After instead, and an unknown key from
+ * that address no longer waits for the read models. A key that works is let through all the same.
  */
-export function authenticate(readModels: ReadModelStore, clock: () => Date, catchUp: () => Promise<void> = async () => {}): Middleware<VigilState> {
+export function authenticate(readModels: ReadModelStore, clock: () => Date, options: AuthenticationOptions = {}): Middleware<VigilState> {
+  const { catchUp = async () => {}, throttle = null, onFailure = () => {} } = options;
   return async (ctx, next) => {
     const presented = ctx.get('X-API-Key');
     if (presented === '') throw new HttpError(401, 'missing X-API-Key header');
-    if (!API_KEY_PATTERN.test(presented)) throw new HttpError(401, 'invalid API key');
-    ctx.state.caller = await callerOfKeyHash(readModels, hashApiKey(presented), clock, catchUp);
+    const fail = (message: string) => {
+      const throttled = throttle?.recordFailure(ctx.ip) ?? null;
+      onFailure(throttled ? 'throttled' : 'refused');
+      return throttled ?? new HttpError(401, message);
+    };
+    if (!API_KEY_PATTERN.test(presented)) throw fail('invalid API key');
+    const wait = throttle?.isThrottled(ctx.ip) ? async () => {} : catchUp;
+    try {
+      ctx.state.caller = await callerOfKeyHash(readModels, hashApiKey(presented), clock, wait);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 401) throw fail(error.message);
+      throw error;
+    }
     await next();
   };
 }

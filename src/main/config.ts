@@ -15,7 +15,8 @@ export interface VigilConfig {
   mongoDatabase: string;
   logLevel: string;
   bodyLimitBytes: number;
-  rateLimit: { requests: number; windowSeconds: number };
+  /** Requests per API key, and failed authentications per client address, in fixed windows. */
+  rateLimit: { requests: number; windowSeconds: number; authFailures: number; authFailureWindowSeconds: number };
   readYourWritesTimeoutMs: number;
   apiKeyPrefix: string;
   pingPayloadLimitBytes: number;
@@ -78,6 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     rateLimit: {
       requests: integer(env, 'VIGIL_RATE_LIMIT_REQUESTS', 600, 1, 1_000_000),
       windowSeconds: integer(env, 'VIGIL_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+      authFailures: integer(env, 'VIGIL_AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
+      authFailureWindowSeconds: integer(env, 'VIGIL_AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
     },
     readYourWritesTimeoutMs: integer(env, 'VIGIL_READ_YOUR_WRITES_TIMEOUT_MS', 5000, 10, 120_000),
     apiKeyPrefix: pattern(env, 'VIGIL_API_KEY_PREFIX', 'vgl', /^[a-z][a-z0-9]{0,15}$/),

@@ -22,6 +22,7 @@ export interface VigilMetrics {
   notificationDeliveries: Counter<'type'>;
   notificationFailures: Counter<'type'>;
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
+  authFailures: Counter<'outcome'>;
 }
 
 export function createVigilMetrics(registry: Registry, sources: ScrapeSources): VigilMetrics {
@@ -87,10 +88,17 @@ export function createVigilMetrics(registry: Registry, sources: ScrapeSources): 
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
+    authFailures: new Counter({
+      name: 'vigil_auth_failures_total',
+      help: 'REST requests whose API key failed (malformed, unknown, revoked or expired): refused with 401, or throttled with 429 once their address was past VIGIL_AUTH_FAILURE_LIMIT.',
+      labelNames: ['outcome'],
+      registers,
+    }),
   };
   // Known label values start at zero, so rate() and increase() see the first event.
   for (const event of PING_KINDS) metrics.pingsReceived.inc({ event }, 0);
   for (const kind of INCIDENT_KINDS) metrics.incidentsOpened.inc({ kind }, 0);
+  for (const outcome of ['refused', 'throttled']) metrics.authFailures.inc({ outcome }, 0);
   for (const type of CHANNEL_TYPES) {
     metrics.notificationDeliveries.inc({ type }, 0);
     metrics.notificationFailures.inc({ type }, 0);

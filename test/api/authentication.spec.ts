@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { parsePrometheusText } from '../support/prometheus-text.js';
 import { TestClock, TestVigil } from '../support/test-vigil.js';
 
 describe('Authentication', () => {
@@ -67,5 +68,108 @@ describe('Rate limiting', () => {
     expect(limited.body.error).to.match(/rate limit exceeded: 3 requests per 60 s/);
     expect(Number(limited.headers.get('Retry-After'))).to.be.within(1, 60);
     expect((await vigil.request('GET', '/v1/projects', { key: b })).status).to.equal(200);
+  });
+});
+
+describe('Failed authentication throttling', () => {
+  const WRONG = 'vgl_live_AAAAAAAAAAAAAAAAAAAAAAAAAA';
+  let vigil: TestVigil;
+  let valid: string;
+  before(async () => {
+    vigil = await TestVigil.start({ clock: new TestClock() });
+    valid = await vigil.accountKey(await vigil.user('throttle@example.com'), ['read']);
+  });
+  after(() => vigil.stop());
+
+  it('answers 429 with Retry-After and { error } once an address has failed 20 times in a minute, while a valid key from it keeps getting 200', async () => {
+    for (let i = 0; i < 20; i++) {
+      expect((await vigil.request('GET', '/v1/projects', { key: i % 2 ? WRONG : 'not-a-key' })).status, `failure ${i + 1}`).to.equal(401);
+      expect((await vigil.request('GET', '/v1/projects', { key: valid })).status, `valid key after failure ${i + 1}`).to.equal(200);
+    }
+    const throttled = await vigil.request('GET', '/v1/projects', { key: WRONG });
+    expect(throttled.status).to.equal(429);
+    expect(throttled.headers.get('Retry-After')).to.equal('60');
+    expect(throttled.body).to.deep.equal({ error: 'too many failed authentications from this address: 20 per 60 s; retry after 60 s' });
+    expect((await vigil.request('GET', '/v1/projects', { key: 'not-a-key' })).status).to.equal(429);
+    expect((await vigil.request('GET', '/v1/projects', { key: valid })).status).to.equal(200);
+    // No key at all is no guess: it stays a 401.
+    expect(await vigil.request('GET', '/v1/projects')).to.deep.include({ status: 401, body: { error: 'missing X-API-Key header' } });
+
+    vigil.clock.advance(45_000);
+    const later = await vigil.request('GET', '/v1/projects', { key: WRONG });
+    expect(later.status).to.equal(429);
+    expect(later.headers.get('Retry-After')).to.equal('15');
+    expect((await vigil.request('GET', '/v1/projects', { key: valid })).status).to.equal(200);
+
+    vigil.clock.advance(15_000);
+    expect(await vigil.request('GET', '/v1/projects', { key: WRONG }), 'a new window').to.deep.include({ status: 401, body: { error: 'invalid API key' } });
+  });
+
+  it('counts expired and revoked keys as failures too', async () => {
+    vigil.clock.advance(60_000);
+    const userId = await vigil.user('throttle-expired@example.com');
+    const expiring = await vigil.accountKey(userId, ['read'], 1);
+    vigil.clock.advance(24 * 3600 * 1000);
+    for (let i = 0; i < 20; i++) expect((await vigil.request('GET', '/v1/projects', { key: expiring })).body.error).to.equal('API key has expired');
+    expect((await vigil.request('GET', '/v1/projects', { key: expiring })).status).to.equal(429);
+
+    vigil.clock.advance(60_000);
+    const revokedId = await vigil.user('throttle-revoked@example.com');
+    await vigil.project(revokedId);
+    const revoked = await vigil.accountKey(revokedId, ['read', 'manage_projects']);
+    const ownId = (await vigil.request('GET', '/v1/api-keys', { key: revoked })).body.api_keys[0].id;
+    expect((await vigil.request('DELETE', `/v1/api-keys/${ownId}`, { key: revoked })).status).to.equal(204);
+    for (let i = 0; i < 20; i++) expect((await vigil.request('GET', '/v1/projects', { key: revoked })).body.error).to.equal('API key has been revoked');
+    expect((await vigil.request('GET', '/v1/projects', { key: revoked })).status).to.equal(429);
+  });
+
+  it('counts each failure in vigil_auth_failures_total, as refused (401) or throttled (429)', async () => {
+    const failures = async () => {
+      const scraped = parsePrometheusText(await (await fetch(`${vigil.url}/metrics`)).text());
+      return { refused: scraped.value('vigil_auth_failures_total', { outcome: 'refused' }), throttled: scraped.value('vigil_auth_failures_total', { outcome: 'throttled' }) };
+    };
+    vigil.clock.advance(60_000);
+    const before = await failures();
+    for (let i = 0; i < 22; i++) await vigil.request('GET', '/v1/projects', { key: WRONG });
+    await vigil.request('GET', '/v1/projects', { key: valid });
+    const after = await failures();
+    expect({ refused: after.refused - before.refused, throttled: after.throttled - before.throttled }).to.deep.equal({ refused: 20, throttled: 2 });
+  });
+});
+
+describe('Failed authentication throttling by client address', () => {
+  const WRONG = 'vgl_live_AAAAAAAAAAAAAAAAAAAAAAAAAA';
+  const fromAddress = (vigil: TestVigil, address: string) =>
+    vigil.request('GET', '/v1/projects', { key: WRONG, headers: { 'X-Forwarded-For': address } }).then((response) => response.status);
+
+  it('takes the address from X-Forwarded-For behind a trusted proxy, counting each address apart', async () => {
+    const vigil = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: 'true', VIGIL_AUTH_FAILURE_LIMIT: '2' } });
+    try {
+      expect([await fromAddress(vigil, '203.0.113.7'), await fromAddress(vigil, '203.0.113.7'), await fromAddress(vigil, '203.0.113.7')]).to.deep.equal([401, 401, 429]);
+      expect(await fromAddress(vigil, '203.0.113.8')).to.equal(401);
+      // One IPv6 host has a /64 to spread its failures over: it counts as one address.
+      expect([await fromAddress(vigil, '2001:db8:1:2::1'), await fromAddress(vigil, '2001:db8:1:2:ffff::9'), await fromAddress(vigil, '2001:db8:1:2::3')]).to.deep.equal([401, 401, 429]);
+      expect(await fromAddress(vigil, '2001:db8:1:3::1')).to.equal(401);
+    } finally {
+      await vigil.stop();
+    }
+  });
+
+  it('ignores X-Forwarded-For without one, so a made-up address does not escape the count', async () => {
+    const vigil = await TestVigil.start({ env: { VIGIL_AUTH_FAILURE_LIMIT: '2' } });
+    try {
+      expect([await fromAddress(vigil, '203.0.113.1'), await fromAddress(vigil, '203.0.113.2'), await fromAddress(vigil, '203.0.113.3')]).to.deep.equal([401, 401, 429]);
+    } finally {
+      await vigil.stop();
+    }
+  });
+
+  it('does not count at all with VIGIL_AUTH_FAILURE_LIMIT=0', async () => {
+    const vigil = await TestVigil.start({ env: { VIGIL_AUTH_FAILURE_LIMIT: '0' } });
+    try {
+      for (let i = 0; i < 30; i++) expect(await fromAddress(vigil, '203.0.113.1')).to.equal(401);
+    } finally {
+      await vigil.stop();
+    }
   });
 });

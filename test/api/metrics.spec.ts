@@ -44,6 +44,7 @@ describe('Metrics', () => {
       vigil_notification_deliveries_total: 'counter',
       vigil_notification_failures_total: 'counter',
       vigil_http_request_duration_seconds: 'histogram',
+      vigil_auth_failures_total: 'counter',
     });
   });
 

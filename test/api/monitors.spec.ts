@@ -67,6 +67,51 @@ describe('Monitors API', () => {
     expect((await create({ name: 'Macro', type: 'JOB_CRON', schedule: '@hourly' })).status).to.equal(201);
   });
 
+  describe('JOB_CRON schedules that never fire', () => {
+    const refusals: [string, RegExp][] = [
+      ['0 0 31 2 *', /^schedule: "0 0 31 2 \*" never fires \(February has no 31st\)$/],
+      ['0 0 30 2 *', /^schedule: "0 0 30 2 \*" never fires \(February has no 30th\)$/],
+      ['RRULE:FREQ=DAILY;INTERVAL=0', /^schedule: RRULE INTERVAL must be at least 1, got 0$/],
+      ['RRULE:FREQ=DAILY;COUNT=3', /^schedule: the RRULE's COUNT=3 is used up \(occurrences count from 2020-01-01\): it has no occurrence after 2026-/],
+      ['RRULE:FREQ=DAILY;UNTIL=20210101T000000Z', /^schedule: the RRULE's UNTIL=20210101T000000Z is used up: it has no occurrence after 2026-/],
+      ['RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', /^schedule: "RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30" never fires \(February has no 30th\)$/],
+      ['RRULE:FREQ=DAILY;BYHOUR=99', /^schedule: RRULE BYHOUR values must be 0 to 23, got 99$/],
+      ['RRULE:FREQ=DAILY;BYMINUTE=75', /^schedule: RRULE BYMINUTE values must be 0 to 59, got 75$/],
+      ['RRULE:FREQ=DAILY;FOO=1', /^schedule: RRULE has an unknown part FOO/],
+      ['0 0 * 13 *', /^schedule: cron month values must be 1 to 12, got 13$/],
+    ];
+    let cronMonitorId: string;
+    before(async () => {
+      cronMonitorId = (await create({ name: 'Cron to change', type: 'JOB_CRON', schedule: '0 3 * * *' })).body.monitor.id;
+    });
+
+    for (const [schedule, message] of refusals) {
+      it(`refuses ${schedule} with a 400 saying why, on create and on update`, async () => {
+        const created = await create({ name: 'Never', type: 'JOB_CRON', schedule });
+        expect(created.status, created.text).to.equal(400);
+        expect(created.body.error).to.match(message);
+        const patched = await vigil.request('PATCH', `/v1/monitors/${cronMonitorId}`, { key, body: { schedule } });
+        expect(patched.status, patched.text).to.equal(400);
+        expect(patched.body.error).to.match(message);
+      });
+    }
+
+    it('keeps the schedule it had after a refused update', async () =>
+      expect((await vigil.request('GET', `/v1/monitors/${cronMonitorId}`, { key })).body.monitor.schedule).to.equal('0 3 * * *'));
+
+    it('accepts the edges: February 29th (leap years only) and the last hour of the day', async () => {
+      const leap = await create({ name: 'Leap day', type: 'JOB_CRON', schedule: '0 0 29 2 *' });
+      expect(leap.status, leap.text).to.equal(201);
+      expect(leap.body.monitor.next_expected_at).to.equal('2028-02-29T00:00:00.000Z');
+      const lastHour = await create({ name: 'Last hour', type: 'JOB_CRON', schedule: 'RRULE:FREQ=DAILY;BYHOUR=23;BYMINUTE=0;BYSECOND=0' });
+      expect(lastHour.status, lastHour.text).to.equal(201);
+      expect(lastHour.body.monitor.next_expected_at).to.match(/T23:00:00.000Z$/);
+      const patched = await vigil.request('PATCH', `/v1/monitors/${cronMonitorId}`, { key, body: { schedule: 'RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYHOUR=0;BYMINUTE=0;BYSECOND=0' } });
+      expect(patched.status, patched.text).to.equal(200);
+      expect(patched.body.monitor.next_expected_at).to.equal('2028-02-29T00:00:00.000Z');
+    });
+  });
+
   describe('limits, accepted at the limit and refused one past it', () => {
     const cases: [string, Record<string, unknown>, Record<string, unknown>, RegExp][] = [
       ['name', { name: 'n'.repeat(100) }, { name: 'n'.repeat(101) }, /^name must be a string of 1 to 100 characters$/],

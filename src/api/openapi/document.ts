@@ -87,7 +87,7 @@ function describeOperation(operation: Operation, options: DocumentOptions): Json
     responses['401'] = error('Missing, malformed, unknown, expired or revoked API key');
     responses['403'] = error('The key lacks the scope (`code: INSUFFICIENT_API_KEY_SCOPE`) or its user the role');
     responses['429'] = {
-      ...error('Too many requests for this key'),
+      ...error('Too many requests for this key, or too many failed authentications from this address'),
       headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
     };
   }

@@ -89,10 +89,15 @@ export function shownUptime(uptime: UptimeConfig): UptimeConfig {
   return { ...shown, uptime_headers: maskedHeaders(uptime.uptime_headers) };
 }
 
-/** Rules that tie fields together; each refusal names the field. */
-export function assertConsistent(config: MonitorConfig): void {
+/**
+ * Rules that tie fields together; each refusal names the field. The schedule is judged at `now`
+ * when it is new, or its timezone is: one already kept is not refused again when a later change
+ * leaves it be (a COUNT used up since, a rule accepted before these checks were as strict).
+ */
+export function assertConsistent(config: MonitorConfig, now: string, previous: MonitorConfig | null = null): void {
   if (!isTimeZone(config.timezone)) throw invalid('timezone must be an IANA time zone such as Europe/Berlin');
-  const problem = scheduleProblem(config.type, config.schedule, config.timezone);
+  const rescheduled = previous === null || previous.schedule !== config.schedule || previous.timezone !== config.timezone || previous.type !== config.type;
+  const problem = rescheduled ? scheduleProblem(config.type, config.schedule, config.timezone, now) : null;
   if (problem) throw invalid(problem);
   const { min_duration_seconds: min, max_duration_seconds: max } = config;
   if (min !== null && max !== null && min >= max) throw invalid('min_duration_seconds must be less than max_duration_seconds');

@@ -317,7 +317,7 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
   {
     if (command.type === 'CreateMonitor') {
       if (state.lifecycle !== 'absent') return [];
-      assertConsistent(command.config);
+      assertConsistent(command.config, command.now);
       const { monitor_id, project_id, config, now } = command;
       return [{ type: 'MonitorCreated', data: { monitor_id, project_id, config, created_at: now, next_expected_at: firstExpected(config, now) } }];
     }
@@ -327,7 +327,7 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
     switch (command.type) {
       case 'UpdateMonitor': {
         const next = mergeConfig(config, command.patch);
-        assertConsistent(next);
+        assertConsistent(next, command.now, config);
         if (JSON.stringify(next) === JSON.stringify(config)) return [];
         // A new schedule counts from now, as a new monitor would.
         const rescheduled = next.schedule !== config.schedule || next.timezone !== config.timezone;

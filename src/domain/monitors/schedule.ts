@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import rrule from 'rrule';
+import { ruleParts, ruleProblem } from './rrule-parts.js';
 
 const { RRule, rrulestr } = rrule;
 
@@ -40,17 +41,23 @@ function cronFor(schedule: string, timezone: string): Cron | null {
   }
 }
 
+const isRule = (schedule: string) => /^RRULE:/i.test(schedule.trim());
+
 /**
  * An RFC 5545 rule (`RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;BYHOUR=18;BYMINUTE=0`) for
  * calendars cron cannot say, anchored in the monitor's zone. Daily or coarser only: finer rules are
  * what cron is for, and rrule walks every occurrence from the anchor to find the next one.
+ *
+ * New rules pass `ruleProblem` first; this reads the ones already in the log as they always were,
+ * except an INTERVAL below 1, which rrule reads as never (0) or walks back from forever (-1).
  */
 function rruleFor(schedule: string, timezone: string, near?: Date): InstanceType<typeof RRule> | null {
   const trimmed = schedule.trim();
-  if (!/^RRULE:/i.test(trimmed) || /[\r\n]|DTSTART|TZID/i.test(trimmed)) return null;
+  if (!isRule(trimmed) || /[\r\n]|DTSTART|TZID/i.test(trimmed)) return null;
   const anchoredAt = (anchor: string) => {
     const rule = rrulestr(`DTSTART;TZID=${timezone}:${anchor}\n${trimmed}`);
-    return rule instanceof RRule && rule.options.freq <= RRule.DAILY ? rule : null;
+    const { freq, interval } = rule instanceof RRule ? rule.options : { freq: NaN, interval: NaN };
+    return rule instanceof RRule && freq <= RRule.DAILY && Number.isInteger(interval) && interval >= 1 ? rule : null;
   };
   try {
     const rule = anchoredAt(ANCHOR);
@@ -85,14 +92,61 @@ function anchorNear(near: Date, freq: number, interval: number): string {
   return day(new Date(start + Math.floor(days / period) * period * UNIT_MS.d));
 }
 
-/** Why a schedule does not suit its monitor type, or null when it does. */
-export function scheduleProblem(type: MonitorType, schedule: string, timezone: string): string | null {
+/**
+ * How far ahead a schedule must have a next time to be accepted, and how far an RRULE's is looked
+ * for: far enough for February 29th across a century's skipped leap year (2096 → 2104).
+ */
+export const HORIZON_YEARS = 8;
+const HORIZON_MS = HORIZON_YEARS * 366 * UNIT_MS.d;
+
+/** The shortest a period of each rrule frequency (YEARLY 0 … DAILY 3) can be, in days. */
+const SHORTEST_PERIOD_DAYS = [365, 28, 7, 1];
+
+class PastHorizon extends Error {}
+
+/**
+ * The rule's first occurrence after `from`, looked for up to HORIZON_YEARS ahead at least. A rule
+ * with no occurrence at all (a February 30th) has rrule walk period by period to the year 9999:
+ * 35 s for a daily one, the event loop blocked throughout. rrule reads the rule's `interval` twice
+ * a period (iter and DateTime.add), so counting those reads stops the walk past the horizon.
+ */
+function afterWithinHorizon(rule: InstanceType<typeof RRule>, from: Date): Date | null {
+  const { interval, freq, dtstart } = rule.options;
+  const periodMs = (SHORTEST_PERIOD_DAYS[freq] ?? 1) * interval * UNIT_MS.d;
+  // Floating wall times (dtstart) against real instants: a day either way covers any zone offset.
+  const periods = Math.ceil((from.getTime() + HORIZON_MS + UNIT_MS.d - dtstart.getTime()) / periodMs) + 2;
+  let reads = 0;
+  Object.defineProperty(rule.options, 'interval', {
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      reads += 1;
+      if (reads > 2 * periods + 1) throw new PastHorizon();
+      return interval;
+    },
+  });
+  try {
+    return rule.after(from, false);
+  } catch (error) {
+    if (error instanceof PastHorizon) return null;
+    throw error;
+  } finally {
+    Object.defineProperty(rule.options, 'interval', { value: interval, writable: true, configurable: true, enumerable: true });
+  }
+}
+
+const CRON_FORMAT =
+  'schedule must be a five-field cron expression (such as "0 3 * * *"), a macro such as @hourly, or an RRULE:… of daily or coarser frequency for JOB_CRON monitors';
+
+/**
+ * Why a schedule does not suit its monitor type, or null when it does. A JOB_CRON schedule must
+ * also have a next time within HORIZON_YEARS of `now`: one that never fires can never be missed.
+ */
+export function scheduleProblem(type: MonitorType, schedule: string, timezone: string, now: string): string | null {
   switch (type) {
     case 'JOB_CRON': {
       const zone = isTimeZone(timezone) ? timezone : 'UTC';
-      return cronFor(schedule, zone) || rruleFor(schedule, zone)
-        ? null
-        : 'schedule must be a five-field cron expression (such as "0 3 * * *"), a macro such as @hourly, or an RRULE:… of daily or coarser frequency for JOB_CRON monitors';
+      return isRule(schedule) ? ruleScheduleProblem(schedule, zone, new Date(now)) : cronScheduleProblem(schedule, zone, new Date(now));
     }
     case 'JOB_HEARTBEAT':
     case 'UPTIME_HTTP':
@@ -108,6 +162,122 @@ export function scheduleProblem(type: MonitorType, schedule: string, timezone: s
   }
 }
 
+function cronScheduleProblem(schedule: string, zone: string, now: Date): string | null {
+  const trimmed = schedule.trim();
+  const fields = trimmed.split(/\s+/);
+  const fieldProblem = fields.length === 5 ? cronFieldProblem(fields) : null;
+  if (fieldProblem) return fieldProblem;
+  const cron = cronFor(trimmed, zone);
+  if (!cron) return CRON_FORMAT;
+  // croner looks 400 years ahead before it answers null.
+  const next = cron.nextRun(now);
+  if (next === null) return `schedule: "${trimmed}" never fires${reasonInBrackets(fields.length === 5 ? cronMonthDays(fields) : null)}`;
+  if (next.getTime() - now.getTime() > HORIZON_MS) return `schedule: "${trimmed}" does not fire in the next ${HORIZON_YEARS} years (next at ${next.toISOString()})`;
+  return null;
+}
+
+const CRON_FIELDS = [
+  { name: 'minute', min: 0, max: 59 },
+  { name: 'hour', min: 0, max: 23 },
+  { name: 'day-of-month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12 },
+  { name: 'day-of-week', min: 0, max: 7 },
+] as const;
+
+/** A number out of its field's range, said in the field's own terms (croner counts months from 0 in its message). */
+function cronFieldProblem(fields: string[]): string | null {
+  for (const [index, field] of fields.entries()) {
+    const { name, min, max } = CRON_FIELDS[index]!;
+    for (const item of field.split(',')) {
+      const [range = '', step] = item.split('/');
+      for (const value of range.split('-')) {
+        if (!/^\d+$/.test(value)) continue;
+        if (Number(value) < min || Number(value) > max) return `schedule: cron ${name} values must be ${min} to ${max}, got ${value}`;
+      }
+      if (step !== undefined && /^\d+$/.test(step) && Number(step) < 1) return `schedule: cron ${name} steps must be at least 1, got ${item}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * The days of the month and the months a cron expression names, when its day of the week is any
+ * (croner fires on either day field when both are set, and then something always matches).
+ */
+function cronMonthDays(fields: string[]): { days: number[]; months: number[] } | null {
+  if (fields[4] !== '*' && fields[4] !== '?') return null;
+  const days = expand(fields[2]!, 1, 31, []);
+  const months = expand(fields[3]!, 1, 12, MONTH_ABBREVIATIONS);
+  return days && months ? { days, months } : null;
+}
+
+const MONTH_ABBREVIATIONS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const LONGEST_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The values a plain cron field (numbers, names, ranges and steps) names; null for L, W, # and the like. */
+function expand(field: string, min: number, max: number, names: string[]): number[] | null {
+  const valueOf = (token: string) => (/^\d+$/.test(token) ? Number(token) : names.indexOf(token.toUpperCase()) + min);
+  const values = new Set<number>();
+  for (const item of field.split(',')) {
+    const match = /^(\*|\w+)(?:-(\w+))?(?:\/(\d+))?$/.exec(item);
+    if (!match) return null;
+    const from = match[1] === '*' ? min : valueOf(match[1]!);
+    const to = match[2] !== undefined ? valueOf(match[2]) : match[1] === '*' || match[3] !== undefined ? max : from;
+    const step = Number(match[3] ?? 1);
+    if (from < min || to > max || from > to || step < 1) return null;
+    for (let value = from; value <= to; value += step) values.add(value);
+  }
+  return [...values].sort((a, b) => a - b);
+}
+
+/** Why none of `days` falls in any of `months` (February has no 30th), or null when one does. */
+function impossibleMonthDays({ days, months }: { days: number[]; months: number[] }): string | null {
+  if (days.length === 0 || months.length === 0 || months.some((month) => days.some((day) => day <= LONGEST_MONTH[month - 1]!))) return null;
+  const names = months.map((month) => MONTH_NAMES[month - 1]!);
+  const ordinals = days.map(ordinal);
+  return `${joined(names, 'and')} ${names.length === 1 ? 'has' : 'have'} no ${joined(ordinals, 'or')}`;
+}
+
+function reasonInBrackets(monthDays: { days: number[]; months: number[] } | null): string {
+  const reason = monthDays ? impossibleMonthDays(monthDays) : null;
+  return ` (${reason ?? 'no date matches it'})`;
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+function joined(words: string[], conjunction: string): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
+}
+
+function ruleScheduleProblem(schedule: string, zone: string, now: Date): string | null {
+  const trimmed = schedule.trim();
+  const problem = ruleProblem(trimmed);
+  if (problem) return problem;
+  if (!rruleFor(trimmed, zone)) return CRON_FORMAT;
+  if (nextOfRule(trimmed, zone, now)) return null;
+  const parts = ruleParts(trimmed);
+  const limit = ['COUNT', 'UNTIL'].find((name) => parts.has(name));
+  if (limit !== undefined) {
+    const unlimited = `RRULE:${[...parts].filter(([name]) => name !== limit).map(([name, value]) => `${name}=${value}`).join(';')}`;
+    if (nextOfRule(unlimited, zone, now)) {
+      const counted = limit === 'COUNT' ? ' (occurrences count from 2020-01-01)' : '';
+      return `schedule: the RRULE's ${limit}=${parts.get(limit)} is used up${counted}: it has no occurrence after ${now.toISOString()}`;
+    }
+  }
+  const reason = impossibleMonthDays({ days: ruleNumbers(parts, 'BYMONTHDAY') ?? [], months: ruleNumbers(parts, 'BYMONTH') ?? [] });
+  return reason ? `schedule: "${trimmed}" never fires (${reason})` : `schedule: "${trimmed}" has no occurrence in the next ${HORIZON_YEARS} years`;
+}
+
+/** A numeric list part's values; null when it counts any from the end (-1, the last). */
+function ruleNumbers(parts: Map<string, string>, name: string): number[] | null {
+  const values = parts.get(name)?.split(',').map(Number) ?? [];
+  return values.some((value) => value < 0) ? null : values;
+}
+
 /**
  * The rule's next occurrence after `from`, a time in a repeated fall-back hour at its first
  * occurrence, as cron has it (rrule gives the second). One whose first occurrence has passed is
@@ -115,11 +285,11 @@ export function scheduleProblem(type: MonitorType, schedule: string, timezone: s
  */
 function nextOfRule(schedule: string, timezone: string, from: Date): Date | null {
   const rule = rruleFor(schedule, timezone, from);
-  let next = rule?.after(from, false) ?? null;
+  let next = rule ? afterWithinHorizon(rule, from) : null;
   for (let tries = 0; rule && next && tries < 2; tries++) {
     const first = firstInstantOfWallTime(next, timezone);
     if (first > from) return first;
-    next = rule.after(next, false);
+    next = afterWithinHorizon(rule, next);
   }
   return next;
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { type MonitorConfig, MONITOR_DEFAULTS, UPTIME_DEFAULTS } from '../../../src/domain/monitors/monitor-config.js';
-import { type CheckObservation, type IncomingPing, type MonitorCommand, type MonitorEvent, type PingReceivedData, monitorDecider } from '../../../src/domain/monitors/monitor.js';
+import { type CheckObservation, type IncomingPing, type MonitorCommand, type MonitorEvent, type MonitorPatch, type PingReceivedData, monitorDecider } from '../../../src/domain/monitors/monitor.js';
 import { deciderSpec } from '../../support/decider.js';
 
 const { given } = deciderSpec(monitorDecider);
@@ -70,6 +70,15 @@ describe('Monitor', () => {
       given([]).when({ type: 'CreateMonitor', monitor_id, project_id, config: config({ type: 'JOB_CRON', schedule: '5m' }), now: T0 }).thenRefuses('invalid', /five-field cron/);
       given([]).when({ type: 'CreateMonitor', monitor_id, project_id, config: config({ schedule: '0 * * * *' }), now: T0 }).thenRefuses('invalid', /interval such as 30s/);
       given([]).when({ type: 'CreateMonitor', monitor_id, project_id, config: config({ timezone: 'Mars/Olympus' }), now: T0 }).thenRefuses('invalid', /IANA time zone/);
+    });
+
+    it('refuses a JOB_CRON schedule that never fires after `now`, saying why', () => {
+      const create = (schedule: string, now = T0): MonitorCommand => ({ type: 'CreateMonitor', monitor_id, project_id, config: config({ type: 'JOB_CRON', schedule }), now });
+      given([]).when(create('0 0 31 2 *')).thenRefuses('invalid', /^schedule: "0 0 31 2 \*" never fires \(February has no 31st\)$/);
+      given([]).when(create('RRULE:FREQ=DAILY;INTERVAL=0')).thenRefuses('invalid', /^schedule: RRULE INTERVAL must be at least 1, got 0$/);
+      given([]).when(create('RRULE:FREQ=DAILY;BYHOUR=99')).thenRefuses('invalid', /^schedule: RRULE BYHOUR values must be 0 to 23, got 99$/);
+      given([]).when(create('RRULE:FREQ=DAILY;COUNT=3')).thenRefuses('invalid', new RegExp(`COUNT=3 is used up .*: it has no occurrence after ${T0}$`));
+      given([]).when(create('RRULE:FREQ=DAILY;COUNT=3', '2020-01-01T12:00:00.000Z')).thenEmits(['MonitorCreated']);
     });
   });
 
@@ -294,6 +303,33 @@ describe('Monitor', () => {
         .when({ type: 'UpdateMonitor', monitor_id, patch: { name: 'Nightly backup' }, last_ping_seq: 4, now: T1 })
         .then([{ type: 'MonitorUpdated', data: { ...ids, config: config({ name: 'Nightly backup' }), updated_at: T1, last_ping_seq: 4, next_expected_at: HOUR_AFTER_T0 } }]);
       given([created()]).when({ type: 'UpdateMonitor', monitor_id, patch: { name: 'Backup' }, last_ping_seq: null, now: T1 }).then([]);
+    });
+
+    describe('of a JOB_CRON schedule', () => {
+      const cron = (schedule: string, timezone = 'UTC'): MonitorEvent => ({
+        type: 'MonitorCreated',
+        data: { ...ids, config: config({ type: 'JOB_CRON', schedule, timezone }), created_at: T0, next_expected_at: '2026-11-22T03:00:00.000Z' },
+      });
+      const update = (patch: MonitorPatch, now = T1): MonitorCommand => ({ type: 'UpdateMonitor', monitor_id, patch, last_ping_seq: null, now });
+
+      it('refuses a new schedule, or a new timezone for a kept one, that never fires after `now`', () => {
+        given([cron('0 3 * * *')]).when(update({ schedule: '0 0 30 2 *' })).thenRefuses('invalid', /^schedule: "0 0 30 2 \*" never fires \(February has no 30th\)$/);
+        given([cron('0 3 * * *')]).when(update({ schedule: 'RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30' })).thenRefuses('invalid', /never fires \(February has no 30th\)$/);
+        // UNTIL is a UTC time; 23:00 on 2026-11-21 in UTC is still to come at T1, but long gone in Kiritimati (UTC+14).
+        const until = 'RRULE:FREQ=DAILY;BYHOUR=23;UNTIL=20261121T235959Z';
+        given([cron(until)]).when(update({ name: 'Renamed' })).thenEmits(['MonitorUpdated']);
+        given([cron(until)]).when(update({ timezone: 'Pacific/Kiritimati' })).thenRefuses('invalid', /UNTIL=20261121T235959Z is used up/);
+      });
+
+      it('leaves a kept schedule be when something else changes, though its COUNT has been used up since', () =>
+        given([cron('RRULE:FREQ=DAILY;COUNT=3')])
+          .when(update({ name: 'Renamed' }))
+          .then([{ type: 'MonitorUpdated', data: { ...ids, config: config({ type: 'JOB_CRON', schedule: 'RRULE:FREQ=DAILY;COUNT=3', name: 'Renamed' }), updated_at: T1, last_ping_seq: null, next_expected_at: '2026-11-22T03:00:00.000Z' } }]));
+
+      it('still reads a monitor whose schedule is refused today: its pings are recorded and nothing is expected of it', () =>
+        given([cron('RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30')])
+          .when(receive())
+          .thenMatches(([event]) => event?.type === 'PingReceived' && event.data.next_expected_at === null));
     });
 
     it('refuses uptime fields on a job monitor', () =>

@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import rrule from 'rrule';
 import { nextExpectedAfter, nextExpectedAfterCheckIn, parseInterval, scheduleProblem } from '../../../src/domain/monitors/schedule.js';
 
+const NOW = '2026-11-21T12:00:00.000Z';
+const cronProblem = (schedule: string, now = NOW, timezone = 'UTC') => scheduleProblem('JOB_CRON', schedule, timezone, now);
+
 const next = (schedule: string, timezone: string, from: string) => nextExpectedAfter('JOB_CRON', schedule, timezone, from);
 const chain = (schedule: string, timezone: string, from: string, n: number) => {
   const times: string[] = [];
@@ -62,7 +65,7 @@ describe('Schedules', () => {
 
   it('accepts an RRULE for calendars cron cannot say: the last weekday of the month at 18:00 local', () => {
     const rule = 'RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;BYHOUR=18;BYMINUTE=0;BYSECOND=0';
-    expect(scheduleProblem('JOB_CRON', rule, 'Europe/Berlin')).to.equal(null);
+    expect(cronProblem(rule, NOW, 'Europe/Berlin')).to.equal(null);
     expect(chain(rule, 'Europe/Berlin', '2026-02-15T00:00:00.000Z', 3)).to.deep.equal([
       '2026-02-27T17:00:00.000Z',
       '2026-03-31T16:00:00.000Z',
@@ -71,10 +74,128 @@ describe('Schedules', () => {
   });
 
   it('refuses RRULEs finer than daily, malformed ones, and cron with the wrong number of fields', () => {
-    expect(scheduleProblem('JOB_CRON', 'RRULE:FREQ=MINUTELY', 'UTC')).to.match(/RRULE/);
-    expect(scheduleProblem('JOB_CRON', 'RRULE:FREQ=SOMETIMES', 'UTC')).to.match(/RRULE/);
-    expect(scheduleProblem('JOB_CRON', '0 0 * * * *', 'UTC')).to.match(/five-field/);
-    expect(scheduleProblem('JOB_CRON', '@reboot', 'UTC')).to.match(/five-field/);
+    expect(cronProblem('RRULE:FREQ=MINUTELY')).to.equal('schedule: RRULE FREQ=MINUTELY is finer than daily; use a cron expression for that');
+    expect(cronProblem('RRULE:FREQ=SOMETIMES')).to.equal('schedule: RRULE FREQ must be YEARLY, MONTHLY, WEEKLY or DAILY, got SOMETIMES');
+    expect(cronProblem('0 0 * * * *')).to.match(/five-field/);
+    expect(cronProblem('@reboot')).to.match(/five-field/);
+  });
+
+  describe('a JOB_CRON schedule that never fires', () => {
+    it('is refused, saying which day does not exist', () => {
+      expect(cronProblem('0 0 31 2 *')).to.equal('schedule: "0 0 31 2 *" never fires (February has no 31st)');
+      expect(cronProblem('0 0 30 2 *')).to.equal('schedule: "0 0 30 2 *" never fires (February has no 30th)');
+      expect(cronProblem('0 0 30,31 FEB *')).to.equal('schedule: "0 0 30,31 FEB *" never fires (February has no 30th or 31st)');
+      expect(cronProblem('0 0 31 2,4 *')).to.equal('schedule: "0 0 31 2,4 *" never fires (February and April have no 31st)');
+      expect(cronProblem('RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30')).to.equal('schedule: "RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30" never fires (February has no 30th)');
+    });
+
+    it('is refused when its occurrences miss each other, with no one day to blame', () => {
+      // Every 7th day from Wednesday 2020-01-01 is a Wednesday; week 1 is never in June.
+      expect(cronProblem('RRULE:FREQ=DAILY;INTERVAL=7;BYDAY=TU')).to.equal('schedule: "RRULE:FREQ=DAILY;INTERVAL=7;BYDAY=TU" has no occurrence in the next 8 years');
+      expect(cronProblem('RRULE:FREQ=YEARLY;BYWEEKNO=1;BYMONTH=6')).to.match(/has no occurrence in the next 8 years$/);
+    });
+
+    it('looks no further than it must: a daily RRULE on February 30th is answered without walking to the year 9999', () =>
+      // rrule alone takes ~35 s for this one (see the mocha timeout).
+      expect(cronProblem('RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30')).to.match(/never fires \(February has no 30th\)$/));
+
+    it('is refused when the next time is more than 8 years away', () =>
+      expect(cronProblem('0 0 * 2 1#5')).to.equal('schedule: "0 0 * 2 1#5" does not fire in the next 8 years (next at 2044-02-29T00:00:00.000Z)'));
+
+    it('accepts February 29th, even across 2100, which is no leap year', () => {
+      expect(cronProblem('0 0 29 2 *')).to.equal(null);
+      expect(cronProblem('RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29')).to.equal(null);
+      expect(cronProblem('0 0 29 2 *', '2096-03-01T00:00:00.000Z')).to.equal(null);
+      expect(cronProblem('RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29', '2096-03-01T00:00:00.000Z')).to.equal(null);
+      expect(next('RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29', 'UTC', '2096-03-01T00:00:00.000Z')).to.equal('2104-02-29T00:00:00.000Z');
+    });
+
+    it('is refused when its COUNT or UNTIL is used up by `now`, and accepted while it is not', () => {
+      expect(cronProblem('RRULE:FREQ=DAILY;COUNT=3')).to.equal(
+        `schedule: the RRULE's COUNT=3 is used up (occurrences count from 2020-01-01): it has no occurrence after ${NOW}`,
+      );
+      expect(cronProblem('RRULE:FREQ=DAILY;UNTIL=20210101T000000Z')).to.equal(`schedule: the RRULE's UNTIL=20210101T000000Z is used up: it has no occurrence after ${NOW}`);
+      expect(cronProblem('RRULE:FREQ=DAILY;COUNT=3', '2020-01-02T12:00:00.000Z')).to.equal(null);
+      expect(cronProblem('RRULE:FREQ=DAILY;UNTIL=20270101T000000Z')).to.equal(null);
+    });
+  });
+
+  describe('RRULE parts', () => {
+    it('refuses each part out of its range, naming the part, its range and the value', () => {
+      const refusals: [string, string][] = [
+        ['BYHOUR=99', 'BYHOUR values must be 0 to 23, got 99'],
+        ['BYHOUR=1,,2', 'BYHOUR values must be 0 to 23, got an empty value'],
+        ['BYHOUR=1.5', 'BYHOUR values must be 0 to 23, got 1.5'],
+        ['BYMINUTE=60', 'BYMINUTE values must be 0 to 59, got 60'],
+        ['BYSECOND=60', 'BYSECOND values must be 0 to 59, got 60'],
+        ['BYMONTH=13', 'BYMONTH values must be 1 to 12, got 13'],
+        ['BYMONTH=0', 'BYMONTH values must be 1 to 12, got 0'],
+        ['BYMONTHDAY=0', 'BYMONTHDAY values must be 1 to 31 or -31 to -1, got 0'],
+        ['BYMONTHDAY=-32', 'BYMONTHDAY values must be 1 to 31 or -31 to -1, got -32'],
+        ['INTERVAL=0', 'INTERVAL must be at least 1, got 0'],
+        ['INTERVAL=-1', 'INTERVAL must be at least 1, got -1'],
+        ['INTERVAL=abc', 'INTERVAL must be a whole number, got abc'],
+        ['COUNT=0', 'COUNT must be at least 1, got 0'],
+        ['UNTIL=20270231', 'UNTIL must be a date such as 20271231 or a UTC time such as 20271231T235959Z, got 20270231'],
+        ['WKST=XX', 'WKST must be one of MO, TU, WE, TH, FR, SA, SU, got XX'],
+        ['BYDAY=XY', 'BYDAY values must be weekdays such as MO, 1MO (the first Monday) or -1FR (the last Friday), got XY'],
+        ['BYDAY=1MO', 'BYDAY ordinals such as 1MO need FREQ=MONTHLY or FREQ=YEARLY'],
+        ['BYSETPOS=1', 'BYSETPOS picks from the set other BY… parts make, and this rule has none'],
+        ['BYWEEKNO=1', 'BYWEEKNO is only allowed with FREQ=YEARLY'],
+        ['BYYEARDAY=1', 'BYYEARDAY is only allowed with FREQ=YEARLY'],
+        ['FOO=1', 'has an unknown part FOO; the parts are FREQ, UNTIL, COUNT, INTERVAL, BYDAY, WKST, BYSECOND, BYMINUTE, BYHOUR, BYMONTH, BYMONTHDAY, BYYEARDAY, BYWEEKNO, BYSETPOS'],
+        ['BYEASTER=0', 'has an unknown part BYEASTER; the parts are FREQ, UNTIL, COUNT, INTERVAL, BYDAY, WKST, BYSECOND, BYMINUTE, BYHOUR, BYMONTH, BYMONTHDAY, BYYEARDAY, BYWEEKNO, BYSETPOS'],
+        ['FREQ=WEEKLY', 'gives FREQ more than once'],
+        ['COUNT=2;UNTIL=20300101', 'takes COUNT or UNTIL, not both'],
+        ['', 'has an empty part (two semicolons, or one at the end)'],
+      ];
+      for (const [part, message] of refusals) expect(cronProblem(`RRULE:FREQ=DAILY;${part}`), part).to.equal(`schedule: RRULE ${message}`);
+      expect(cronProblem('RRULE:FREQ=MONTHLY;BYDAY=6MO')).to.equal('schedule: RRULE BYDAY ordinals must be 1 to 5 or -5 to -1 with FREQ=MONTHLY, got 6MO');
+      expect(cronProblem('RRULE:FREQ=WEEKLY;BYMONTHDAY=1')).to.equal('schedule: RRULE BYMONTHDAY is not allowed with FREQ=WEEKLY');
+      expect(cronProblem('RRULE:INTERVAL=2')).to.equal('schedule: RRULE needs a FREQ (YEARLY, MONTHLY, WEEKLY or DAILY)');
+      expect(cronProblem('RRULE:FREQ=DAILY;DTSTART=20200101')).to.match(/^schedule: an RRULE takes no DTSTART or TZID/);
+    });
+
+    it('accepts every part at the ends of its range', () => {
+      for (const rule of [
+        'RRULE:FREQ=DAILY;BYHOUR=0,23;BYMINUTE=0,59;BYSECOND=0,59',
+        'RRULE:FREQ=DAILY;BYHOUR=23',
+        'RRULE:FREQ=YEARLY;BYMONTH=1,12;BYMONTHDAY=1,31,-1,-31',
+        'RRULE:FREQ=YEARLY;BYYEARDAY=1,366,-1,-366',
+        'RRULE:FREQ=YEARLY;BYWEEKNO=1,53,-1,-53;WKST=SU',
+        'RRULE:FREQ=YEARLY;BYDAY=53FR,-53MO,20TU',
+        'RRULE:FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=1,-1,366,-366;INTERVAL=1',
+        'RRULE:FREQ=MONTHLY;BYDAY=-1FR',
+      ]) {
+        expect(cronProblem(rule), rule).to.equal(null);
+      }
+    });
+  });
+
+  it('reads a rule already kept with a part out of range as it always has, and one with INTERVAL below 1 as having no next time', () => {
+    expect(next('RRULE:FREQ=DAILY;BYHOUR=99', 'UTC', NOW)).to.match(/T03:00:00.000Z$/);
+    // rrule walks back from the anchor forever for -1, and reads 0 as never.
+    expect(next('RRULE:FREQ=DAILY;INTERVAL=-1', 'UTC', NOW)).to.equal(null);
+    expect(next('RRULE:FREQ=DAILY;INTERVAL=0', 'UTC', NOW)).to.equal(null);
+    expect(next('RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30', 'UTC', NOW)).to.equal(null);
+  });
+
+  describe('cron fields', () => {
+    it('refuses a value out of its field\'s range, in the field\'s own terms', () => {
+      expect(cronProblem('60 0 * * *')).to.equal('schedule: cron minute values must be 0 to 59, got 60');
+      expect(cronProblem('0 24 * * *')).to.equal('schedule: cron hour values must be 0 to 23, got 24');
+      expect(cronProblem('0 0 0 * *')).to.equal('schedule: cron day-of-month values must be 1 to 31, got 0');
+      expect(cronProblem('0 0 1-32 * *')).to.equal('schedule: cron day-of-month values must be 1 to 31, got 32');
+      expect(cronProblem('0 0 * 13 *')).to.equal('schedule: cron month values must be 1 to 12, got 13');
+      expect(cronProblem('0 0 * * 8')).to.equal('schedule: cron day-of-week values must be 0 to 7, got 8');
+      expect(cronProblem('*/0 * * * *')).to.equal('schedule: cron minute steps must be at least 1, got */0');
+    });
+
+    it('accepts the ends of each range, names, and croner\'s L, W and #', () => {
+      for (const cron of ['0-59 0-23 1-31 1-12 0-7', '0 0 31 */2 *', '0 0 L * *', '0 0 15W * *', '0 0 * * 5#2', '0 0 * JAN-DEC MON-FRI', '0 0 31 2 1']) {
+        expect(cronProblem(cron), cron).to.equal(null);
+      }
+    });
   });
 
   it('reads intervals from 1 s to 365 d', () => {
