@@ -215,8 +215,11 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       await checker?.stop();
       await timer?.stop();
       // Let go of the partitions only once no tick is in progress, so the others take over at once.
-      for (const share of Object.values(shares)) await share.stop();
-      await lead?.stop();
+      // Letting go is a courtesy (a lease lapses anyway): a store that cannot write it (a full
+      // disk) must not keep the stores from closing.
+      const leaseNotReleased = (error: unknown) => logger.warn({ err: error }, 'a lease was not let go of; it lapses instead');
+      for (const share of Object.values(shares)) await share.stop().catch(leaseNotReleased);
+      await lead?.stop().catch(leaseNotReleased);
       await stores.close();
     },
   };

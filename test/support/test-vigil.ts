@@ -45,9 +45,9 @@ export class TestVigil {
     return TestVigil.open(dir.path, options.env ?? {}, options.clock ?? new TestClock(), dir.remove, options.logger);
   }
 
-  /** Starts on an existing data dir, which `stop` then removes. */
-  static async reopen(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<TestVigil> {
-    return TestVigil.open(dataDir, env, new TestClock(Date.now()), () => rmSync(dataDir, { recursive: true, force: true }));
+  /** Starts on an existing data dir, which `stop` then removes. `logger`: where the server logs (by default nowhere). */
+  static async reopen(dataDir: string, env: NodeJS.ProcessEnv = {}, logger?: Logger): Promise<TestVigil> {
+    return TestVigil.open(dataDir, env, new TestClock(Date.now()), () => rmSync(dataDir, { recursive: true, force: true }), logger);
   }
 
   private static async open(dataDir: string, extraEnv: NodeJS.ProcessEnv, clock: TestClock, removeDir: () => void, logger?: Logger): Promise<TestVigil> {
