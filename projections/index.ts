@@ -7,6 +7,7 @@ import { notificationGroupsProjection } from './notification-groups.js';
 import { deliveriesProjection, pendingPagesProjection } from './outbox.js';
 import { checkHoursProjection, latestCheckResultsProjection } from './check-results.js';
 import { deadlinesProjection } from './deadlines.js';
+import { incidentHistoryProjection } from './incident-history.js';
 import { incidentsProjection } from './incidents.js';
 import { monitorsProjection } from './monitors.js';
 import { projectMembersProjection } from './project-members.js';
@@ -25,5 +26,5 @@ export const RETIRED_PROJECTIONS: readonly RetiredProjection[] = [
 /** Every read model Vigil serves queries from. */
 export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
-    notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, auditEventsProjection] as Projection[];
+    notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, auditEventsProjection, incidentHistoryProjection] as Projection[];
 }
