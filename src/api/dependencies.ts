@@ -3,6 +3,7 @@ import type { SecretBox } from '../app/secret-box.js';
 import type { SmtpSettings } from '../notifications/senders.js';
 import type { ReadModelProgress } from '../projector/read-model-progress.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
+import type { AsOfReader } from '../audit/as-of-reader.js';
 import type { ReadinessReport } from '../metrics/readiness.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { Logger } from './logger.js';
@@ -36,6 +37,8 @@ export interface ApiDependencies {
   metrics?: VigilMetrics;
   /** What /readyz reports. */
   readiness?: () => Promise<ReadinessReport>;
+  /** Where `as_of` queries run; without it, on this thread. */
+  asOf?: AsOfReader;
 }
 
 /** Read-your-writes: answer only once the read models include the write at `position`. */

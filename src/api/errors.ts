@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { DomainError } from '../domain/errors.js';
 import { ReadModelLagError } from '../projector/read-model-progress.js';
 import { StoreCannotWriteError, storageFault } from '../eventstore/storage-fault.js';
+import { AsOfBusyError } from '../audit/as-of-reader.js';
 import type { Logger } from './logger.js';
 
 /** An error with the status and message the client should see. */
@@ -58,6 +59,9 @@ export function errorResponse(caught: unknown): { status: number; body: { error:
       body: { error: 'the change was recorded but is not yet visible in reads; retry the read shortly' },
       headers: { 'Retry-After': '1' },
     };
+  }
+  if (caught instanceof AsOfBusyError) {
+    return { status: 503, body: { error: 'too many as_of queries are waiting; retry shortly' }, headers: { 'Retry-After': '1' } };
   }
   // The disk refused a commit: nothing was recorded (a ping is acknowledged only once it is), and
   // the same request succeeds once there is space again.

@@ -16,6 +16,7 @@ import { newHolderId, releaseDeadLocalHolders } from '../coordination/holders.js
 import { LeadProjector, PROJECTOR_LEASE } from '../coordination/lead-projector.js';
 import { PartitionLeases } from '../coordination/partition-leases.js';
 import { LeasedClaims } from '../coordination/work-claims.js';
+import { type AsOfReader, AsOfThread, inlineAsOfReader } from '../audit/as-of-reader.js';
 
 const VIGIL_VERSION = '0.1';
 import { Projector } from '../projector/projector.js';
@@ -156,7 +157,10 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   let server: Server | null = null;
   let api: RunningVigil['api'] = null;
   let url: string | null = null;
+  // `as_of` reads on a thread of its own where both stores are the embedded file it can open too.
+  let asOf: AsOfReader | null = null;
   if (options.roles.includes('api') && secrets) {
+    asOf = stores.sqlitePath && !config.eventStoreUrl && !config.mongoUrl ? new AsOfThread(stores.sqlitePath) : inlineAsOfReader(stores.readModels, stores.events);
     const progress: ReadModelProgress = lead ?? checkpoints;
     const deps: ApiDependencies = {
       commands,
@@ -166,6 +170,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       logger,
       metrics,
       readiness,
+      asOf,
       config: {
         bodyLimitBytes: config.bodyLimitBytes,
         rateLimit: config.rateLimit,
@@ -220,6 +225,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       const leaseNotReleased = (error: unknown) => logger.warn({ err: error }, 'a lease was not let go of; it lapses instead');
       for (const share of Object.values(shares)) await share.stop().catch(leaseNotReleased);
       await lead?.stop().catch(leaseNotReleased);
+      await asOf?.close();
       await stores.close();
     },
   };

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { errorResponse } from '../../src/api/errors.js';
 import { StoreCannotWriteError } from '../../src/eventstore/storage-fault.js';
+import { AsOfBusyError } from '../../src/audit/as-of-reader.js';
 
 describe('errorResponse', () => {
   describe('for a disk that refuses a write', () => {
@@ -24,6 +25,14 @@ describe('errorResponse', () => {
 
     it('still answers anything else unexpected with a bland 500', () => {
       expect(errorResponse(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })).status).to.equal(500);
+    });
+  });
+
+  it('answers 503 with Retry-After when too many as_of queries already wait', () => {
+    expect(errorResponse(new AsOfBusyError(32))).to.deep.equal({
+      status: 503,
+      body: { error: 'too many as_of queries are waiting; retry shortly' },
+      headers: { 'Retry-After': '1' },
     });
   });
 });

@@ -4,7 +4,7 @@ import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/inciden
 import { getIncident, getMonitor, pagedFind } from '../../queries/monitors.js';
 import type { Filter } from '../../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../../projections/incidents.js';
-import { incidentsAsOf } from '../../audit/as-of.js';
+import { inlineAsOfReader } from '../../audit/as-of-reader.js';
 import { incidentTimeline } from '../../queries/timeline.js';
 import { actorOf } from '../actor.js';
 import { type ApiDependencies, settled } from '../dependencies.js';
@@ -24,6 +24,7 @@ const ACT = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 
 export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
+  const asOf = deps.asOf ?? inlineAsOfReader(readModels, commands.events);
 
   const gatedIncident = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
     gatedDocument<IncidentDocument>(readModels, state, 'incidents', rawId, 'incident', requirement);
@@ -53,7 +54,7 @@ export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies
       return;
     }
     // As they stood then: from the incidents' history, not today's read model.
-    const { docs, total } = await incidentsAsOf(readModels, filter, query.as_of, page);
+    const { docs, total } = await asOf.incidents(filter, query.as_of, page);
     ctx.body = { ...envelope(docs.map(incidentBody), page, total), as_of: query.as_of };
   });
 

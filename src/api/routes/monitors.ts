@@ -8,7 +8,7 @@ import { getPing, pingPage, recentPings } from '../../queries/pings.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../../queries/warnings.js';
 import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../../projections/incidents.js';
-import { monitorAsOf } from '../../audit/as-of.js';
+import { inlineAsOfReader } from '../../audit/as-of-reader.js';
 import { archiveMonitorIncidents } from '../../app/incident-records.js';
 import { actorOf } from '../actor.js';
 import { CreateMonitorBody, UpdateMonitorBody } from '../codecs/monitors.js';
@@ -45,6 +45,7 @@ async function assertNotificationTargets(readModels: ReadModelStore, projectId: 
 
 export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
+  const asOfReader = deps.asOf ?? inlineAsOfReader(readModels, commands.events);
   const fresh = async (monitorId: string) => {
     const monitor = await getMonitor(readModels, monitorId);
     if (!monitor) throw new HttpError(404, 'monitor not found');
@@ -79,7 +80,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
       return;
     }
     // As it stood then: the monitor's own streams replayed up to that moment, not today's read model.
-    const then = await monitorAsOf(commands.events, monitor.id, asOf);
+    const then = await asOfReader.monitor(monitor.id, asOf);
     if (!then) throw new HttpError(404, `monitor did not exist at ${asOf}`);
     ctx.body = { monitor: monitorBody(then), as_of: asOf };
   });
