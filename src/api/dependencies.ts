@@ -6,6 +6,7 @@ import type { SmtpSettings } from '../notifications/senders.js';
 import type { PrivateTargets } from '../outbound/policy.js';
 import type { ReadModelProgress } from '../projector/read-model-progress.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
+import type { AsOfReader } from '../audit/as-of-reader.js';
 import type { ReadinessReport } from '../metrics/readiness.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { Logger } from './logger.js';
@@ -43,6 +44,8 @@ export interface ApiDependencies {
   readiness?: () => Promise<ReadinessReport>;
   /** The web console's sessions; without them, sessions live in this process only. */
   sessions?: SessionStore;
+  /** Where `as_of` queries run; without it, on this thread. */
+  asOf?: AsOfReader;
 }
 
 /** Read-your-writes: answer only once the read models include the write at `position`. */

@@ -1,6 +1,8 @@
 import type { Middleware } from 'koa';
 import { DomainError } from '../domain/errors.js';
 import { ReadModelLagError } from '../projector/read-model-progress.js';
+import { StoreCannotWriteError, storageFault } from '../eventstore/storage-fault.js';
+import { AsOfBusyError } from '../audit/as-of-reader.js';
 import type { Logger } from './logger.js';
 
 /** An error with the status and message the client should see. */
@@ -58,6 +60,16 @@ export function errorResponse(caught: unknown): { status: number; body: { error:
       headers: { 'Retry-After': '1' },
     };
   }
+  if (caught instanceof AsOfBusyError) {
+    return { status: 503, body: { error: 'too many as_of queries are waiting; retry shortly' }, headers: { 'Retry-After': '1' } };
+  }
+  // The disk refused a commit: nothing was recorded (a ping is acknowledged only once it is), and
+  // the same request succeeds once there is space again.
+  const fault = storageFault(caught);
+  if (fault) {
+    const message = caught instanceof StoreCannotWriteError ? caught.message : new StoreCannotWriteError('store', fault).message;
+    return { status: 503, body: { error: message }, headers: { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) } };
+  }
   // Errors raised by the body parser, Koa and the router carry a client status and a safe message.
   if (isRequestError(caught)) {
     const status = caught.status;
@@ -76,3 +88,5 @@ function isRequestError(error: unknown): error is { status: number; message: str
 }
 
 const NOT_IMPLEMENTED = 501;
+/** Space comes back when an operator (or a log rotation) frees it: seconds rather than a moment. */
+const STORAGE_RETRY_AFTER_SECONDS = 10;

@@ -1,66 +1,100 @@
-import type { EventStore, ReadAllOptions, RecordedEvent, Subscription } from '../eventstore/event-store.js';
-import { openSqliteDatabase } from '../eventstore/sqlite-database.js';
-import { Projector } from '../projector/projector.js';
-import type { Projection } from '../projector/projection.js';
-import { SqliteReadModelStore } from '../readstore/sqlite-read-model-store.js';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import { monitorStream, pingStream } from '../domain/monitors/monitor.js';
+import { INCIDENT_STATUSES, type IncidentStatus } from '../domain/monitors/incidents.js';
+import type { ProjectedEvent } from '../projector/projection.js';
+import { type Filter, type FindOptions, type Range, type ReadModelStore, type Scalar, type StoredDocument, isRange } from '../readstore/read-model-store.js';
+import type { IncidentDocument } from '../../projections/incidents.js';
+import { type IncidentHistoryDocument, incidentAt, incidentHistoryProjection } from '../../projections/incident-history.js';
+import { type MonitorDocument, monitorsProjection } from '../../projections/monitors.js';
 
-/** A fixed list of recorded events, readable as a log: what a replay up to a moment runs over. */
-class RecordedLog implements EventStore {
-  constructor(private readonly events: readonly RecordedEvent[]) {}
+/**
+ * A project's incidents as they stood at `asOf`: `filter` as for today's (project_id, and any of
+ * monitor_id, status, event), newest first, one page of them and how many there were.
+ *
+ * Read from the incident history (projections/incident-history.ts), whose versions are what a
+ * replay of the log up to `asOf` makes of each incident: one indexed query for the page and one
+ * for the count, whatever the length of the log, and none of today's incidents read model.
+ */
+export async function incidentsAsOf(
+  readModels: ReadModelStore,
+  filter: Filter,
+  asOf: string,
+  page: { page: number; limit: number },
+): Promise<{ docs: IncidentDocument[]; total: number }> {
+  const { status, ...rest } = filter;
+  const existing = { ...rest, exists_from: { $lte: asOf }, exists_until: { $gt: asOf } };
+  const filters = statusesAt(status, asOf).map((held) => ({ ...existing, ...held }));
+  const collection = incidentHistoryProjection.collection.name;
+  const sort: FindOptions['sort'] = [['started_at', -1]];
+  const skip = (page.page - 1) * page.limit;
+  const [found, counts] = await Promise.all([
+    filters.length === 1
+      ? readModels.find<IncidentHistoryDocument>(collection, filters[0]!, { sort, skip, limit: page.limit })
+      : // Statuses held at that moment by disjoint sets of incidents: their pages merged as one.
+        Promise.all(filters.map((f) => readModels.find<IncidentHistoryDocument>(collection, f, { sort, limit: skip + page.limit }))).then((pages) =>
+          pages.flat().sort(newestFirst).slice(skip, skip + page.limit),
+        ),
+    Promise.all(filters.map((f) => readModels.count(collection, f))),
+  ]);
+  return { docs: found.map((stored) => incidentAt(stored.doc, asOf)!), total: counts.reduce((sum, n) => sum + n, 0) };
+}
 
-  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const after = options.after ?? 0;
-    return this.events.filter((e) => e.position > after).slice(0, options.maxCount ?? Number.MAX_SAFE_INTEGER);
-  }
-
-  async headPosition(): Promise<number> {
-    return this.events.at(-1)?.position ?? 0;
-  }
-
-  appendToStream(): never {
-    throw new Error('a replayed log is read-only');
-  }
-  async readStream(): Promise<RecordedEvent[]> {
-    throw new Error('a replayed log is read in order only');
-  }
-  subscribeToAll(): Subscription {
-    throw new Error('a replayed log is read in order only');
-  }
-  async setStreamMaxCount(): Promise<void> {
-    throw new Error('a replayed log is read-only');
-  }
-  async deleteStream(): Promise<void> {
-    throw new Error('a replayed log is read-only');
-  }
-  async close(): Promise<void> {}
+/** As the store orders `started_at` descending: then by id. */
+function newestFirst(a: StoredDocument<IncidentHistoryDocument>, b: StoredDocument<IncidentHistoryDocument>): number {
+  if (a.doc.started_at !== b.doc.started_at) return a.doc.started_at < b.doc.started_at ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /**
- * Read models as they stood at `asOf`: the given events recorded by then, replayed through the
- * projections into a scratch store. Nothing of the live read models is used.
+ * The conditions, each a filter of its own, under which an incident held one of `statuses` at
+ * `asOf`. A status is a stretch of time (OPEN until past_open_from, ACKNOWLEDGED until
+ * resolved_from, RESOLVED from then on), so statuses next to each other make one condition, and
+ * OPEN with RESOLVED two.
  */
-export async function readModelsAsOf(events: readonly RecordedEvent[], projections: readonly Projection<object>[], asOf: string) {
-  const db = openSqliteDatabase(':memory:');
-  const store = new SqliteReadModelStore(db);
-  const log = new RecordedLog(events.filter((e) => e.created <= asOf).sort((a, b) => a.position - b.position));
-  await new Projector(log, store, projections).catchUp();
-  return { store, close: () => db.close() };
-}
-
-/** Events of some streams, all of them, from the log. */
-export async function streamsEvents(events: EventStore, streams: readonly string[]): Promise<RecordedEvent[]> {
-  return (await Promise.all(streams.map((stream) => events.readStream(stream)))).flat();
-}
-
-/** Every event that names a project, in log order up to `asOf`: a scan of the log, as audits are rare. */
-export async function projectEventsUpTo(events: EventStore, projectId: string, asOf: string): Promise<RecordedEvent[]> {
-  const found: RecordedEvent[] = [];
-  const head = await events.headPosition();
-  for (let after = 0; after < head; ) {
-    const page = await events.readAll({ after, maxCount: 5000 });
-    if (page.length === 0) break;
-    for (const event of page) if (event.data['project_id'] === projectId && event.created <= asOf) found.push(event);
-    after = page.at(-1)!.position;
+function statusesAt(status: Scalar | Range | undefined, asOf: string): Filter[] {
+  const wanted = status === undefined ? INCIDENT_STATUSES : isRange(status) ? (status.$in ?? INCIDENT_STATUSES) : [status];
+  const held = INCIDENT_STATUSES.map((s) => wanted.includes(s));
+  const reached: Record<IncidentStatus, string | null> = { OPEN: null, ACKNOWLEDGED: 'past_open_from', RESOLVED: 'resolved_from' };
+  const filters: Filter[] = [];
+  for (let first = 0; first < held.length; first++) {
+    if (!held[first] || held[first - 1]) continue;
+    let last = first;
+    while (held[last + 1]) last += 1;
+    const from = reached[INCIDENT_STATUSES[first]!];
+    const until = last + 1 < INCIDENT_STATUSES.length ? reached[INCIDENT_STATUSES[last + 1]!] : null;
+    filters.push({ ...(from ? { [from]: { $lte: asOf } } : {}), ...(until ? { [until]: { $gt: asOf } } : {}) });
   }
-  return found;
+  return filters;
+}
+
+/**
+ * The monitor as it stood at `asOf`: the events of its own two streams recorded by then, folded by
+ * the monitors projection as a replay would (its document in and out of JSON, as a store keeps
+ * it). Null if it did not exist then. What it reads is this monitor's log, not the whole log's.
+ */
+export async function monitorAsOf(events: EventStore, monitorId: string, asOf: string): Promise<MonitorDocument | null> {
+  const [monitor, pings] = await Promise.all([events.readStream(monitorStream(monitorId)), events.readStream(pingStream(monitorId))]);
+  const handled = new Set<string>(monitorsProjection.handles);
+  let doc: MonitorDocument | null = null;
+  for (const event of mergedByPosition(monitor, pings)) {
+    if (event.created > asOf || !handled.has(event.type)) continue;
+    doc = monitorsProjection.apply(doc, toProjectedEvent(event), monitorId);
+  }
+  return doc === null ? null : (JSON.parse(JSON.stringify(doc)) as MonitorDocument);
+}
+
+/** Two streams' events (each in order) as the log has them. */
+function* mergedByPosition(a: readonly RecordedEvent[], b: readonly RecordedEvent[]): Generator<RecordedEvent> {
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]!.position < b[j]!.position)) yield a[i++]!;
+    else yield b[j++]!;
+  }
+}
+
+function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent {
+  // The log holds only events Vigil's deciders wrote, so their shape is trusted.
+  const { id, type, data, metadata, position, streamName, revision, created } = recorded;
+  return { id, type, data, metadata, position, streamName, revision, created } as ProjectedEvent;
 }

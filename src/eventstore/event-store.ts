@@ -1,3 +1,5 @@
+import type { WriteHealth } from './storage-fault.js';
+
 /**
  * The event-store port, shaped after EventStoreDB so that the SQLite adapter and the
  * EventStoreDB adapter can be swapped without the rest of Vigil noticing.
@@ -93,6 +95,11 @@ export interface EventStore {
   setStreamMaxCount(streamName: string, maxCount: number): Promise<void>;
   /** Hard delete: the events are gone and the stream name can never be written again. */
   deleteStream(streamName: string): Promise<void>;
+  /**
+   * Whether the store can commit now. Where a commit failed for want of disk, the store tries a
+   * small write of its own to find out (`/readyz` asks this); absent where the store cannot tell.
+   */
+  writeHealth?(): Promise<WriteHealth>;
   close(): Promise<void>;
 }
 

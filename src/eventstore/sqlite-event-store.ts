@@ -21,6 +21,7 @@ import type { WriterReply, WriterRequest } from './sqlite-writer-thread.js';
 import { startModuleWorker } from './module-worker.js';
 import type { CommitSignal } from './commit-signal.js';
 import { WriteGate } from './write-gate.js';
+import { type StorageFault, StoreCannotWriteError, type WriteHealth, storageFault } from './storage-fault.js';
 
 /** What a read hands out: not the hashes, which only `verify` reads (two 64-character strings an event). */
 const EVENT_COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
@@ -77,6 +78,8 @@ export class SqliteEventStore implements EventStore {
   private readonly newEventListeners = new Set<() => void>();
   private closed = false;
   private commits = 0;
+  /** Why the last commit failed, while the disk refuses them; cleared by the next that succeeds. */
+  private writeFailure: { fault: StorageFault; since: string } | null = null;
   private readonly pollIntervalMs: number;
   private readonly commitSignal: CommitSignal | null;
   private readonly clock: () => Date;
@@ -165,7 +168,7 @@ export class SqliteEventStore implements EventStore {
         outcomes = writer.commitIfFree(writes, created, this.gateWaitSince ?? undefined);
       } catch (error) {
         this.gateWaitSince = null;
-        for (const pending of batch) pending.reject(error);
+        this.fail(batch, error);
         return;
       }
       if (outcomes === null) {
@@ -186,9 +189,7 @@ export class SqliteEventStore implements EventStore {
     }
     this.inFlight = this.commitOnWriterThread({ writes, created }).then(
       (outcomes) => this.settle(batch, outcomes),
-      (error: unknown) => {
-        for (const pending of batch) pending.reject(error);
-      },
+      (error: unknown) => this.fail(batch, error),
     ).finally(() => {
       this.inFlight = null;
       this.flush();
@@ -227,7 +228,21 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
+  /**
+   * A group's commit failed: nothing of it was recorded, so each write is refused. Where the disk
+   * refused it (full, or failing), the error says so, and the store remembers it for `writeHealth`
+   * until a commit succeeds again. Every later write still tries: the first that commits is the
+   * recovery, with no restart.
+   */
+  private fail(batch: PendingWrite[], error: unknown): void {
+    const fault = storageFault(error);
+    if (fault) this.writeFailure = { fault, since: this.writeFailure?.since ?? this.clock().toISOString() };
+    const refused = fault ? new StoreCannotWriteError('event store', fault, { cause: error }) : error;
+    for (const pending of batch) pending.reject(refused);
+  }
+
   private settle(batch: PendingWrite[], outcomes: LogWriteOutcome[]): void {
+    this.writeFailure = null;
     this.commits += 1;
     outcomes.forEach((outcome, index) => {
       const pending = batch[index]!;
@@ -312,6 +327,24 @@ export class SqliteEventStore implements EventStore {
 
   async deleteStream(streamName: string): Promise<void> {
     await this.enqueue({ kind: 'delete', streamName });
+  }
+
+  /**
+   * Able to commit unless the last commit failed for want of disk. Then this commits a one-row
+   * write through the same writer as the appends (their thread included), so that the answer
+   * follows the disk: space freed, the probe commits and the store is writable again, even where
+   * no append has come since (a load balancer sends none to an instance it took out).
+   */
+  async writeHealth(): Promise<WriteHealth> {
+    if (!this.writeFailure || this.closed) return { ok: true };
+    try {
+      await this.enqueue({ kind: 'probe' });
+      return { ok: true };
+    } catch (error) {
+      const fault = storageFault(error);
+      if (!fault) throw error;
+      return { ok: false, error: `cannot write: ${fault.reason} (${fault.code})`, since: this.writeFailure?.since ?? this.clock().toISOString() };
+    }
   }
 
   /** Commits whatever was asked for before the close, then stops writing. */

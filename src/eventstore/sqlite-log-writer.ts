@@ -17,7 +17,9 @@ export type LogWrite =
   | { kind: 'append'; streamName: string; events: readonly EventToAppend[]; expectedRevision: ExpectedRevision }
   | { kind: 'appendAll'; appends: readonly StreamAppend[] }
   | { kind: 'setMaxCount'; streamName: string; maxCount: number }
-  | { kind: 'delete'; streamName: string };
+  | { kind: 'delete'; streamName: string }
+  /** Records nothing of the log: a write of one row beside it, to learn whether the disk takes a commit (see SqliteEventStore.writeHealth). */
+  | { kind: 'probe' };
 
 /** What became of one write: plain data, so that it can cross from a writer thread. */
 export type LogWriteOutcome = { ok: true; result: AppendResult | null; each?: AppendResult[] } | { ok: false; error: RejectedWrite };
@@ -71,6 +73,11 @@ export function ensureLogSchema(db: SqliteDatabase): void {
       deleted INTEGER NOT NULL DEFAULT 0,
       last_hash TEXT NOT NULL DEFAULT ''
     );
+    -- One row, changed by each probe write: a commit that writes a page, as an append does.
+    CREATE TABLE IF NOT EXISTS es_write_probe (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      probes INTEGER NOT NULL
+    );
   `);
 }
 
@@ -112,6 +119,7 @@ export class SqliteLogWriter {
         `INSERT INTO es_streams (stream, revision, deleted) VALUES (?, -1, 1)
          ON CONFLICT (stream) DO UPDATE SET deleted = 1`,
       ),
+      probe: db.prepare('INSERT INTO es_write_probe (id, probes) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET probes = probes + 1'),
     };
   }
 
@@ -191,6 +199,9 @@ export class SqliteLogWriter {
       case 'delete':
         this.statements.deleteEvents.run(write.streamName);
         this.statements.markDeleted.run(write.streamName);
+        return null;
+      case 'probe':
+        this.statements.probe.run();
         return null;
       default: {
         const exhaustive: never = write;

@@ -53,6 +53,9 @@ function run(path: string, intervalMs: number, gate: WriteGate, restartAfterFram
   // Only the RESTART waits on this connection; its PASSIVE checkpoints never do.
   db.pragma(`busy_timeout = ${RESTART_WAIT_MS}`);
   let restartNotBefore = 0;
+  // Said once when checkpoints start failing and once when they work again: a full disk fails
+  // every interval (five times a second) until space is freed.
+  let failing = false;
   // Read-only is enough: on Linux, fdatasync flushes the file's pages whoever wrote them.
   const file = openSync(path, 'r');
   const checkpoint = () => {
@@ -69,9 +72,12 @@ function run(path: string, intervalMs: number, gate: WriteGate, restartAfterFram
         const [restarted] = gate.holdAfterWaiters(() => db.pragma('wal_checkpoint(RESTART)')) as CheckpointResult[];
         restartNotBefore = restarted?.busy ? Date.now() + RESTART_RETRY_AFTER_MS : 0;
       }
+      if (failing) console.error('WAL checkpoints work again');
+      failing = false;
     } catch (error) {
       // Busy or failing now, maybe not at the next interval; the writers never depend on it.
-      console.error('WAL checkpoint failed', error);
+      if (!failing) console.error('WAL checkpoint failed; trying again every interval', error);
+      failing = true;
     }
   };
   const timer = setInterval(checkpoint, intervalMs);

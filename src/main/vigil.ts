@@ -16,6 +16,7 @@ import { newHolderId, releaseDeadLocalHolders } from '../coordination/holders.js
 import { LeadProjector, PROJECTOR_LEASE } from '../coordination/lead-projector.js';
 import { PartitionLeases } from '../coordination/partition-leases.js';
 import { LeasedClaims } from '../coordination/work-claims.js';
+import { type AsOfReader, AsOfThread, inlineAsOfReader } from '../audit/as-of-reader.js';
 
 const VIGIL_VERSION = '0.1';
 import { Projector } from '../projector/projector.js';
@@ -161,7 +162,10 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   let server: Server | null = null;
   let api: RunningVigil['api'] = null;
   let url: string | null = null;
+  // `as_of` reads on a thread of its own where both stores are the embedded file it can open too.
+  let asOf: AsOfReader | null = null;
   if (options.roles.includes('api') && secrets) {
+    asOf = stores.sqlitePath && !config.eventStoreUrl && !config.mongoUrl ? new AsOfThread(stores.sqlitePath) : inlineAsOfReader(stores.readModels, stores.events);
     const progress: ReadModelProgress = lead ?? checkpoints;
     const deps: ApiDependencies = {
       commands,
@@ -172,6 +176,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       metrics,
       readiness,
       sessions: stores.sessions,
+      asOf,
       config: {
         bodyLimitBytes: config.bodyLimitBytes,
         rateLimit: config.rateLimit,
@@ -222,8 +227,12 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       await checker?.stop();
       await timer?.stop();
       // Let go of the partitions only once no tick is in progress, so the others take over at once.
-      for (const share of Object.values(shares)) await share.stop();
-      await lead?.stop();
+      // Letting go is a courtesy (a lease lapses anyway): a store that cannot write it (a full
+      // disk) must not keep the stores from closing.
+      const leaseNotReleased = (error: unknown) => logger.warn({ err: error }, 'a lease was not let go of; it lapses instead');
+      for (const share of Object.values(shares)) await share.stop().catch(leaseNotReleased);
+      await lead?.stop().catch(leaseNotReleased);
+      await asOf?.close();
       await stores.close();
     },
   };

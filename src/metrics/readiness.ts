@@ -1,4 +1,5 @@
 import type { EventStore } from '../eventstore/event-store.js';
+import type { WriteHealth } from '../eventstore/storage-fault.js';
 import { type ProjectionIdentity, committedPosition, lagBehind } from '../projector/read-model-lag.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 
@@ -22,13 +23,16 @@ export interface ReadinessSources {
 
 /**
  * Can this process serve? Each store answers its cheapest query (the log's head, the
- * checkpoints), and the read models are within the lag bound. The error named in a failed check
- * stays generic, as the endpoint is unauthenticated; the cause goes to the log.
+ * checkpoints), the log can commit, and the read models are within the lag bound. The error named
+ * in a failed check stays generic, as the endpoint is unauthenticated (the cause goes to the log),
+ * except for a disk that refuses the log's commits: that it is full is what the operator needs to
+ * read there, and it tells nothing about the data.
  */
 export async function checkReadiness(sources: ReadinessSources): Promise<ReadinessReport> {
-  const [head, committed] = await Promise.all([
+  const [head, committed, writable] = await Promise.all([
     answered('event_store', () => sources.events.headPosition(), sources),
     answered('read_store', () => committedPosition(sources.readModels, sources.projections), sources),
+    answered('event_store', () => sources.events.writeHealth?.() ?? Promise.resolve<WriteHealth>({ ok: true }), sources),
   ]);
   const lag = typeof head === 'number' && typeof committed === 'number' ? lagBehind(head, committed) : null;
   const projector: CheckResult =
@@ -38,23 +42,32 @@ export async function checkReadiness(sources: ReadinessSources): Promise<Readine
         ? { ok: true, lag_events: lag, max_lag_events: sources.maxLagEvents }
         : { ok: false, error: `read models are ${lag} events behind the log, more than ${sources.maxLagEvents}` };
   const checks = {
-    event_store: typeof head === 'number' ? { ok: true as const, head_position: head } : head,
+    event_store: eventStoreCheck(head, writable),
     read_store: typeof committed === 'number' ? { ok: true as const, committed_position: committed } : committed,
     projector,
   };
   return { ready: checks.event_store.ok && checks.read_store.ok && projector.ok, checks };
 }
 
-async function answered(check: string, query: () => Promise<number>, sources: ReadinessSources): Promise<number | { ok: false; error: string }> {
+/** The log answers its head, and takes commits (a disk that refuses them says why, and since when). */
+function eventStoreCheck(head: number | Failed, writable: WriteHealth | Failed): CheckResult {
+  if (typeof head !== 'number') return head;
+  if (!writable.ok) return 'since' in writable ? { ok: false, error: `${writable.error} since ${writable.since}` } : writable;
+  return { ok: true, head_position: head };
+}
+
+type Failed = { ok: false; error: string };
+
+async function answered<T>(check: string, query: () => Promise<T>, sources: ReadinessSources): Promise<T | Failed> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<{ ok: false; error: string }>((resolve) => {
+  const timeout = new Promise<Failed>((resolve) => {
     timer = setTimeout(() => resolve({ ok: false, error: `did not answer within ${sources.timeoutMs} ms` }), sources.timeoutMs);
   });
   try {
     return await Promise.race([
-      query().catch((error: unknown) => {
+      query().catch((error: unknown): Failed => {
         sources.onError(check, error);
-        return { ok: false as const, error: 'query failed' };
+        return { ok: false, error: 'query failed' };
       }),
       timeout,
     ]);

@@ -49,6 +49,8 @@ interface PendingWrite {
   position: number;
 }
 
+/** How long the projector waits after a failure before it starts over from its checkpoints. */
+const RETRY_AFTER_MS = 1000;
 const IDLE = Symbol('idle');
 const UNKNOWN = Symbol('unknown');
 const idle = () => new Promise<typeof IDLE>((resolve) => setImmediate(() => resolve(IDLE)));
@@ -240,13 +242,27 @@ export class Projector implements ReadModelProgress {
         if (this.dirty) await this.flush();
       } catch (error) {
         if (this.stopping) break;
-        // Another projector moved a checkpoint, or the store failed: start over from what is committed.
+        // Another projector moved a checkpoint, or the store failed (a full disk refuses every
+        // commit until space is freed): start over from what is committed, so nothing is skipped.
         if (!(error instanceof CheckpointConflictError)) {
           this.onError(error);
-          await new Promise((resolve) => setTimeout(resolve, 1000));
+          await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
         }
         await subscription.unsubscribe();
+        await this.prepareUntilDone();
+      }
+    }
+  }
+
+  /** `prepare`, tried again while the store fails it: a projector that gave up here would never follow the log again. */
+  private async prepareUntilDone(): Promise<void> {
+    while (!this.stopping) {
+      try {
         await this.prepare();
+        return;
+      } catch (error) {
+        this.onError(error);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
       }
     }
   }

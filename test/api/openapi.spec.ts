@@ -66,6 +66,7 @@ describe('OpenAPI document', () => {
     expect(Object.keys(ping)).to.have.members(['get', 'post', 'head']);
     expect(ping.get.security).to.deep.equal([]);
     expect(ping.get.responses).to.not.have.any.keys('401', '403', '429');
+    expect(ping.get.responses['503'].headers['Retry-After'], 'a ping the disk could not record').to.exist;
   });
 
   describe('responses conform to the published schemas', () => {

@@ -5,6 +5,7 @@ import { CheckpointPoller, ReadModelLagError } from '../../src/projector/read-mo
 import { ReaderDemand } from '../../src/projector/reader-demand.js';
 import { WriteGate } from '../../src/eventstore/write-gate.js';
 import { SqliteReadModelStore } from '../../src/readstore/sqlite-read-model-store.js';
+import type { ReadModelStore } from '../../src/readstore/read-model-store.js';
 import { eventually } from '../support/eventually.js';
 import { type EmbeddedStores, dumpReadModels, openEmbeddedStores } from '../support/embedded-stores.js';
 
@@ -237,6 +238,40 @@ describe('Projector', () => {
       await projector.stop();
       expect(await committed(position)).to.equal(true);
     });
+  });
+
+  it('retries, skipping nothing, while the disk refuses its commits and then the read of its checkpoints, and catches up once it takes them', async function () {
+    this.timeout(10_000);
+    const diskFull = () => Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    let commitsToRefuse = 1;
+    let checkpointReadsToRefuse = 0;
+    const errors: unknown[] = [];
+    // The store as a full disk leaves it: commits fail, and then (as the projector starts over) so does a read.
+    const flaky: ReadModelStore = Object.assign(Object.create(stores.readModels) as ReadModelStore, {
+      commit: async (...args: Parameters<ReadModelStore['commit']>) => {
+        if (commitsToRefuse > 0) {
+          commitsToRefuse -= 1;
+          checkpointReadsToRefuse = 1;
+          throw diskFull();
+        }
+        return stores.readModels.commit(...args);
+      },
+      readCheckpoints: async () => {
+        if (checkpointReadsToRefuse > 0) {
+          checkpointReadsToRefuse -= 1;
+          throw diskFull();
+        }
+        return stores.readModels.readCheckpoints();
+      },
+    });
+    const projector = new Projector(stores.events, flaky, [renameCounter()], { onError: (error) => errors.push(error) });
+    await projector.start();
+    let last = 0;
+    for (let n = 1; n <= 5; n++) last = (await rename(stores, 'a', n)).position;
+    await projector.waitForPosition(last, 8000);
+    expect(await renames(stores, 'a')).to.deep.equal({ renames: 5, last: 'name 5' });
+    expect(errors.map((error) => (error as { code?: string }).code)).to.deep.equal(['SQLITE_FULL', 'SQLITE_FULL']);
+    await projector.stop();
   });
 
   it('gives up waiting for a position it does not reach, with a lag error', async () => {

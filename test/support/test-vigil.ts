@@ -58,9 +58,10 @@ export class TestVigil {
   /**
    * Starts on an existing data dir, which `stop` then removes, on the clock of whatever wrote it
    * (the TestVigil it follows, or `TestClock.atWallTime()` after a real server process).
+   * `logger`: where the server logs (by default nowhere).
    */
-  static async reopen(dataDir: string, env: NodeJS.ProcessEnv, clock: TestClock): Promise<TestVigil> {
-    return TestVigil.open(dataDir, env, clock, () => rmSync(dataDir, { recursive: true, force: true }));
+  static async reopen(dataDir: string, env: NodeJS.ProcessEnv, clock: TestClock, logger?: Logger): Promise<TestVigil> {
+    return TestVigil.open(dataDir, env, clock, () => rmSync(dataDir, { recursive: true, force: true }), logger);
   }
 
   private static async open(dataDir: string, extraEnv: NodeJS.ProcessEnv, clock: TestClock, removeDir: () => void, logger?: Logger): Promise<TestVigil> {

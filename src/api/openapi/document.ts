@@ -96,9 +96,15 @@ function describeOperation(operation: Operation, options: DocumentOptions): Json
     responses['413'] = error(`Body larger than ${options.bodyLimitBytes} bytes`);
     responses['415'] = error('Body is not application/json');
   }
-  if (!operation.public && operation.method !== 'get') {
+  // What records something: a REST write, and every method of the Ping API.
+  const ping = /^\/v1\/(s-)?ping\//.test(operation.path);
+  if (ping || (!operation.public && operation.method !== 'get')) {
     responses['503'] = {
-      ...error('Recorded, but the read models did not catch up in time; retry the read'),
+      ...error(
+        ping
+          ? 'The event store cannot write (the disk is full or failing): nothing was recorded; retry after Retry-After'
+          : 'The event store cannot write (the disk is full or failing): nothing was recorded; or it was recorded but the read models did not catch up in time, and only the read needs retrying',
+      ),
       headers: { 'Retry-After': { schema: { type: 'integer' } } },
     };
   }

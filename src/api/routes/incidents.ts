@@ -3,8 +3,8 @@ import { acknowledgeIncident, resolveIncident } from '../../app/monitors.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { getIncident, getMonitor, pagedFind } from '../../queries/monitors.js';
 import type { Filter } from '../../readstore/read-model-store.js';
-import { type IncidentDocument, incidentsProjection } from '../../../projections/incidents.js';
-import { projectEventsUpTo, readModelsAsOf } from '../../audit/as-of.js';
+import type { IncidentDocument } from '../../../projections/incidents.js';
+import { inlineAsOfReader } from '../../audit/as-of-reader.js';
 import { incidentTimeline } from '../../queries/timeline.js';
 import { actorOf } from '../actor.js';
 import { type ApiDependencies, settled } from '../dependencies.js';
@@ -24,6 +24,7 @@ export const ACT = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 
 export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
+  const asOf = deps.asOf ?? inlineAsOfReader(readModels, commands.events);
 
   const gatedIncident = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
     gatedDocument<IncidentDocument>(readModels, state, 'incidents', rawId, 'incident', requirement);
@@ -52,14 +53,9 @@ export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies
       ctx.body = envelope(docs.map(incidentBody), page, total);
       return;
     }
-    // As they stood then: the project's events replayed up to that moment, not today's read model.
-    const past = await readModelsAsOf(await projectEventsUpTo(commands.events, projectId, query.as_of), [incidentsProjection], query.as_of);
-    try {
-      const { docs, total } = await pagedFind<IncidentDocument>(past.store, 'incidents', filter, [['started_at', -1]], page);
-      ctx.body = { ...envelope(docs.map(incidentBody), page, total), as_of: query.as_of };
-    } finally {
-      past.close();
-    }
+    // As they stood then: from the incidents' history, not today's read model.
+    const { docs, total } = await asOf.incidents(filter, query.as_of, page);
+    ctx.body = { ...envelope(docs.map(incidentBody), page, total), as_of: query.as_of };
   });
 
   router.get('/incidents/:incidentId/timeline', async (ctx) => {

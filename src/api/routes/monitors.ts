@@ -9,9 +9,7 @@ import { getPing, pingPage, recentPings } from '../../queries/pings.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../../queries/warnings.js';
 import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../../projections/incidents.js';
-import { type MonitorDocument, monitorsProjection } from '../../../projections/monitors.js';
-import { readModelsAsOf, streamsEvents } from '../../audit/as-of.js';
-import { monitorStream, pingStream } from '../../domain/monitors/monitor.js';
+import { inlineAsOfReader } from '../../audit/as-of-reader.js';
 import { actorOf } from '../actor.js';
 import { CreateMonitorBody, UpdateMonitorBody } from '../codecs/monitors.js';
 import { type ApiDependencies, deletion, settled } from '../dependencies.js';
@@ -47,6 +45,7 @@ async function assertNotificationTargets(readModels: ReadModelStore, projectId: 
 
 export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
+  const asOfReader = deps.asOf ?? inlineAsOfReader(readModels, commands.events);
   const fresh = async (monitorId: string) => {
     const monitor = await getMonitor(readModels, monitorId);
     if (!monitor) throw new HttpError(404, 'monitor not found');
@@ -81,14 +80,9 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
       return;
     }
     // As it stood then: the monitor's own streams replayed up to that moment, not today's read model.
-    const past = await readModelsAsOf(await streamsEvents(commands.events, [monitorStream(monitor.id), pingStream(monitor.id)]), [monitorsProjection], asOf);
-    try {
-      const then = (await past.store.get<MonitorDocument>('monitors', monitor.id))?.doc;
-      if (!then) throw new HttpError(404, `monitor did not exist at ${asOf}`);
-      ctx.body = { monitor: monitorBody(then), as_of: asOf };
-    } finally {
-      past.close();
-    }
+    const then = await asOfReader.monitor(monitor.id, asOf);
+    if (!then) throw new HttpError(404, `monitor did not exist at ${asOf}`);
+    ctx.body = { monitor: monitorBody(then), as_of: asOf };
   });
 
   router.patch('/monitors/:monitorId', async (ctx) => {
