@@ -33,6 +33,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
   stderr: NodeJS.WritableStream;
+  /** The time commands are stamped with (key expiry counts from it); the wall clock by default. */
+  clock?: () => Date;
 }
 
 class UsageError extends Error {}
@@ -198,7 +200,7 @@ async function createUser(args: readonly string[], io: CliIo): Promise<number> {
   const field = printedField(values.print, USER_FIELDS);
   return withStores(io, 'new or existing', async ({ stores }) => {
     const { user } = await registerUser(
-      commandContext(stores.events),
+      commandContext(stores.events, { clock: io.clock ?? (() => new Date()) }),
       { email: address, first_name: values['first-name'] ?? '', last_name: values['last-name'] ?? '' },
       CLI_ACTOR,
     );
@@ -227,7 +229,7 @@ async function createKey(args: readonly string[], io: CliIo): Promise<number> {
   const projectId = values.project ?? null;
   const field = printedField(values.print, KEY_FIELDS);
   return withStores(io, 'existing', async ({ stores, config }) => {
-    const context = commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix });
+    const context = commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix, clock: io.clock ?? (() => new Date()) });
     const userId = await findUserIdByEmail(context, address);
     if (!userId) throw new DomainError('not_found', `no user has the email ${address}`);
     if (projectId !== null) {
@@ -277,7 +279,7 @@ async function bootstrap(args: readonly string[], io: CliIo): Promise<number> {
   const projectName = values.project ?? 'My project';
   if (projectName.trim() === '' || projectName.length > 100) throw new UsageError('--project must be a name of 1 to 100 characters');
   return withStores(io, 'new or existing', async ({ stores, config, name }) => {
-    const context = commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix });
+    const context = commandContext(stores.events, { apiKeyPrefix: config.apiKeyPrefix, clock: io.clock ?? (() => new Date()) });
     let user: Awaited<ReturnType<typeof registerUser>>['user'];
     try {
       ({ user } = await registerUser(context, { email: address, first_name: values['first-name'] ?? '', last_name: values['last-name'] ?? '' }, CLI_ACTOR));

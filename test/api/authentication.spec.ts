@@ -33,6 +33,7 @@ describe('Authentication', () => {
     let printed = '';
     const code = await runCli(['keys', 'create', '--email', 'auth@example.com', '--name', 'cli', '--days', '5', '--scopes', 'read'], {
       env: vigil.env,
+      clock: vigil.clock.now,
       stdout: (text) => (printed = text),
       stderr: process.stderr,
     });
