@@ -35,16 +35,23 @@ export function sparkline(runs: readonly Run[], slots: number): Html {
   return html`<svg class="sparkline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${summary(runs)}"><title>${summary(runs)}</title>${empty ? html`<path class="bar-empty" d="${empty}"></path>` : null}${ok ? html`<path class="bar-ok" d="${ok}"></path>` : null}${failed ? html`<path class="bar-fail" d="${failed}"></path>` : null}</svg>`;
 }
 
+/** The frame both charts draw in: a 960 × 180 view with room on the left for the scale. */
+const CHART = { width: 960, height: 180, left: 56, top: 8, plotW: 960 - 56 - 8, plotH: 180 - 8 - 20 };
+
+/** The two axes, and the scale from 0 to `topMs` written beside them. */
+function axes(topMs: number): Html {
+  const { left, top, plotW, plotH } = CHART;
+  return html`<line class="axis" x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}"></line>
+<line class="axis" x1="${left}" x2="${left + plotW}" y1="${top + plotH}" y2="${top + plotH}"></line>
+<text class="tick" x="${left - 6}" y="${top + 10}" text-anchor="end">${duration(topMs)}</text>
+<text class="tick" x="${left - 6}" y="${top + plotH}" text-anchor="end">0</text>`;
+}
+
 /** Durations against the monitor's limits, drawn as dashed lines, with the scale written out. */
 export function durationChart(runs: readonly Run[], limits: { minMs: number | null; maxMs: number | null }, label: string): Html {
   const measured = runs.filter((r) => r.durationMs !== null);
   if (measured.length === 0) return html`<p class="muted">No measured runs yet: a run is measured from its START ping, or by the duration_ms it reports.</p>`;
-  const width = 960;
-  const height = 180;
-  const left = 56;
-  const top = 8;
-  const plotW = width - left - 8;
-  const plotH = height - top - 20;
+  const { width, height, left, top, plotW, plotH } = CHART;
   const top_ms = Math.max(...measured.map((r) => r.durationMs ?? 0), limits.maxMs ?? 0, limits.minMs ?? 0, 1) * 1.1;
   const y = (ms: number) => round(top + plotH - (ms / top_ms) * plotH);
   const step = plotW / Math.max(runs.length, 10);
@@ -54,10 +61,7 @@ export function durationChart(runs: readonly Run[], limits: { minMs: number | nu
       : html`<line class="${cls}" x1="${left}" x2="${left + plotW}" y1="${y(ms)}" y2="${y(ms)}"></line><text class="limit-label" x="${left + plotW - 2}" y="${y(ms) - 3}" text-anchor="end">${text} ${duration(ms)}</text>`;
   return html`<figure class="chart">
 <svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}: ${summary(runs)}">
-<line class="axis" x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}"></line>
-<line class="axis" x1="${left}" x2="${left + plotW}" y1="${top + plotH}" y2="${top + plotH}"></line>
-<text class="tick" x="${left - 6}" y="${top + 10}" text-anchor="end">${duration(top_ms)}</text>
-<text class="tick" x="${left - 6}" y="${top + plotH}" text-anchor="end">0</text>
+${axes(top_ms)}
 ${runs.map((run, i) => {
   const ms = run.durationMs;
   const h = ms === null ? 3 : Math.max(2, (ms / top_ms) * plotH);
@@ -75,22 +79,14 @@ ${line(limits.minMs, 'limit limit-min', 'min')}
 /** Response times as a line, failed checks marked below it. */
 export function responseTimeChart(runs: readonly Run[]): Html {
   if (runs.length === 0) return html`<p class="muted">No checks yet.</p>`;
-  const width = 960;
-  const height = 180;
-  const left = 56;
-  const top = 8;
-  const plotW = width - left - 8;
-  const plotH = height - top - 20;
+  const { width, height, left, top, plotW, plotH } = CHART;
   const topMs = Math.max(1, ...runs.map((r) => r.durationMs ?? 0)) * 1.1;
   const x = (i: number) => round(left + (runs.length === 1 ? plotW / 2 : (i / (runs.length - 1)) * plotW));
   const y = (ms: number) => round(top + plotH - (ms / topMs) * plotH);
   const points = runs.map((r, i) => `${x(i)},${y(r.durationMs ?? 0)}`).join(' ');
   return html`<figure class="chart">
 <svg viewBox="0 0 ${width} ${height}" role="img" aria-label="Response times of the last ${runs.length} checks">
-<line class="axis" x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}"></line>
-<line class="axis" x1="${left}" x2="${left + plotW}" y1="${top + plotH}" y2="${top + plotH}"></line>
-<text class="tick" x="${left - 6}" y="${top + 10}" text-anchor="end">${duration(topMs)}</text>
-<text class="tick" x="${left - 6}" y="${top + plotH}" text-anchor="end">0</text>
+${axes(topMs)}
 <polyline class="response-line" points="${points}"></polyline>
 ${runs.map((r, i) => html`<circle class="${r.ok ? 'point-ok' : 'point-fail'}" cx="${x(i)}" cy="${y(r.durationMs ?? 0)}" r="${r.ok ? 2.5 : 4}"><title>${runTitle(r)}</title></circle>`)}
 </svg>

@@ -1,15 +1,10 @@
 import { expect } from 'chai';
-import { PassThrough } from 'node:stream';
-import { runCli } from '../../src/main/cli.js';
+import { runCliCaptured } from '../support/cli-run.js';
 import { TestClock, TestVigil } from '../support/test-vigil.js';
 
 async function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const lines: string[] = [];
-  const stderr = new PassThrough();
-  const errors: Buffer[] = [];
-  stderr.on('data', (chunk: Buffer) => errors.push(chunk));
-  const code = await runCli(args, { env, stdout: (text) => lines.push(text), stderr });
-  return { code, stdout: lines.join('\n'), stderr: Buffer.concat(errors).toString('utf8') };
+  const run = await runCliCaptured(args, env);
+  return { ...run, stdout: run.stdout.join('\n') };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

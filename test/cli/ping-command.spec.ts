@@ -1,18 +1,10 @@
 import { expect } from 'chai';
-import { PassThrough } from 'node:stream';
-import { runCli } from '../../src/main/cli.js';
+import { runCliCaptured } from '../support/cli-run.js';
 import { reply, startTarget } from '../support/http-targets.js';
 import { freePort } from '../support/server-process.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const lines: string[] = [];
-  const stderr = new PassThrough();
-  const errors: Buffer[] = [];
-  stderr.on('data', (chunk: Buffer) => errors.push(chunk));
-  const code = await runCli(args, { env, stdout: (text) => lines.push(text), stderr });
-  return { code, stdout: lines, stderr: Buffer.concat(errors).toString('utf8') };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCliCaptured(args, env);
 
 describe('vigil ping', () => {
   let vigil: TestVigil;

@@ -1,20 +1,12 @@
 import { expect } from 'chai';
+import { runCliCaptured } from '../support/cli-run.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describeStore, withoutCredentials } from '../../src/cli/store-description.js';
 import { loadConfig } from '../../src/main/config.js';
-import { runCli } from '../../src/main/cli.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-async function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const lines: string[] = [];
-  const stderr = new PassThrough();
-  const errors: Buffer[] = [];
-  stderr.on('data', (chunk: Buffer) => errors.push(chunk));
-  const code = await runCli(args, { env, stdout: (text) => lines.push(text), stderr });
-  return { code, stdout: lines, stderr: Buffer.concat(errors).toString('utf8') };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv) => runCliCaptured(args, env);
 
 describe('The CLI and the store it opens', () => {
   let dir: ReturnType<typeof makeTempDir>;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 
-/** Debian's Chromium: `.ci/run` installs it (apt-get install chromium); a test never installs anything. */
+/** Debian's Chromium, which `.ci/run` puts on the machine: a spec only looks for it, and skips with a notice without it. */
 export const CHROMIUM_PATH = process.env['VIGIL_CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** Why the browser specs cannot run here, or null when Chromium is there. */
