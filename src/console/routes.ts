@@ -76,7 +76,9 @@ const DoneQuery = t.partial({ done: t.string });
 /** Only the console's own pages may be where sign-in leads: never another site, never a protocol-relative URL. */
 function consolePath(next: string | undefined): string | null {
   if (next === undefined) return null;
-  return next === '/' || /^\/(projects|monitors|incidents)\/[A-Za-z0-9-]{1,64}$/.test(next) ? next : null;
+  // A path of the console's own shape (`/projects/<id>`, `/projects/<id>/settings`, …): a letter
+  // after the one slash, so never `//host` or a scheme.
+  return next === '/' || /^\/[a-z][a-z-]{0,31}(\/[A-Za-z0-9_-]{1,64}){0,3}$/.test(next) ? next : null;
 }
 
 function endingOf(message: string): Ending {
@@ -85,16 +87,37 @@ function endingOf(message: string): Ending {
   return 'ended';
 }
 
-function render(ctx: Context, markup: Html, status = 200): void {
+export function render(ctx: Context, markup: Html, status = 200): void {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = markup.markup;
 }
 
-function doneNotice(ctx: Context): string | null {
+/** The notice a page shows after a POST redirected to it with `?done=<key>`: one of `notices`, never free text. */
+export function doneNotice(ctx: Context, notices: Readonly<Record<string, string>> = DONE): string | null {
   const { done } = decode(DoneQuery, ctx.query, 'query');
-  return done !== undefined && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null;
+  return done !== undefined && Object.hasOwn(notices, done) ? (notices[done] ?? null) : null;
 }
+
+/**
+ * What a group of console routes gets to register itself (`src/console/routes/*.ts`): the
+ * router, the API's dependencies, the session check every page and POST goes through, and the
+ * question a page asks before it shows a button (the POST is gated again by the same rule).
+ */
+export interface ConsoleKit {
+  router: Router<VigilState>;
+  deps: ApiDependencies;
+  clock: () => Date;
+  signedIn: Middleware<ConsoleState>;
+  may: (caller: Caller, requirement: Requirement, projectId: string) => Promise<boolean>;
+  catchUp: () => Promise<void>;
+}
+
+/** A group of console routes beyond the core pages (sign-in, dashboard, monitor, incident). */
+export type ConsoleRoutes = (kit: ConsoleKit) => void;
+
+/** The groups of routes registered after the core pages; each feature adds itself here. */
+const FEATURE_ROUTES: ConsoleRoutes[] = [];
 
 const consoleRouters = new WeakSet<object>();
 
@@ -380,6 +403,9 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       ctx.redirect(`/incidents/${incident.id}?done=${done}`);
     });
   }
+
+  const kit: ConsoleKit = { router, deps, clock, signedIn, may, catchUp };
+  for (const register of FEATURE_ROUTES) register(kit);
 
   return router;
 }
