@@ -83,7 +83,7 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
   // The web console for people: server-rendered pages outside /v1, signed in with an API key.
-  const webConsole = consoleRouter(deps, catchUpWithLog);
+  const webConsole = consoleRouter(deps, catchUpWithLog, { throttle, onFailure });
   app.use(webConsole.routes());
   app.use(webConsole.allowedMethods({ throw: true }));
   // /healthz, /readyz and /metrics: unauthenticated, outside /v1.

@@ -7,6 +7,7 @@ import { callerOfKeyHash } from '../api/authentication.js';
 import { type ApiDependencies, settled } from '../api/dependencies.js';
 import { HttpError, loggedErrorResponse } from '../api/errors.js';
 import { gate } from '../api/gate.js';
+import type { AuthFailureThrottle } from '../api/rate-limit.js';
 import { gatedDocument, gatedMonitor, userActor } from '../api/monitor-access.js';
 import { ACT as ACT_ON_INCIDENT } from '../api/routes/incidents.js';
 import { MANAGE as MANAGE_MONITOR } from '../api/routes/monitors.js';
@@ -119,6 +120,17 @@ export type ConsoleRoutes = (kit: ConsoleKit) => void;
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [];
 
+/** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
+export interface SignInFailures {
+  throttle?: AuthFailureThrottle | null;
+  onFailure?: (outcome: 'refused' | 'throttled') => void;
+}
+
+function retryAdvice(headers: Record<string, string> | undefined): string {
+  const seconds = Number(headers?.['Retry-After']);
+  return Number.isFinite(seconds) && seconds > 0 ? `Try again in ${seconds} s.` : 'Try again later.';
+}
+
 const consoleRouters = new WeakSet<object>();
 
 /** Whether a router is the console's: its pages are for browsers, outside the REST API and its OpenAPI document. */
@@ -131,7 +143,8 @@ export function isConsoleRouter(router: object): boolean {
  * the same queries and gates as the REST API and changes things through the same app-layer
  * commands, so a key can do exactly as much here as there.
  */
-export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void>): Router<VigilState> {
+export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void>, failures: SignInFailures = {}): Router<VigilState> {
+  const { throttle = null, onFailure = () => {} } = failures;
   const { readModels, commands } = deps;
   const sessions: SessionStore = deps.sessions ?? new MemorySessionStore();
   const clock = commands.clock;
@@ -269,16 +282,25 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const next = consolePath(form.next);
     const presented = form.api_key.trim();
     const refuse = (error: string) => render(ctx, signInPage({ next, error, notice: null }), presented === '' ? 400 : 401);
+    // A wrong key counts against the address exactly as a wrong X-API-Key does (one throttle for
+    // both doors): the form is no way around the API's limit on failed authentications.
+    const refuseCounted = (error: string) => {
+      const throttled = throttle?.recordFailure(ctx.ip) ?? null;
+      onFailure(throttled ? 'throttled' : 'refused');
+      if (!throttled) return refuse(error);
+      ctx.set(throttled.headers ?? {});
+      return render(ctx, signInPage({ next, error: `Too many failed sign-ins from this address. ${retryAdvice(throttled.headers)}`, notice: null }), 429);
+    };
     if (presented === '') return refuse('Enter your API key');
-    if (!API_KEY_PATTERN.test(presented)) return refuse('That is not an API key: check that you copied all of it');
+    if (!API_KEY_PATTERN.test(presented)) return refuseCounted('That is not an API key: check that you copied all of it');
     const keyHash = hashApiKey(presented);
     let caller: Caller;
     try {
-      caller = await callerOfKeyHash(readModels, keyHash, clock, catchUp);
+      caller = await callerOfKeyHash(readModels, keyHash, clock, throttle?.isThrottled(ctx.ip) ? async () => {} : catchUp);
     } catch (error) {
       if (error instanceof HttpError && error.status === 401) {
         const ending = endingOf(error.message);
-        return refuse(ending === 'revoked' ? 'This API key has been revoked' : ending === 'expired' ? 'This API key has expired' : 'No API key matches: check that you copied all of it');
+        return refuseCounted(ending === 'revoked' ? 'This API key has been revoked' : ending === 'expired' ? 'This API key has expired' : 'No API key matches: check that you copied all of it');
       }
       throw error;
     }

@@ -64,6 +64,27 @@ describe('Web console sessions', function () {
     expect(response.headers.get('set-cookie')).to.match(/;\s*secure/i);
   });
 
+  it('counts wrong keys at the sign-in form against the same limit as wrong X-API-Keys, and still lets a right key in', async () => {
+    vigil = await TestVigil.start({ env: { VIGIL_AUTH_FAILURE_LIMIT: '2' } });
+    const owner = await vigil.user('owner@example.com');
+    const key = await vigil.accountKey(owner, ALL_SCOPES);
+    const wrongKey = `${key.slice(0, -4)}AAAA`;
+    expect((await fetch(`${vigil.url}/sign-in`, form({ api_key: wrongKey }))).status).to.equal(401);
+    const api = await fetch(`${vigil.url}/v1/projects`, { headers: { 'X-API-Key': wrongKey } });
+    expect(api.status).to.equal(401);
+
+    // The third failure from this address, whichever door it came through, is one too many.
+    const throttled = await fetch(`${vigil.url}/sign-in`, form({ api_key: 'not a key at all' }));
+    expect(throttled.status).to.equal(429);
+    expect(Number(throttled.headers.get('retry-after'))).to.be.within(1, 60);
+    expect(await throttled.text()).to.contain('Too many failed sign-ins from this address');
+    expect((await fetch(`${vigil.url}/v1/projects`, { headers: { 'X-API-Key': wrongKey } })).status).to.equal(429);
+
+    await signIn(key);
+    vigil.clock.advance(61_000);
+    expect((await fetch(`${vigil.url}/sign-in`, form({ api_key: wrongKey }))).status).to.equal(401);
+  });
+
   it('keeps only hashes: neither the session id nor the API key is in the database', async () => {
     vigil = await TestVigil.start();
     const owner = await vigil.user('owner@example.com');
