@@ -18,8 +18,30 @@ export interface MonitorDocument extends Omit<MonitorConfig, 'uptime'> {
   /** As the domain decided it; shown as null while paused. */
   next_expected_at: string | null;
   total_pings_received: number;
+  /**
+   * The dashboard's row, kept on the document every ping and check already rewrites: when the
+   * monitor last heard anything (a ping of any kind, or a check), and its last runs (a SUCCESS or
+   * FAILURE ping, or a check), oldest first. Not part of the API's representation.
+   */
+  last_seen_at: string | null;
+  recent_runs: RecentRun[];
   created_at: string;
   updated_at: string;
+}
+
+/** One finished run or check, as the dashboard's sparkline draws it. */
+export interface RecentRun {
+  at: string;
+  ok: boolean;
+  duration_ms: number | null;
+}
+
+/** As many runs as the dashboard's sparkline shows. */
+export const RECENT_RUNS_KEPT = 30;
+
+/** The runs with one more, at most as many as the sparkline shows and as the monitor's retention keeps. */
+function withRun(doc: MonitorDocument, run: RecentRun): RecentRun[] {
+  return [...doc.recent_runs, run].slice(-Math.max(1, Math.min(RECENT_RUNS_KEPT, doc.retention_count)));
 }
 
 /** Status follows from health and pause; kept here so every write agrees. */
@@ -29,7 +51,7 @@ function derive(doc: MonitorDocument): MonitorDocument {
 
 export const monitorsProjection: Projection<MonitorDocument> = {
   name: 'monitors',
-  version: 6,
+  version: 7,
   collection: { name: 'monitors', indexes: [{ fields: ['project_id', 'created_at'] }, { fields: ['project_id', 'slug'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'MonitorCountersReset',
@@ -42,7 +64,7 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       return derive({
         ...config, uptime: config.uptime && shownUptime(config.uptime), id: monitor_id, project_id, status: 'UP', health: 'UP', paused: false,
         consecutive_failures: 0, consecutive_misses: 0, consecutive_alerts: 0, alerts_paused_until: null,
-        last_success_at: null, next_expected_at, total_pings_received: 0,
+        last_success_at: null, next_expected_at, total_pings_received: 0, last_seen_at: null, recent_runs: [],
         created_at, updated_at: created_at,
       });
     }
@@ -73,13 +95,18 @@ export const monitorsProjection: Projection<MonitorDocument> = {
           total_pings_received: d.total_pings_received,
           last_success_at: d.last_success_at,
           next_expected_at: d.next_expected_at,
+          last_seen_at: d.received_at,
+          recent_runs: d.event === 'SUCCESS' || d.event === 'FAILURE' ? withRun(doc, { at: d.received_at, ok: d.event === 'SUCCESS', duration_ms: d.duration_ms }) : doc.recent_runs,
         });
       }
       case 'CheckInMissed':
         return derive({ ...doc, consecutive_misses: event.data.consecutive_misses, next_expected_at: event.data.next_expected_at });
       case 'CheckCompleted': {
-        const { consecutive_failures, last_success_at, next_expected_at } = event.data;
-        return derive({ ...doc, consecutive_failures, last_success_at, next_expected_at });
+        const { consecutive_failures, last_success_at, next_expected_at, checked_at, is_up, response_time_ms } = event.data;
+        return derive({
+          ...doc, consecutive_failures, last_success_at, next_expected_at,
+          last_seen_at: checked_at, recent_runs: withRun(doc, { at: checked_at, ok: is_up, duration_ms: response_time_ms }),
+        });
       }
       case 'RunOverdue':
         return derive({ ...doc, consecutive_failures: event.data.consecutive_failures });

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { ApiDependencies } from '../api/dependencies.js';
 import { listMonitors } from '../queries/monitors.js';
 import { STATUS_TEXT } from './layout.js';
-import { type Activity, monitorOverviews, monitorsTouchedAfter } from './overview.js';
+import { monitorOverviews } from './overview.js';
 import { monitorRow, statusCounts } from './pages/dashboard.js';
 
 /** How often a stream looks for a change in the log. */
@@ -46,8 +46,6 @@ export function liveProjectStream(ctx: Context, deps: ApiDependencies, projectId
   const send = (event: string, data: unknown) => stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
   const sentRows = new Map<string, string>();
-  /** Each monitor's runs and last ping as last read: read again only for monitors the log says something about since. */
-  const activity = new Map<string, Activity>();
   let sentCounts = '';
   let seenHead = -1;
   let refreshedAt = 0;
@@ -62,14 +60,10 @@ export function liveProjectStream(ctx: Context, deps: ApiDependencies, projectId
       close();
       return;
     }
-    const touched = seenHead < 0 ? null : await monitorsTouchedAfter(readModels, projectId, seenHead);
-    if (touched === null) activity.clear();
-    for (const id of touched ?? []) activity.delete(id);
     seenHead = head;
     refreshedAt = Date.now();
     const now = commands.clock();
-    const overviews = await monitorOverviews(readModels, projectId, await listMonitors(readModels, projectId), activity);
-    for (const o of overviews) activity.set(o.monitor.id, { runs: o.runs, lastSeenAt: o.lastSeenAt });
+    const overviews = await monitorOverviews(readModels, projectId, await listMonitors(readModels, projectId));
     for (const o of overviews) {
       const row = monitorRow(o, now).markup;
       if (sentRows.get(o.monitor.id) === row) continue;

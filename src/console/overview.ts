@@ -71,16 +71,6 @@ export async function monitorActivity(readModels: ReadModelStore, monitor: Monit
   return { runs: completions.map(runOfPingEntry).reverse(), lastSeenAt: newest ? runOfPingEntry(newest).at : null };
 }
 
-/**
- * The monitors of a project that anything was recorded about after a log position: whose activity
- * may have changed. Null when there were more events than `limit` (then look at them all).
- */
-export async function monitorsTouchedAfter(readModels: ReadModelStore, projectId: string, position: number, limit = 1000): Promise<Set<string> | null> {
-  const found = await readModels.find<AuditEventDocument>('audit_events', { project_id: projectId, position: { $gt: position } }, { sort: [['position', 1]], limit: limit + 1 });
-  if (found.length > limit) return null;
-  return new Set(found.map((s) => s.doc.monitor_id).filter((id): id is string => id !== null));
-}
-
 export async function openIncidentCounts(readModels: ReadModelStore, projectId: string): Promise<Map<string, number>> {
   const open = await readModels.find<IncidentDocument>('incidents', { project_id: projectId, status: { $in: ['OPEN', 'ACKNOWLEDGED'] } });
   const counts = new Map<string, number>();
@@ -88,21 +78,16 @@ export async function openIncidentCounts(readModels: ReadModelStore, projectId: 
   return counts;
 }
 
-/**
- * Every monitor's row. `known` holds activity already read (the live stream keeps it between
- * updates): only the monitors missing from it are read again.
- */
-export async function monitorOverviews(
-  readModels: ReadModelStore,
-  projectId: string,
-  monitors: readonly MonitorDocument[],
-  known: ReadonlyMap<string, Activity> = new Map(),
-): Promise<MonitorOverview[]> {
+/** A dashboard row's activity, as the monitors read model keeps it (see `recent_runs`). */
+export function rowActivity(monitor: MonitorDocument): Activity {
+  return { runs: monitor.recent_runs.map((r) => ({ at: r.at, ok: r.ok, durationMs: r.duration_ms })), lastSeenAt: monitor.last_seen_at };
+}
+
+/** Every monitor's row: two queries for the project, however many monitors it has. */
+export async function monitorOverviews(readModels: ReadModelStore, projectId: string, monitors: readonly MonitorDocument[]): Promise<MonitorOverview[]> {
   const counts = await openIncidentCounts(readModels, projectId);
-  return Promise.all(
-    monitors.map(async (monitor) => {
-      const { runs, lastSeenAt } = known.get(monitor.id) ?? (await monitorActivity(readModels, monitor));
-      return { monitor, status: displayStatus(monitor, lastSeenAt), lastSeenAt, runs, openIncidents: counts.get(monitor.id) ?? 0 };
-    }),
-  );
+  return monitors.map((monitor) => {
+    const { runs, lastSeenAt } = rowActivity(monitor);
+    return { monitor, status: displayStatus(monitor, lastSeenAt), lastSeenAt, runs, openIncidents: counts.get(monitor.id) ?? 0 };
+  });
 }

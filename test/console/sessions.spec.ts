@@ -85,6 +85,22 @@ describe('Web console sessions', function () {
     expect((await fetch(`${vigil.url}/sign-in`, form({ api_key: wrongKey }))).status).to.equal(401);
   });
 
+  it('sends its pages compressed to a browser that accepts gzip', async () => {
+    vigil = await TestVigil.start();
+    const owner = await vigil.user('owner@example.com');
+    const key = await vigil.accountKey(owner, ALL_SCOPES);
+    const projectId = await vigil.project(owner, 'Compressed');
+    const { cookie } = await signIn(key);
+    const { request } = await import('node:http');
+    const encoding = await new Promise<string | undefined>((resolve, reject) => {
+      request(`${vigil.url}/projects/${projectId}`, { headers: { Cookie: cookie, 'Accept-Encoding': 'gzip' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.headers['content-encoding']));
+      }).on('error', reject).end();
+    });
+    expect(encoding).to.equal('gzip');
+  });
+
   it('keeps only hashes: neither the session id nor the API key is in the database', async () => {
     vigil = await TestVigil.start();
     const owner = await vigil.user('owner@example.com');
