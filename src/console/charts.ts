@@ -19,20 +19,49 @@ function summary(runs: readonly Run[]): string {
  */
 export function sparkline(runs: readonly Run[], slots: number): Html {
   if (runs.length === 0) return html`<span class="muted">No runs yet</span>`;
-  const width = 150;
-  const height = 28;
-  const step = width / slots;
-  const w = round(step - 1.5);
+  const { width, height, moveTo, across, back } = sparklineFrame(slots);
   const longest = Math.max(1, ...runs.map((r) => r.durationMs ?? 0));
   const offset = slots - runs.length;
-  const bar = (slot: number, h: number) => `M${round(slot * step + 0.5)} ${round(height - h)}h${w}v${round(h)}h-${w}z`;
+  // Whole pixels: a 28-pixel bar gains nothing from tenths, and a dashboard draws 30,000 of them.
+  const bar = (slot: number, h: number) => `${moveTo[slot]} ${height - h}${across}${h}${back}`;
   // One path per kind of bar rather than an element per bar: a dashboard of many monitors stays small.
   // Slots with no run yet are stubs, so the newest run always sits at the right end of a full-width bar.
-  const empty = Array.from({ length: offset }, (_, i) => bar(i, 3)).join('');
-  const heightOf = (run: Run) => (run.durationMs === null ? height : Math.max(4, (run.durationMs / longest) * height));
-  const ok = runs.map((run, i) => (run.ok ? bar(offset + i, heightOf(run)) : '')).join('');
-  const failed = runs.map((run, i) => (run.ok ? '' : bar(offset + i, heightOf(run)))).join('');
+  let empty = '';
+  for (let i = 0; i < offset; i++) empty += bar(i, 3);
+  const heightOf = (run: Run) => (run.durationMs === null ? height : Math.max(4, Math.round((run.durationMs / longest) * height)));
+  let ok = '';
+  let failed = '';
+  runs.forEach((run, i) => {
+    if (run.ok) ok += bar(offset + i, heightOf(run));
+    else failed += bar(offset + i, heightOf(run));
+  });
   return html`<svg class="sparkline" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${summary(runs)}"><title>${summary(runs)}</title>${empty ? html`<path class="bar-empty" d="${empty}"></path>` : null}${ok ? html`<path class="bar-ok" d="${ok}"></path>` : null}${failed ? html`<path class="bar-fail" d="${failed}"></path>` : null}</svg>`;
+}
+
+interface SparklineFrame {
+  width: number;
+  height: number;
+  /** `M<x>` for each slot. */
+  moveTo: string[];
+  /** `h<bar width>v`: the top edge of a bar, then down by its height. */
+  across: string;
+  /** `h-<bar width>z`: back along the bottom edge, closed. */
+  back: string;
+}
+
+const sparklineFrames = new Map<number, SparklineFrame>();
+
+/** The parts of a sparkline's path that depend only on its number of slots, computed once. */
+function sparklineFrame(slots: number): SparklineFrame {
+  let frame = sparklineFrames.get(slots);
+  if (!frame) {
+    const width = 150;
+    const step = width / slots;
+    const w = round(step - 1.5);
+    frame = { width, height: 28, moveTo: Array.from({ length: slots }, (_, slot) => `M${round(slot * step + 0.5)}`), across: `h${w}v`, back: `h-${w}z` };
+    sparklineFrames.set(slots, frame);
+  }
+  return frame;
 }
 
 /** The frame both charts draw in: a 960 × 180 view with room on the left for the scale. */

@@ -17,8 +17,12 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 /** Safe in text and in quoted attribute values alike. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  // Most values (ids, times, numbers, paths) have nothing to escape: test before rewriting.
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ESCAPES[c]!) : text;
 }
+
+const SPECIAL = /[&<>"']/;
+const SPECIALS = /[&<>"']/g;
 
 function render(fragment: Fragment): string {
   if (fragment === null || fragment === undefined || fragment === false) return '';

@@ -158,13 +158,19 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     return authorize(caller, requirement, { projectId, role }).allowed;
   }
 
-  async function reachableProjects(caller: Caller): Promise<ProjectSummary[]> {
+  /** The projects the caller may open, with its role in each. */
+  async function reachableProjectRoles(caller: Caller): Promise<Map<string, string>> {
     const candidates = caller.kind === 'PROJECT' && caller.projectId ? [caller.projectId] : await projectIdsOfUser(readModels, caller.userId);
     const roles = new Map<string, string>();
     for (const projectId of candidates) {
       const role = await roleOf(readModels, projectId, caller.userId);
       if (role) roles.set(projectId, role);
     }
+    return roles;
+  }
+
+  async function reachableProjects(caller: Caller): Promise<ProjectSummary[]> {
+    const roles = await reachableProjectRoles(caller);
     const details = await projectDetails(readModels, [...roles.keys()]);
     return Promise.all(
       details.map(async (d) => {
@@ -350,7 +356,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     if (!project) throw new HttpError(404, 'project not found');
     const query = decode(DashboardQuery, ctx.query, 'query');
     const overviews = await monitorOverviews(readModels, projectId, await listMonitors(readModels, projectId));
-    const projectCount = (await reachableProjects(ctx.state.caller)).length;
+    const projectCount = (await reachableProjectRoles(ctx.state.caller)).size;
     render(ctx, dashboardPage({
       viewer: ctx.state.viewer, project, overviews, now: clock(), projectCount,
       filter: { status: query.status === undefined || query.status === '' ? null : query.status, q: query.q ?? '' },

@@ -48,9 +48,11 @@ export function matches(o: MonitorOverview, filter: DashboardFilter): boolean {
   return q === '' || o.monitor.name.toLowerCase().includes(q) || o.monitor.slug.toLowerCase().includes(q);
 }
 
+/** One collator for every comparison: `localeCompare` with options builds one per call, the dashboard's main cost at 1,000 rows. */
+const NAME_ORDER = new Intl.Collator('en', { sensitivity: 'base' });
+
 /** By name, as a person scans a list; the id keeps equal names in a stable order. */
-const byName = (a: MonitorOverview, b: MonitorOverview) =>
-  a.monitor.name.localeCompare(b.monitor.name, 'en', { sensitivity: 'base' }) || a.monitor.id.localeCompare(b.monitor.id);
+const byName = (a: MonitorOverview, b: MonitorOverview) => NAME_ORDER.compare(a.monitor.name, b.monitor.name) || (a.monitor.id < b.monitor.id ? -1 : a.monitor.id > b.monitor.id ? 1 : 0);
 
 const FILTER_LABELS: Record<DisplayStatus, string> = { UP: 'Up', DOWN: 'Down', PAUSED: 'Paused', WAITING: 'Waiting for first ping' };
 
