@@ -124,6 +124,25 @@ describe('Incident notes in the web console', function () {
     await context.close();
   });
 
+  it('takes a note of 4000 characters that each take three bytes, percent-encoded in the form', async () => {
+    const key = seed.ownerKey;
+    const project = (await vigil.request('GET', `/v1/monitors/${seed.monitor}`, { key })).body.monitor.project_id;
+    const monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project, name: 'Invoice export', type: 'JOB_BASIC', schedule: 'x', alert_enabled: false } })).body.monitor.id;
+    await vigil.request('GET', `/v1/ping/${monitor}/fail`);
+    await vigil.settle();
+    const incident = (await vigil.request('GET', `/v1/monitors/${monitor}/incidents`, { key })).body.data[0].id;
+    const { context, page } = await signIn(key, `/incidents/${incident}`);
+    const token = await page.locator('input[name="csrf_token"]').first().inputValue();
+    const long = '€'.repeat(4000);
+    const posted = await context.request.post(`${vigil.url}/incidents/${incident}/notes`, {
+      form: { csrf_token: token, text: long, kind: 'note', visibility: 'internal' }, maxRedirects: 0,
+    });
+    expect(posted.status(), await posted.text()).to.equal(303);
+    const notes = (await vigil.request('GET', `/v1/incidents/${incident}/notes`, { key })).body.notes;
+    expect(notes.map((n: { text: string }) => n.text)).to.deep.equal([long]);
+    await context.close();
+  });
+
   it('shows a READONLY member the notes but no form, and refuses their forged note with 403', async () => {
     const { context, page } = await signIn(seed.readerKey, `/incidents/${seed.incident}`);
     expect(await page.locator('.timeline li.kind-note').count()).to.equal(2);
