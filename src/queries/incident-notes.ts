@@ -7,8 +7,9 @@ const COLLECTION = incidentNotesProjection.collection.name;
 /** An incident's notes and postmortems, oldest first; only those of one visibility when given. */
 export async function notesOfIncident(readModels: ReadModelStore, incidentId: string, visibility?: NoteVisibility): Promise<IncidentNoteDocument[]> {
   const filter = { incident_id: incidentId, ...(visibility ? { visibility } : {}) };
-  // Note ids are time-ordered: two added in the same millisecond list in the order they were added.
-  return (await readModels.find<IncidentNoteDocument>(COLLECTION, filter, { sort: [['added_at', 1], ['id', 1]] })).map((s) => s.doc);
+  // The store breaks ties by id, and note ids are time-ordered: two added in the same millisecond
+  // list in the order they were added.
+  return (await readModels.find<IncidentNoteDocument>(COLLECTION, filter, { sort: [['added_at', 1]] })).map((s) => s.doc);
 }
 
 export async function getNote(readModels: ReadModelStore, noteId: string): Promise<IncidentNoteDocument | null> {
