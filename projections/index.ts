@@ -8,6 +8,7 @@ import { deliveriesProjection, pendingPagesProjection } from './outbox.js';
 import { checkHoursProjection, latestCheckResultsProjection } from './check-results.js';
 import { deadlinesProjection } from './deadlines.js';
 import { incidentHistoryProjection } from './incident-history.js';
+import { incidentNotesProjection } from './incident-notes.js';
 import { incidentsProjection } from './incidents.js';
 import { monitorRemovalsProjection } from './monitor-removals.js';
 import { monitorsProjection } from './monitors.js';
@@ -27,5 +28,6 @@ export const RETIRED_PROJECTIONS: readonly RetiredProjection[] = [
 /** Every read model Vigil serves queries from. */
 export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
-    notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection] as Projection[];
+    notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
+    incidentNotesProjection] as Projection[];
 }

@@ -11,6 +11,7 @@ import { AuthFailureThrottle, rateLimitPerKey } from './rate-limit.js';
 import { requestContext } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { docsRouter } from './routes/docs.js';
+import { incidentNoteRoutes } from './routes/incident-notes.js';
 import { incidentRoutes } from './routes/incidents.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { operationsRoutes } from './routes/operations.js';
@@ -76,6 +77,7 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   apiKeyRoutes(rest, deps);
   monitorRoutes(rest, deps);
   incidentRoutes(rest, deps);
+  incidentNoteRoutes(rest, deps);
   uptimeRoutes(rest, deps);
   notificationRoutes(rest, deps);
   historyRoutes(rest, deps);

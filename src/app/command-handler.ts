@@ -59,6 +59,50 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
   }
 }
 
+/**
+ * As handleCommand, for a decision that reads several streams and writes to one (`streams[0]`):
+ * the streams' events are folded together, in log order, and the append is conditional on every
+ * stream read, each at the revision it was read at. Where the store appends to several streams as
+ * one (the embedded store), the streams written nothing are checked in the same append (see
+ * runMonitorCommand), so a decision on a state another writer has changed since is refused and
+ * made again. Where it cannot (EventStoreDB), only the written stream's revision is checked: a
+ * change to another stream in the moment between the read and the append goes unnoticed.
+ */
+export async function handleCommandOnStreams<C, S, E extends DomainEvent>(
+  context: { events: EventStore; streamLocks: KeyedMutex },
+  streams: readonly [written: string, ...read: string[]],
+  decider: Decider<C, S, E>,
+  command: C,
+  actor: Actor,
+): Promise<CommandOutcome<S, E>> {
+  const [written] = streams;
+  const store = context.events;
+  return context.streamLocks.run(written, async () => {
+    for (let attempt = 1; ; attempt += 1) {
+      const recorded = await Promise.all(streams.map((stream) => store.readStream(stream)));
+      const state = recorded.flat().sort((a, b) => a.position - b.position).map((event) => toDomainEvent<E>(event)).reduce(decider.evolve, decider.initialState());
+      const events = decider.decide(command, state);
+      if (events.length === 0) return { events, state, position: null };
+      const revisions = recorded.map((stream) => stream.at(-1)?.revision ?? ('no_stream' as const));
+      const encoded = events.map((event) => ({ type: event.type, data: toJsonObject(event.data), metadata: { ...actor } }));
+      try {
+        let position: number;
+        if (store.appendToStreams) {
+          // The streams checked go first: their checks then never need undoing.
+          const checks = streams.slice(1).map((streamName, i) => ({ streamName, events: [], expectedRevision: revisions[i + 1]! }));
+          const results = await store.appendToStreams([...checks, { streamName: written, events: encoded, expectedRevision: revisions[0]! }]);
+          position = Math.max(...results.map((result) => result.position));
+        } else {
+          position = (await store.appendToStream(written, encoded, { expectedRevision: revisions[0]! })).position;
+        }
+        return { events, state: events.reduce(decider.evolve, state), position };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  });
+}
+
 export async function loadState<S, E extends DomainEvent>(
   store: EventStore,
   streamName: string,

@@ -4,8 +4,11 @@ import { koaBody } from 'koa-body';
 import { HttpError } from '../api/errors.js';
 import { BoundedString, decode } from '../api/validation.js';
 
-/** The largest form the console takes: its forms carry a key, a token and a path. */
-const FORM_LIMIT = '8kb';
+/**
+ * The largest form the console takes: its forms carry a key, a token and a path, and an incident
+ * note of up to 4000 characters (as many as 9 bytes each once UTF-8 is percent-encoded).
+ */
+const FORM_LIMIT = '40kb';
 const parseForm = koaBody({ urlencoded: true, formLimit: FORM_LIMIT, json: false, text: false, multipart: false });
 
 /** Every state-changing form but sign-in's. */

@@ -37,6 +37,7 @@ import { incidentPage } from './pages/incident.js';
 import { type UptimeDay, monitorPage } from './pages/monitor.js';
 import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { signInPage } from './pages/sign-in.js';
+import { incidentNoteRoutes } from './routes/incident-notes.js';
 import { clearSessionCookie, csrfTokenOf, hashSessionId, newSessionId, sameToken, sessionExpiry, sessionIdFrom, setSessionCookie } from './session.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
 
@@ -69,6 +70,8 @@ const DONE = {
   resolved: 'Incident resolved.',
   paused: 'Monitoring paused.',
   resumed: 'Monitoring resumed.',
+  noted: 'Note added.',
+  postmortem: 'Postmortem saved.',
 } as const;
 
 const SignInQuery = t.partial({ next: t.string, ended: t.string });
@@ -119,7 +122,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [];
+const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {

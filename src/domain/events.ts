@@ -1,5 +1,6 @@
 import type { EmailClaimEvent } from './identity/email-claim.js';
 import type { UserEvent } from './identity/user.js';
+import type { IncidentNoteEvent } from './incidents/incident-notes.js';
 import type { IncidentRecordEvent } from './incidents/incident-record.js';
 import type { MonitorEvent } from './monitors/monitor.js';
 import type { SlugClaimEvent } from './monitors/slug-claim.js';
@@ -9,7 +10,7 @@ import type { PageEvent } from './notifications/page.js';
 import type { ProjectEvent } from './projects/project.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent;
+export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -23,5 +24,6 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   SlugClaimed: true, SlugReleased: true, ChannelCreated: true, ChannelUpdated: true, ChannelDeleted: true,
   GroupCreated: true, GroupUpdated: true, GroupChannelAttached: true, GroupChannelDetached: true, GroupDeleted: true,
   PageFannedOut: true, PageDelivered: true, PageDeliveryFailed: true, IncidentEvidenceRecorded: true, IncidentArchived: true,
+  IncidentNoteAdded: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

@@ -78,9 +78,26 @@ function summarize(e: AuditEventDocument, channels: Map<string, string>): string
       return `Acknowledged by ${text(d['email'])}`;
     case 'IncidentResolved':
       return d['by_kind'] === 'user' ? `Resolved by ${text(d['email'])}` : `Resolved automatically (${text(d['reason'])})`;
+    case 'IncidentNoteAdded':
+      return `${d['kind'] === 'postmortem' ? 'Postmortem' : 'Note'} (${text(d['visibility'])}) by ${text(d['email'])}: ${text(d['text'])}`;
     default:
       return e.type;
   }
+}
+
+const NOTE = 'IncidentNoteAdded';
+
+const entryOf = (e: AuditEventDocument, channels: Map<string, string>): TimelineEntry => ({ at: e.time, type: e.type, summary: summarize(e, channels), data: e.data });
+
+/** Both lists oldest first, as one: an entry of `added` goes after those of `kept` at the same time or before. */
+function mergedByTime(kept: TimelineEntry[], added: TimelineEntry[]): TimelineEntry[] {
+  const merged: TimelineEntry[] = [];
+  let next = 0;
+  for (const entry of kept) {
+    while (next < added.length && added[next]!.at < entry.at) merged.push(added[next++]!);
+    merged.push(entry);
+  }
+  return [...merged, ...added.slice(next)];
 }
 
 /**
@@ -93,10 +110,13 @@ export async function incidentTimeline(readModels: ReadModelStore, incidentId: s
   const opened = own.find((e) => e.type === 'IncidentOpened');
   const archived = own.find((e) => e.type === 'IncidentArchived');
   if (!opened && archived) {
-    // Its monitor was deleted: the timeline is the one archived with it.
+    // Its monitor was deleted: the timeline is the one archived with it. Its notes are read from
+    // its own stream, which it keeps: one written while the archive was being made is not lost.
+    const notes = own.filter((e) => e.type === NOTE).map((e) => entryOf(e, new Map()));
+    const kept = ((archived.data['timeline'] as unknown as TimelineEntry[]) ?? []).filter((e) => e.type !== NOTE);
     return {
       configuration: (archived.data['configuration'] as Record<string, unknown> | null) ?? null,
-      entries: (archived.data['timeline'] as unknown as TimelineEntry[]) ?? [],
+      entries: mergedByTime(kept, notes),
     };
   }
   if (!opened) return { configuration: null, entries: [] as TimelineEntry[] };
@@ -121,7 +141,7 @@ export async function incidentTimeline(readModels: ReadModelStore, incidentId: s
   const seen = new Set<string>();
   const entries = [
     ...evidence,
-    ...rest.filter((e) => !seen.has(e.id) && seen.add(e.id)).map((e): TimelineEntry => ({ at: e.time, type: e.type, summary: summarize(e, channels), data: e.data })),
+    ...rest.filter((e) => !seen.has(e.id) && seen.add(e.id)).map((e) => entryOf(e, channels)),
   ];
   const configuration = (recorded?.data['configuration'] as Record<string, unknown> | undefined) ?? (settings?.data['config'] as Record<string, unknown> | undefined) ?? null;
   return { configuration, entries };

@@ -192,8 +192,11 @@ describe('OpenAPI document', () => {
         await call('GET', `/v1/ping/${job.id}/fail`);
         await vigil.settle();
         const open = (await call('GET', `/v1/incidents?project_id=${project.id}&status=OPEN`, { key })).body.data[0];
+        await call('POST', `/v1/incidents/${open.id}/notes`, { key, body: { text: 'Looking into it', visibility: 'public' } }, 201);
         await call('POST', `/v1/incidents/${open.id}/acknowledge`, { key });
         await call('POST', `/v1/incidents/${open.id}/resolve`, { key });
+        await call('POST', `/v1/incidents/${open.id}/notes`, { key, body: { text: 'Not open any more' } }, 400);
+        await call('GET', `/v1/incidents/${open.id}/notes`, { key });
 
         vigil.clock.advance(61_000); // the pings above counted as the site's check-in
         expect(await vigil.check()).to.equal(1);

@@ -38,6 +38,9 @@ describe('vigil projections rebuild', function () {
     }
     const [incident] = (await vigil.request('GET', `/v1/monitors/${monitor.id}/incidents`, { key })).body.data;
     await vigil.request('POST', `/v1/incidents/${incident.id}/acknowledge`, { key });
+    const noted = (await vigil.request('GET', `/v1/incidents/${incident.id}`, { key })).body.incident;
+    const note = { text: 'Rebuilt as written', visibility: 'public', kind: noted.status === 'RESOLVED' ? 'postmortem' : 'note' };
+    expect((await vigil.request('POST', `/v1/incidents/${incident.id}/notes`, { key, body: note })).status).to.equal(201);
     await vigil.request('PATCH', `/v1/monitors/${monitor.id}`, { key, body: { name: 'Renamed job', retention_count: 12 } });
     await vigil.request('POST', `/v1/monitors/${monitor.id}/pause`, { key });
     await vigil.request('GET', `/v1/ping/${monitor.id}/fail`);
@@ -69,6 +72,7 @@ describe('vigil projections rebuild', function () {
     const keptPings = live['rm_audit_events']!.filter((row) => row.id.startsWith(`pings-${monitor.id}@`) && JSON.parse(row.doc).type === 'PingReceived');
     expect(keptPings).to.have.length(11);
     expect(live['rm_incidents']!.length).to.be.greaterThan(1);
+    expect(live['rm_incident_notes']).to.have.length(1);
 
     const output: string[] = [];
     const progress = new PassThrough();

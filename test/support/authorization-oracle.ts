@@ -102,6 +102,8 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'GET /v1/incidents/:incidentId/timeline': READ,
   'POST /v1/incidents/:incidentId/acknowledge': ACT_ON_INCIDENTS,
   'POST /v1/incidents/:incidentId/resolve': ACT_ON_INCIDENTS,
+  'GET /v1/incidents/:incidentId/notes': READ,
+  'POST /v1/incidents/:incidentId/notes': ACT_ON_INCIDENTS,
 
   // docs/api.md "Notification channels and groups": any key reads; writes need an account key,
   // manage_notifications and MANAGER; deletes need destroy and OWNER.

@@ -122,6 +122,11 @@ export const REQUESTS: Readonly<Record<string, OperationRequest>> = {
     prepare: fresh((c) => c.fixtures.openIncident(c.project)),
     line: (ids) => post(`/v1/incidents/${ids.fresh}/resolve`),
   },
+  'GET /v1/incidents/:incidentId/notes': { line: (ids) => get(`/v1/incidents/${ids.incidentId}/notes`) },
+  'POST /v1/incidents/:incidentId/notes': {
+    prepare: fresh((c) => c.fixtures.openIncident(c.project)),
+    line: (ids) => post(`/v1/incidents/${ids.fresh}/notes`, { text: 'Written by the matrix' }),
+  },
 
   'GET /v1/notification-channels/types': { line: () => get('/v1/notification-channels/types') },
   'GET /v1/notification-channels': { line: (ids) => get(`/v1/notification-channels?project_id=${ids.projectId}`) },

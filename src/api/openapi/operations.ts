@@ -3,6 +3,7 @@ import { ALL_EVENT_TYPES } from '../../domain/events.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
 import { CreateApiKeyBody } from '../codecs/api-keys.js';
+import { AddNoteBody } from '../codecs/incident-notes.js';
 import { CreateMonitorBody, UpdateMonitorBody } from '../codecs/monitors.js';
 import { AttachChannelBody, CreateChannelBody, CreateGroupBody, UpdateChannelBody, UpdateGroupBody } from '../codecs/notifications.js';
 import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody } from '../codecs/projects.js';
@@ -99,6 +100,12 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/v1/incidents/:incidentId/timeline', ...about('Incidents', 'What happened, from the observations that opened it to its resolution'), access: READ, success: { status: 200, description: 'The timeline', body: R.Timeline } },
   { method: 'post', path: '/v1/incidents/:incidentId/acknowledge', ...about('Incidents', 'Acknowledge an open incident (stops re-paging)'), access: 'Scope `manage_monitors`; role MEMBER or higher.', success: { status: 200, description: 'The incident', body: t.type({ incident: R.Incident }) } },
   { method: 'post', path: '/v1/incidents/:incidentId/resolve', ...about('Incidents', 'Resolve an incident'), access: 'Scope `manage_monitors`; role MEMBER or higher.', success: { status: 200, description: 'The incident', body: t.type({ incident: R.Incident }) } },
+  { method: 'get', path: '/v1/incidents/:incidentId/notes', ...about('Incidents', "An incident's notes and postmortems, oldest first"), access: READ, success: { status: 200, description: 'The notes, public and internal', body: t.type({ notes: t.array(R.IncidentNote) }) } },
+  {
+    method: 'post', path: '/v1/incidents/:incidentId/notes', ...about('Incidents', 'Add a note to an open incident, or a postmortem to a resolved one'), access: 'Scope `manage_monitors`; role MEMBER or higher.',
+    description: 'A `note` (the default `kind`) is taken while the incident is OPEN or ACKNOWLEDGED, a `postmortem` once it is RESOLVED (several may be written; the newest is the current one); otherwise 400. `visibility` defaults to `internal`; `public` ones are what a status page may show. An incident archived with its deleted monitor takes no more notes (400).',
+    body: AddNoteBody, success: { status: 201, description: 'The note as recorded', body: t.type({ note: R.IncidentNote }) },
+  },
 
   // Notifications
   { method: 'get', path: '/v1/notification-channels/types', ...about('Notifications', 'Channel types and their config fields'), access: READ, success: { status: 200, description: 'The types', body: t.type({ types: t.array(t.type({ type: t.string, name: t.string, config_schema: t.UnknownRecord })) }) } },

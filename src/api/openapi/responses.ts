@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { NOTE_KINDS, NOTE_VISIBILITIES } from '../../domain/incidents/incident-notes.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
 import { ROLES } from '../../domain/access/roles.js';
@@ -130,6 +131,19 @@ export const Incident = t.type({
   resolved_at: nullable(Time),
   resolved_by: nullable(IncidentActor),
   reopened_at: nullable(Time),
+});
+
+export const IncidentNote = t.type({
+  id: Id,
+  incident_id: Id,
+  monitor_id: Id,
+  project_id: Id,
+  kind: Enum(NOTE_KINDS),
+  visibility: Enum(NOTE_VISIBILITIES),
+  text: t.string,
+  added_at: Time,
+  author_user_id: Id,
+  author_email: t.string,
 });
 
 export const Ping = t.type({

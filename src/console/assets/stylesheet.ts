@@ -191,4 +191,22 @@ pre.payload { background: #f6f7f9; border: 1px solid var(--line); border-radius:
   dl.facts { grid-template-columns: 1fr; gap: 2px; }
   dl.facts dd { margin-bottom: 8px; }
 }
+
+/* Incident notes: notes and postmortems in the timeline, and the form that adds them. */
+.timeline li.kind-note::before { border-color: var(--brand); background: #eef2fb; }
+.timeline .note-text { margin: 4px 0 0; padding: 8px 12px; background: #f6f7f9; border: 1px solid var(--line); border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.visibility { display: inline-block; margin-left: 4px; border-radius: 4px; padding: 0 6px; font-size: 0.75rem; font-weight: 700; letter-spacing: 0.03em; text-transform: uppercase; border: 1px solid transparent; vertical-align: 1px; }
+.visibility-public { color: #1b3272; background: #e6ecfa; border-color: #b9c7ee; }
+.visibility-internal { color: var(--paused); background: var(--paused-bg); border-color: #d3d7de; }
+.note-panel { max-width: 760px; }
+.note-panel textarea { font: inherit; width: 100%; min-height: 120px; padding: 8px 10px; border: 1px solid #8d96a7; border-radius: 6px; resize: vertical; color: var(--ink); background: #fff; }
+.note-panel textarea:focus { outline: 3px solid var(--focus); outline-offset: 0; border-color: var(--ink); }
+.note-panel .field-error textarea { border: 2px solid var(--down); }
+.note-panel .error-summary h3 { color: var(--down); margin: 0 0 6px; font-size: 1rem; }
+.visibility-choice { border: 0; padding: 0; margin: 0 0 16px; }
+.visibility-choice legend { font-weight: 600; font-size: 0.92rem; padding: 0; margin-bottom: 6px; }
+.radio { display: flex; align-items: flex-start; gap: 8px; margin-bottom: 6px; }
+.radio input { width: 18px; height: 18px; margin: 2px 0 0; accent-color: var(--brand); }
+.radio label { font-weight: 600; }
+.radio label .hint { font-weight: 400; }
 `;

@@ -3,6 +3,7 @@ import type { TimelineEntry } from '../../queries/timeline.js';
 import { relativeTime, utc } from '../format.js';
 import { type Html, html } from '../html.js';
 import { type Viewer, csrfField, incidentBadge, page, timeAgo } from '../layout.js';
+import { NOTE_ENTRY, type NoteFormError, noteEntry, noteForm } from './incident-notes.js';
 
 export interface IncidentView {
   viewer: Viewer;
@@ -15,6 +16,8 @@ export interface IncidentView {
   /** False once its monitor is deleted: the incident is archived and can no longer change. */
   monitorExists: boolean;
   now: Date;
+  /** A note sent back to be corrected. */
+  noteError?: NoteFormError | null;
 }
 
 const EVIDENCE = new Set(['PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue']);
@@ -38,8 +41,8 @@ export function incidentPage(v: IncidentView): Html {
     html`<form method="post" action="/incidents/${i.id}/${path}">${csrfField(v.viewer)}<button type="submit" class="button ${cls}">${label}</button></form>`;
   const actions = v.canAct && v.monitorExists && i.status !== 'RESOLVED'
     ? html`<div class="actions">${i.status === 'OPEN' ? action('acknowledge', 'Acknowledge', 'button-primary') : null}${action('resolve', 'Resolve', i.status === 'OPEN' ? 'button-secondary' : 'button-primary')}</div>`
-    : v.monitorExists && i.status !== 'RESOLVED'
-      ? html`<p class="hint">Acknowledging and resolving need the MEMBER role or higher on this project, and a key with the manage_monitors scope.</p>`
+    : v.monitorExists && !v.canAct
+      ? html`<p class="hint">${i.status === 'RESOLVED' ? 'Writing a postmortem needs' : 'Acknowledging, resolving and adding notes need'} the MEMBER role or higher on this project, and a key with the manage_monitors scope.</p>`
       : null;
   return page({
     title: `${i.event} incident: ${i.monitor.name}`,
@@ -62,8 +65,9 @@ ${i.reopened_at ? html`<dt>Reopened</dt><dd>${utc(i.reopened_at)}</dd>` : null}
 <section class="panel" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
 ${v.entries.length === 0
   ? html`<p class="muted">Nothing recorded.</p>`
-  : html`<ol class="timeline">${v.entries.map((e) => html`<li class="${kindOf(e)}"><time class="when" datetime="${e.at}" title="${e.at}">${utc(e.at)}</time><span class="what">${e.summary}</span><span class="type">${e.type}</span></li>`)}</ol>`}
+  : html`<ol class="timeline">${v.entries.map((e) => e.type === NOTE_ENTRY ? noteEntry(e) : html`<li class="${kindOf(e)}"><time class="when" datetime="${e.at}" title="${e.at}">${utc(e.at)}</time><span class="what">${e.summary}</span><span class="type">${e.type}</span></li>`)}</ol>`}
 </section>
-</div>`,
+</div>
+${noteForm({ viewer: v.viewer, incident: i, canAct: v.canAct, monitorExists: v.monitorExists, error: v.noteError ?? null })}`,
   });
 }
