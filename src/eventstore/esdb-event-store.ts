@@ -1,11 +1,14 @@
 import {
   BACKWARDS,
+  CancelledError,
+  DeadlineExceededError,
   END,
   EventStoreDBClient,
   FORWARDS,
   START,
   StreamDeletedError as EsdbStreamDeletedError,
   StreamNotFoundError,
+  UnavailableError,
   WrongExpectedVersionError,
   excludeSystemEvents,
   jsonEvent,
@@ -15,6 +18,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import {
+  AppendOutcomeUnknownError,
   type AppendResult,
   type EventStore,
   type EventToAppend,
@@ -69,6 +73,11 @@ export class EsdbEventStore implements EventStore {
         throw new WrongExpectedRevisionError(streamName, expected, actual);
       }
       if (error instanceof EsdbStreamDeletedError) throw new StreamDeletedError(streamName);
+      // The request may have reached the leader and been committed: the caller sends it again,
+      // ids and expected revision unchanged, and the server's idempotence records it once.
+      if (error instanceof DeadlineExceededError || error instanceof UnavailableError || error instanceof CancelledError) {
+        throw new AppendOutcomeUnknownError(streamName, { cause: error });
+      }
       throw error;
     }
   }

@@ -125,6 +125,18 @@ export class StreamDeletedError extends Error {
   }
 }
 
+/**
+ * The store cannot say whether it recorded an append: the answer was lost (a deadline passed, the
+ * connection dropped) after the request went out. Sent again with the same event ids and the
+ * same expected revision, it is recorded once (see the contract's "idempotent retried append").
+ */
+export class AppendOutcomeUnknownError extends Error {
+  constructor(readonly streamName: string, options?: { cause?: unknown }) {
+    super(`stream ${streamName}: the store did not answer whether it recorded the append`, options);
+    this.name = 'AppendOutcomeUnknownError';
+  }
+}
+
 export function satisfiesExpectedRevision(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
   switch (expected) {
     case 'any':

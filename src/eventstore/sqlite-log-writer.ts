@@ -122,6 +122,9 @@ export class SqliteLogWriter {
         `INSERT INTO es_streams (stream, revision, deleted) VALUES (?, -1, 1)
          ON CONFLICT (stream) DO UPDATE SET deleted = 1`,
       ),
+      following: db.prepare<[string, number, number], { id: string; position: number }>(
+        'SELECT id, position FROM es_events WHERE stream = ? AND revision > ? ORDER BY revision LIMIT ?',
+      ),
       probe: db.prepare('INSERT INTO es_write_probe (id, probes) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET probes = probes + 1'),
     };
     this.recordUnrecordedWindows();
@@ -250,11 +253,28 @@ export class SqliteLogWriter {
     }
   }
 
+  /**
+   * EventStoreDB's idempotence, for an append whose expectation no longer holds: where the events
+   * just after the expected revision are these very events (the same ids, in order), this is a
+   * retry of an append already recorded (its answer lost on the way), and it is answered as the
+   * first was, without a second copy.
+   */
+  private alreadyRecorded(append: Extract<LogWrite, { kind: 'append' }>, current: number | 'no_stream'): AppendResult | null {
+    const expected = append.expectedRevision === 'no_stream' ? -1 : append.expectedRevision;
+    if (typeof expected !== 'number' || current === 'no_stream' || append.events.length === 0) return null;
+    if (append.events.some((event) => event.id === undefined)) return null;
+    const following = this.statements.following.all(append.streamName, expected, append.events.length);
+    if (following.length !== append.events.length || following.some((row, i) => row.id !== append.events[i]!.id)) return null;
+    return { nextExpectedRevision: expected + append.events.length, position: following.at(-1)!.position };
+  }
+
   private append(append: Extract<LogWrite, { kind: 'append' }>, created: string, log: LogTail): AppendResult {
     const stream = this.statements.stream.get(append.streamName);
     if (stream?.deleted) throw new StreamDeletedError(append.streamName);
     const current = stream && stream.revision >= 0 ? stream.revision : 'no_stream';
     if (!satisfiesExpectedRevision(append.expectedRevision, current)) {
+      const recorded = this.alreadyRecorded(append, current);
+      if (recorded) return recorded;
       throw new WrongExpectedRevisionError(append.streamName, append.expectedRevision, current);
     }
     const before = current === 'no_stream' ? -1 : current;

@@ -87,6 +87,38 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       for (const [i, s] of streams.entries()) expect(numbers(await store.readStream(s))).to.deep.equal([i]);
     });
 
+    describe('idempotent retried append', () => {
+      const withIds = (ids: string[]) => ids.map((id, i) => ({ ...event(i + 1), id }));
+
+      it('answers a retry of an append it recorded (same ids, same expected revision) as the first, without a second copy', async () => {
+        const stream = streamName();
+        await store.appendToStream(stream, [event(0)], { expectedRevision: 'no_stream' });
+        const ids = [randomUUID(), randomUUID()];
+        const first = await store.appendToStream(stream, withIds(ids), { expectedRevision: 0 });
+        const retried = await store.appendToStream(stream, withIds(ids), { expectedRevision: 0 });
+        expect(retried).to.deep.equal(first);
+        const events = await store.readStream(stream);
+        expect(events.map((e) => e.id).slice(1)).to.deep.equal(ids);
+        expect(events).to.have.length(3);
+      });
+
+      it('answers a retry of a first append to a stream (no_stream) without a second copy', async () => {
+        const stream = streamName();
+        const ids = [randomUUID()];
+        const first = await store.appendToStream(stream, withIds(ids), { expectedRevision: 'no_stream' });
+        expect(await store.appendToStream(stream, withIds(ids), { expectedRevision: 'no_stream' })).to.deep.equal(first);
+        expect(await store.readStream(stream)).to.have.length(1);
+      });
+
+      it('still refuses other events at a revision that has moved on', async () => {
+        const stream = streamName();
+        await store.appendToStream(stream, withIds([randomUUID()]), { expectedRevision: 'no_stream' });
+        const error = await store.appendToStream(stream, withIds([randomUUID()]), { expectedRevision: 'no_stream' }).catch((e) => e);
+        expect(error).to.be.instanceOf(WrongExpectedRevisionError);
+        expect(await store.readStream(stream)).to.have.length(1);
+      });
+    });
+
     describe('appending to several streams at once, where the store can', () => {
       beforeEach(function () {
         if (!store.appendToStreams) this.skip();
