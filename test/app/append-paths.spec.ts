@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Actor } from '../../src/app/command-handler.js';
 import { commandContext } from '../../src/app/context.js';
-import { createMonitor, receivePing } from '../../src/app/monitors.js';
+import { createMonitor, receivePing, runMonitorCommand } from '../../src/app/monitors.js';
 import { addMember, createProject } from '../../src/app/projects.js';
 import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
 import type { EventStore } from '../../src/eventstore/event-store.js';
@@ -50,3 +50,43 @@ for (const path of paths) {
     });
   });
 }
+
+/** The store as one process sees it, with `beforeNextWrite` run (once) just before its next append: another process's write. */
+function raced(events: EventStore, beforeNextWrite: () => Promise<unknown>): EventStore {
+  let pending: (() => Promise<unknown>) | null = beforeNextWrite;
+  const interleave = async () => {
+    const other = pending;
+    pending = null;
+    await other?.();
+  };
+  const appendToStreams = events.appendToStreams?.bind(events);
+  return {
+    ...withoutMultiStreamAppend(events),
+    appendToStream: async (...args) => (await interleave(), events.appendToStream(...args)),
+    ...(appendToStreams ? { appendToStreams: async (appends) => (await interleave(), appendToStreams(appends)) } : {}),
+  };
+}
+
+describe('A timer fire racing a check-in, appending to both streams at once (embedded)', () => {
+  let stores: EmbeddedStores;
+  beforeEach(() => (stores = openEmbeddedStores()));
+  afterEach(() => stores.dispose());
+
+  it('is refused when the ping lands between its read and its append, and decided again: no CheckInMissed', async () => {
+    const created = new Date('2026-03-01T00:00:00.000Z');
+    const setup = commandContext(stores.events, { clock: () => created });
+    const { projectId } = await createProject(setup, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(setup, { project_id: projectId, config, slugGiven: true }, actor);
+    // The check-in, from another process, a minute before the deadline (1 h + 5 min grace).
+    const pinger = commandContext(stores.events, { clock: () => new Date('2026-03-01T01:04:00.000Z') });
+    const ping = () => receivePing(pinger, monitorId, { ...failure, event: 'SUCCESS', exit_code: 0 }, actor);
+    const timer = commandContext(raced(stores.events, ping), { clock: () => new Date('2026-03-01T01:05:00.000Z') });
+
+    await runMonitorCommand(timer, { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids: { missed: 'i-1', overdue: 'i-2', failed: 'i-3' }, repage_after_seconds: 3600, now: '2026-03-01T01:05:00.000Z' }, actor);
+
+    const types = (await stores.events.readStream(`monitor-${monitorId}`)).map((e) => e.type);
+    expect(await stores.events.readStream(`pings-${monitorId}`)).to.have.length(1);
+    expect(types).to.not.include('CheckInMissed');
+    expect(types).to.not.include('IncidentOpened');
+  });
+});

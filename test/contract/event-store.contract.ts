@@ -163,6 +163,20 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
         if (!store.appendToStreams) this.skip();
       });
 
+      it('refuses a decision when any stream it read moved, the one it writes nothing to included', async () => {
+        const [monitor, pings] = [streamName('monitor'), streamName('pings')];
+        await store.appendToStream(monitor, [event(0)]);
+        await store.appendToStream(pings, [event(1)]);
+        // A timer fire read both (monitor at 0, pings at 0); a ping lands in the pings stream first.
+        await store.appendToStream(pings, [event(2)], { expectedRevision: 0 });
+        const refused = await store.appendToStreams!([
+          { streamName: pings, events: [], expectedRevision: 0 },
+          { streamName: monitor, events: [event(3)], expectedRevision: 0 },
+        ]).then(() => null, (error: unknown) => error);
+        expect(refused).to.be.instanceOf(WrongExpectedRevisionError);
+        expect(numbers(await store.readStream(monitor))).to.deep.equal([0]);
+      });
+
       it('checks that stream\'s expected revision and records nothing in it', async () => {
         const [checked, absent, written] = [streamName(), streamName(), streamName()];
         await store.appendToStream(checked, [event(0), event(1)]);
