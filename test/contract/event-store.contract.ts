@@ -276,6 +276,22 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       expect(await consumed).to.equal('ended');
     });
 
+    it('leaves out of $all, and of the head position, events past their stream\'s max count and of deleted streams', async () => {
+        const start = await store.headPosition();
+        const [kept, windowed, deleted] = [streamName(), streamName(), streamName()];
+        const last = await store.appendToStream(kept, [event(1)]);
+        await store.appendToStream(windowed, [2, 3, 4].map(event));
+        await store.setStreamMaxCount(windowed, 1);
+        await store.appendToStream(deleted, [event(5)]);
+        await store.deleteStream(deleted);
+        const mine = (await store.readAll({ after: start })).filter((e) => [kept, windowed, deleted].includes(e.streamName));
+        expect(numbers(mine)).to.deep.equal([1, 4]);
+        expect(mine.every((e) => !e.streamName.startsWith('$') && !e.type.startsWith('$'))).to.equal(true);
+        // What a reader waits for must be what a subscription reaches: not a system record, nor a removed event.
+        const windowedLast = mine.at(-1)!.position;
+        expect(await store.headPosition()).to.equal(Math.max(windowedLast, last.position));
+      });
+
     it('keeps only the newest maxCount events of a stream, revisions unchanged', async () => {
       const stream = streamName();
       await store.appendToStream(stream, [1, 2, 3, 4, 5].map(event));
