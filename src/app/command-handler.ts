@@ -1,6 +1,7 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../domain/decider.js';
-import type { EventStore, JsonObject, RecordedEvent } from '../eventstore/event-store.js';
-import { WrongExpectedRevisionError } from '../eventstore/event-store.js';
+import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, JsonObject, RecordedEvent, StreamAppend } from '../eventstore/event-store.js';
+import { AppendOutcomeUnknownError, WrongExpectedRevisionError } from '../eventstore/event-store.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 
 export interface CommandOutcome<S, E> {
@@ -42,16 +43,14 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
   command: C,
   actor: Actor,
 ): Promise<CommandOutcome<S, E>> {
+  const commandId = randomUUID();
   for (let attempt = 1; ; attempt += 1) {
     const { state, revision } = await loadState(store, streamName, decider);
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, state, position: null };
     try {
-      const result = await store.appendToStream(
-        streamName,
-        events.map((event) => ({ type: event.type, data: toJsonObject(event.data), metadata: { ...actor } })),
-        { expectedRevision: revision },
-      );
+      const toAppend = events.map((event) => ({ type: event.type, data: toJsonObject(event.data), metadata: { ...actor } }));
+      const result = await appendRetrying(store, { streamName, events: withEventIds(commandId, streamName, revision, toAppend), expectedRevision: revision });
       return { events, state: events.reduce(decider.evolve, state), position: result.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
@@ -77,6 +76,7 @@ export async function handleCommandOnStreams<C, S, E extends DomainEvent>(
 ): Promise<CommandOutcome<S, E>> {
   const [written] = streams;
   const store = context.events;
+  const commandId = randomUUID();
   return context.streamLocks.run(written, async () => {
     for (let attempt = 1; ; attempt += 1) {
       const recorded = await Promise.all(streams.map((stream) => store.readStream(stream)));
@@ -84,16 +84,16 @@ export async function handleCommandOnStreams<C, S, E extends DomainEvent>(
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, state, position: null };
       const revisions = recorded.map((stream) => stream.at(-1)?.revision ?? ('no_stream' as const));
-      const encoded = events.map((event) => ({ type: event.type, data: toJsonObject(event.data), metadata: { ...actor } }));
+      const encoded = withEventIds(commandId, written, revisions[0]!, events.map((event) => ({ type: event.type, data: toJsonObject(event.data), metadata: { ...actor } })));
       try {
         let position: number;
         if (store.appendToStreams) {
           // The streams checked go first: their checks then never need undoing.
           const checks = streams.slice(1).map((streamName, i) => ({ streamName, events: [], expectedRevision: revisions[i + 1]! }));
-          const results = await store.appendToStreams([...checks, { streamName: written, events: encoded, expectedRevision: revisions[0]! }]);
+          const results = await appendToStreamsRetrying(store, [...checks, { streamName: written, events: encoded, expectedRevision: revisions[0]! }]);
           position = Math.max(...results.map((result) => result.position));
         } else {
-          position = (await store.appendToStream(written, encoded, { expectedRevision: revisions[0]! })).position;
+          position = (await appendRetrying(store, { streamName: written, events: encoded, expectedRevision: revisions[0]! })).position;
         }
         return { events, state: events.reduce(decider.evolve, state), position };
       } catch (error) {
@@ -101,6 +101,48 @@ export async function handleCommandOnStreams<C, S, E extends DomainEvent>(
       }
     }
   });
+}
+
+/**
+ * Event ids derived from the command and where its events go (stream, expected revision, index):
+ * the same append sent again carries the same ids, so the store records it once (its
+ * idempotence), while a decision made again on a newer revision gets ids of its own.
+ */
+export function withEventIds(commandId: string, streamName: string, expectedRevision: ExpectedRevision, events: readonly Omit<EventToAppend, 'id'>[]): EventToAppend[] {
+  return events.map((event, index) => ({ ...event, id: derivedUuid(`${commandId}\n${streamName}\n${String(expectedRevision)}\n${index}`) }));
+}
+
+/** A UUID (version 8, RFC 9562's custom one) made of the name's SHA-256. */
+function derivedUuid(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** How many times an append whose outcome was lost is sent again before the command fails. */
+const UNKNOWN_OUTCOME_RETRIES = 3;
+
+/** Sends an append again, ids and expectation unchanged, while the store cannot say whether it recorded it. */
+export async function appendRetrying(store: EventStore, append: StreamAppend): Promise<AppendResult> {
+  for (let retry = 0; ; retry += 1) {
+    try {
+      return await store.appendToStream(append.streamName, append.events, { expectedRevision: append.expectedRevision });
+    } catch (error) {
+      if (!(error instanceof AppendOutcomeUnknownError) || retry >= UNKNOWN_OUTCOME_RETRIES) throw error;
+    }
+  }
+}
+
+/** As appendRetrying, for a store's append to several streams at once. */
+export async function appendToStreamsRetrying(store: EventStore, appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+  if (!store.appendToStreams) throw new Error('this event store cannot append to several streams at once');
+  for (let retry = 0; ; retry += 1) {
+    try {
+      return await store.appendToStreams(appends);
+    } catch (error) {
+      if (!(error instanceof AppendOutcomeUnknownError) || retry >= UNKNOWN_OUTCOME_RETRIES) throw error;
+    }
+  }
 }
 
 export async function loadState<S, E extends DomainEvent>(

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { MonitorConfig } from '../domain/monitors/monitor-config.js';
 import {
   type IncomingPing,
@@ -14,7 +15,7 @@ import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/s
 import { incidentRecordDecider, incidentStream } from '../domain/incidents/incident-record.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { StreamDeletedError, WrongExpectedRevisionError } from '../eventstore/event-store.js';
-import { type Actor, handleCommand, toJsonObject } from './command-handler.js';
+import { type Actor, appendRetrying, appendToStreamsRetrying, handleCommand, toJsonObject, withEventIds } from './command-handler.js';
 import type { LoadedMonitor } from './monitor-states.js';
 import { type CommandContext, nowIso } from './context.js';
 import { sealedConfig, sealedPatch } from './uptime-headers.js';
@@ -46,24 +47,27 @@ export async function runMonitorCommand(
   actor: Actor,
   monitorId: string = typeof command === 'function' ? '' : command.monitor_id,
 ): Promise<MonitorOutcome> {
+  // A ping's events take their ids from it; any other command's from an id of its own.
+  const commandId = typeof command !== 'function' && command.type === 'ReceivePing' ? command.ping.ping_id : randomUUID();
   return context.streamLocks.run(monitorStream(monitorId), async () => {
     for (let attempt = 1; ; attempt += 1) {
       const remembered = attempt === 1 && context.events.appendToStreams ? context.monitorStates.remembered(monitorId) : undefined;
       const loaded = remembered ?? (await context.monitorStates.load(context.events, monitorId));
       const events = monitorDecider.decide(typeof command === 'function' ? command(loaded) : command, loaded.state);
       if (events.length === 0) return { events, state: loaded.state, position: null };
-      const encode = (toAppend: MonitorEvent[]) => toAppend.map((e) => ({ type: e.type, data: toJsonObject(e.data), metadata: { ...actor } }));
+      const encode = (stream: string, expectedRevision: number | 'no_stream', toAppend: MonitorEvent[]) =>
+        withEventIds(commandId, stream, expectedRevision, toAppend.map((e) => ({ type: e.type, data: toJsonObject(e.data), metadata: { ...actor } })));
       const append = (stream: string, toAppend: MonitorEvent[], expectedRevision: number | 'no_stream') =>
-        context.events.appendToStream(stream, encode(toAppend), { expectedRevision });
+        appendRetrying(context.events, { streamName: stream, events: encode(stream, expectedRevision, toAppend), expectedRevision });
       const pings = events.filter((e) => e.type === 'PingReceived');
       const others = events.filter((e) => e.type !== 'PingReceived');
       let position: number | null = null;
       if (context.events.appendToStreams) {
-        const toPings = { streamName: pingStream(monitorId), events: encode(pings), expectedRevision: loaded.pingRevision };
-        const toMonitor = { streamName: monitorStream(monitorId), events: encode(others), expectedRevision: loaded.monitorRevision };
+        const toPings = { streamName: pingStream(monitorId), events: encode(pingStream(monitorId), loaded.pingRevision, pings), expectedRevision: loaded.pingRevision };
+        const toMonitor = { streamName: monitorStream(monitorId), events: encode(monitorStream(monitorId), loaded.monitorRevision, others), expectedRevision: loaded.monitorRevision };
         try {
           // A stream with nothing to write goes first: its check then never needs undoing.
-          const results = await context.events.appendToStreams(others.length === 0 ? [toMonitor, toPings] : [toPings, toMonitor]);
+          const results = await appendToStreamsRetrying(context.events, others.length === 0 ? [toMonitor, toPings] : [toPings, toMonitor]);
           position = Math.max(...results.map((r) => r.position));
         } catch (error) {
           context.monitorStates.forget(monitorId);

@@ -1,11 +1,14 @@
 import {
   BACKWARDS,
+  CancelledError,
+  DeadlineExceededError,
   END,
   EventStoreDBClient,
   FORWARDS,
   START,
   StreamDeletedError as EsdbStreamDeletedError,
   StreamNotFoundError,
+  UnavailableError,
   WrongExpectedVersionError,
   excludeSystemEvents,
   jsonEvent,
@@ -15,6 +18,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import {
+  AppendOutcomeUnknownError,
   type AppendResult,
   type EventStore,
   type EventToAppend,
@@ -27,7 +31,14 @@ import {
   type Subscription,
   StreamDeletedError,
   WrongExpectedRevisionError,
+  isSystemRecord,
 } from './event-store.js';
+
+/** Whether an event of $all is still to be read: its stream's retention ($maxCount, $tb) and deletion honoured. */
+type Visible = (event: RecordedEvent) => Promise<boolean>;
+
+/** How many streams' retention a reader remembers before it asks the server again. */
+const VISIBILITY_CACHE = 1000;
 
 /**
  * The production event store. Positions are EventStoreDB commit positions: byte offsets in its
@@ -69,6 +80,11 @@ export class EsdbEventStore implements EventStore {
         throw new WrongExpectedRevisionError(streamName, expected, actual);
       }
       if (error instanceof EsdbStreamDeletedError) throw new StreamDeletedError(streamName);
+      // The request may have reached the leader and been committed: the caller sends it again,
+      // ids and expected revision unchanged, and the server's idempotence records it once.
+      if (error instanceof DeadlineExceededError || error instanceof UnavailableError || error instanceof CancelledError) {
+        throw new AppendOutcomeUnknownError(streamName, { cause: error });
+      }
       throw error;
     }
   }
@@ -93,6 +109,41 @@ export class EsdbEventStore implements EventStore {
     return events;
   }
 
+  /**
+   * `$all` holds what stream reads no longer give: events past a stream's `$maxCount` or `$tb`, and
+   * those of a tombstoned stream, until a scavenge removes them from disk. Every reader of `$all`
+   * here leaves them out, as the embedded store does, so retention and deletion mean the same in
+   * both modes (export, as_of, a rebuild). Asked of the server once per stream and reader.
+   */
+  private visibility(): Visible {
+    const firstKept = new Map<string, Promise<number>>();
+    return async (event) => {
+      if (firstKept.size >= VISIBILITY_CACHE) firstKept.clear();
+      let kept = firstKept.get(event.streamName);
+      if (!kept) firstKept.set(event.streamName, (kept = this.firstKeptRevision(event.streamName)));
+      return event.revision >= (await kept);
+    };
+  }
+
+  /** The first revision of the stream still to be read; Infinity for a deleted stream. */
+  private async firstKeptRevision(streamName: string): Promise<number> {
+    let last: number;
+    try {
+      const newest = await this.readStream(streamName, { direction: 'backwards', maxCount: 1 });
+      if (newest.length === 0) return Number.POSITIVE_INFINITY;
+      last = newest[0]!.revision;
+    } catch (error) {
+      if (error instanceof StreamDeletedError) return Number.POSITIVE_INFINITY;
+      throw error;
+    }
+    const { metadata } = await this.client.getStreamMetadata(streamName);
+    const truncateBefore = metadata?.truncateBefore;
+    if (truncateBefore === END) return Number.POSITIVE_INFINITY;
+    const byTruncation = typeof truncateBefore === 'number' ? truncateBefore : 0;
+    const byCount = metadata?.maxCount !== undefined ? last - metadata.maxCount + 1 : 0;
+    return Math.max(byTruncation, byCount);
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? 0;
     const maxCount = options.maxCount ?? Number.MAX_SAFE_INTEGER;
@@ -100,11 +151,12 @@ export class EsdbEventStore implements EventStore {
       direction: FORWARDS,
       fromPosition: after > 0 ? { commit: BigInt(after), prepare: BigInt(after) } : START,
     });
+    const visible = this.visibility();
     const events: RecordedEvent[] = [];
     for await (const resolved of read) {
       const event = toRecordedEvent(resolved);
       // readAll's position is inclusive and $all holds system events: skip both.
-      if (!event || event.position <= after || event.type.startsWith('$') || event.streamName.startsWith('$')) continue;
+      if (!event || event.position <= after || isSystemRecord(event) || !(await visible(event))) continue;
       events.push(event);
       if (events.length >= maxCount) break;
     }
@@ -120,10 +172,11 @@ export class EsdbEventStore implements EventStore {
           ? streamNameFilter({ prefixes: [...options.streamNamePrefixes] })
           : excludeSystemEvents(),
     });
+    const visible = this.visibility();
     async function* events(): AsyncGenerator<RecordedEvent> {
       for await (const resolved of subscription) {
         const event = toRecordedEvent(resolved);
-        if (event && event.position > after) yield event;
+        if (event && event.position > after && !isSystemRecord(event) && (await visible(event))) yield event;
       }
     }
     const iterator = events();
@@ -133,9 +186,17 @@ export class EsdbEventStore implements EventStore {
     };
   }
 
+  /**
+   * The newest event a subscription delivers. The last record of `$all` is often the server's own
+   * (stream metadata, statistics, a scavenge's), which the filtered subscription never hands over:
+   * waiting for it would keep every read waiting out its whole catch-up bound, and the lag would
+   * never reach 0. So read back past system records and what retention or deletion hides.
+   */
   async headPosition(): Promise<number> {
-    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) {
-      return Number(resolved.event?.position?.commit ?? 0n);
+    const visible = this.visibility();
+    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END })) {
+      const event = toRecordedEvent(resolved);
+      if (event && !isSystemRecord(event) && (await visible(event))) return event.position;
     }
     return 0;
   }

@@ -89,7 +89,11 @@ export interface EventStore {
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   subscribeToAll(options?: SubscribeOptions): Subscription;
-  /** Position of the newest event in the log (0 when empty). */
+  /**
+   * Position of the newest event `readAll` and `subscribeToAll` hand out (0 when none): system
+   * records, and events removed by retention or deletion, do not count, for no reader ever
+   * reaches them.
+   */
   headPosition(): Promise<number>;
   /** Keep only the newest `maxCount` events of a stream; older ones are removed. */
   setStreamMaxCount(streamName: string, maxCount: number): Promise<void>;
@@ -121,6 +125,18 @@ export class StreamDeletedError extends Error {
   }
 }
 
+/**
+ * The store cannot say whether it recorded an append: the answer was lost (a deadline passed, the
+ * connection dropped) after the request went out. Sent again with the same event ids and the
+ * same expected revision, it is recorded once (see the contract's "idempotent retried append").
+ */
+export class AppendOutcomeUnknownError extends Error {
+  constructor(readonly streamName: string, options?: { cause?: unknown }) {
+    super(`stream ${streamName}: the store did not answer whether it recorded the append`, options);
+    this.name = 'AppendOutcomeUnknownError';
+  }
+}
+
 export function satisfiesExpectedRevision(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
   switch (expected) {
     case 'any':
@@ -132,6 +148,21 @@ export function satisfiesExpectedRevision(expected: ExpectedRevision, actual: nu
     default:
       return actual === expected;
   }
+}
+
+/**
+ * Where a store records a stream's retention and deletion as events, as EventStoreDB does: in the
+ * stream's metadata stream, `$$<stream>`. Being in the log, they are covered by its hashes, so an
+ * audit can tell content removed by a window or a deletion from content removed by anyone else.
+ */
+export const metadataStreamOf = (streamName: string): string => `$$${streamName}`;
+/** `$maxCount`: the window from then on; `$tb`: events before this revision were removed before the window was recorded. */
+export const STREAM_METADATA = '$metadata';
+export const STREAM_DELETED = '$streamDeleted';
+
+/** System streams and events (`$`-prefixed) are the store's own: never handed to Vigil's readers. */
+export function isSystemRecord(event: { streamName: string; type: string }): boolean {
+  return event.streamName.startsWith('$') || event.type.startsWith('$');
 }
 
 export function matchesPrefixes(streamName: string, prefixes: readonly string[] | undefined): boolean {

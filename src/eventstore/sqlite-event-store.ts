@@ -116,8 +116,14 @@ export class SqliteEventStore implements EventStore {
       backwardsLimited: db.prepare<[string, number, number], EventRow>(
         `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? AND removed = 0 ORDER BY revision DESC LIMIT ?`,
       ),
-      all: db.prepare<[number, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? AND removed = 0 ORDER BY position ASC LIMIT ?`),
-      head: db.prepare<[], { head: number | null }>('SELECT MAX(position) AS head FROM es_events'),
+      // $all as EventStoreDB's filtered reads give it: without the system records ($$ streams).
+      all: db.prepare<[number, number], EventRow>(
+        `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? AND removed = 0 AND substr(stream, 1, 1) <> '$' ORDER BY position ASC LIMIT ?`,
+      ),
+      // The last event a subscription delivers: a head it never reaches would keep every reader waiting.
+      head: db.prepare<[], { head: number | null }>(
+        "SELECT position AS head FROM es_events WHERE removed = 0 AND substr(stream, 1, 1) <> '$' ORDER BY position DESC LIMIT 1",
+      ),
     };
   }
 

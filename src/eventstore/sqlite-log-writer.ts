@@ -7,8 +7,11 @@ import {
   type EventToAppend,
   type ExpectedRevision,
   type StreamAppend,
+  STREAM_DELETED,
+  STREAM_METADATA,
   StreamDeletedError,
   WrongExpectedRevisionError,
+  metadataStreamOf,
   satisfiesExpectedRevision,
 } from './event-store.js';
 
@@ -119,8 +122,43 @@ export class SqliteLogWriter {
         `INSERT INTO es_streams (stream, revision, deleted) VALUES (?, -1, 1)
          ON CONFLICT (stream) DO UPDATE SET deleted = 1`,
       ),
+      following: db.prepare<[string, number, number], { id: string; position: number }>(
+        'SELECT id, position FROM es_events WHERE stream = ? AND revision > ? ORDER BY revision LIMIT ?',
+      ),
       probe: db.prepare('INSERT INTO es_write_probe (id, probes) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET probes = probes + 1'),
     };
+    this.recordUnrecordedWindows();
+  }
+
+  /**
+   * A log written before windows and deletions were recorded in it (see metadataStreamOf) has them
+   * only beside it, in es_streams: each is recorded once, with what had been removed by then taken
+   * as removed by it (`$tb`), so that `verify` accepts the past and checks everything after.
+   */
+  private recordUnrecordedWindows(): void {
+    const unrecorded = this.db.prepare<[], { stream: string; max_count: number | null; deleted: number; removed_through: number | null }>(
+      `SELECT s.stream, s.max_count, s.deleted,
+              (SELECT MAX(e.revision) FROM es_events e WHERE e.stream = s.stream AND e.removed = 1) AS removed_through
+       FROM es_streams s
+       WHERE substr(s.stream, 1, 1) <> '$' AND (s.max_count IS NOT NULL OR s.deleted = 1)
+         AND NOT EXISTS (SELECT 1 FROM es_streams m WHERE m.stream = '$$' || s.stream)`,
+    );
+    if (unrecorded.all().length === 0) return;
+    const created = new Date().toISOString();
+    const record = this.db.transaction(() => {
+      const last = this.statements.last.get();
+      const log: LogTail = { head: last?.position ?? 0, chain: last?.chain ?? '' };
+      for (const stream of unrecorded.all()) {
+        const window = {
+          ...(stream.max_count !== null ? { $maxCount: stream.max_count } : {}),
+          ...(stream.removed_through !== null ? { $tb: stream.removed_through + 1 } : {}),
+        };
+        const events: EventToAppend[] = [{ type: STREAM_METADATA, data: window }];
+        if (stream.deleted) events.push({ type: STREAM_DELETED, data: {} });
+        this.append({ kind: 'append', streamName: metadataStreamOf(stream.stream), events, expectedRevision: 'any' }, created, log);
+      }
+    });
+    this.gate.hold(() => record.immediate());
   }
 
   /**
@@ -194,12 +232,17 @@ export class SqliteLogWriter {
         this.statements.setMaxCount.run(write.streamName, write.maxCount);
         const stream = this.statements.stream.get(write.streamName);
         if (stream && stream.revision >= 0) this.statements.truncate.run(write.streamName, stream.revision - write.maxCount);
+        // In the hashed log too: what the window removes, now and later, is then told from tampering.
+        this.append({ kind: 'append', streamName: metadataStreamOf(write.streamName), events: [{ type: STREAM_METADATA, data: { $maxCount: write.maxCount } }], expectedRevision: 'any' }, created, log);
         return null;
       }
-      case 'delete':
+      case 'delete': {
+        if (this.statements.stream.get(write.streamName)?.deleted) return null;
         this.statements.deleteEvents.run(write.streamName);
         this.statements.markDeleted.run(write.streamName);
+        this.append({ kind: 'append', streamName: metadataStreamOf(write.streamName), events: [{ type: STREAM_DELETED, data: {} }], expectedRevision: 'any' }, created, log);
         return null;
+      }
       case 'probe':
         this.statements.probe.run();
         return null;
@@ -210,11 +253,28 @@ export class SqliteLogWriter {
     }
   }
 
+  /**
+   * EventStoreDB's idempotence, for an append whose expectation no longer holds: where the events
+   * just after the expected revision are these very events (the same ids, in order), this is a
+   * retry of an append already recorded (its answer lost on the way), and it is answered as the
+   * first was, without a second copy.
+   */
+  private alreadyRecorded(append: Extract<LogWrite, { kind: 'append' }>, current: number | 'no_stream'): AppendResult | null {
+    const expected = append.expectedRevision === 'no_stream' ? -1 : append.expectedRevision;
+    if (typeof expected !== 'number' || current === 'no_stream' || append.events.length === 0) return null;
+    if (append.events.some((event) => event.id === undefined)) return null;
+    const following = this.statements.following.all(append.streamName, expected, append.events.length);
+    if (following.length !== append.events.length || following.some((row, i) => row.id !== append.events[i]!.id)) return null;
+    return { nextExpectedRevision: expected + append.events.length, position: following.at(-1)!.position };
+  }
+
   private append(append: Extract<LogWrite, { kind: 'append' }>, created: string, log: LogTail): AppendResult {
     const stream = this.statements.stream.get(append.streamName);
     if (stream?.deleted) throw new StreamDeletedError(append.streamName);
     const current = stream && stream.revision >= 0 ? stream.revision : 'no_stream';
     if (!satisfiesExpectedRevision(append.expectedRevision, current)) {
+      const recorded = this.alreadyRecorded(append, current);
+      if (recorded) return recorded;
       throw new WrongExpectedRevisionError(append.streamName, append.expectedRevision, current);
     }
     const before = current === 'no_stream' ? -1 : current;

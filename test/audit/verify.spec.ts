@@ -73,6 +73,29 @@ describe('vigil verify', function () {
     expect(report.log.first_break).to.deep.equal({ position, reason: `the event at position ${position} is missing` });
   });
 
+  it('catches an event blanked outside any retention window, as retention or deletion would have blanked it', async () => {
+    let position = 0;
+    const { code, report } = await verifyCopy((db) => {
+      // Content gone the way retention removes it, on an event no retention window or deletion reached.
+      position = eventAt(db, 'ProjectCreated');
+      db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE position = ?').run(position);
+    });
+    expect(code).to.equal(1);
+    expect(report.log.first_break.position).to.equal(position);
+    expect(report.log.first_break.reason).to.match(/removed, though no retention window or deletion reached it/);
+  });
+
+  it('catches a blanking passed off as retention by widening the window outside the log', async () => {
+    const { report } = await verifyCopy((db) => {
+      // The stream's max count kept beside the log says 1: only the hashed record of it counts.
+      db.prepare("UPDATE es_streams SET max_count = 1 WHERE stream LIKE 'pings-%'").run();
+      const { position } = db.prepare<[], { position: number }>("SELECT position FROM es_events WHERE stream LIKE 'pings-%' AND removed = 0 ORDER BY position LIMIT 1").get()!;
+      db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE position = ?').run(position);
+    });
+    expect(report.ok).to.equal(false);
+    expect(report.log.first_break.reason).to.match(/no retention window or deletion reached it/);
+  });
+
   it('catches two events swapped in order', async () => {
     const { report } = await verifyCopy((db) => {
       const [a, b] = db.prepare<[], { position: number }>("SELECT position FROM es_events WHERE stream LIKE 'pings-%' AND removed = 0 ORDER BY position DESC LIMIT 2").all();

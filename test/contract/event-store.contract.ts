@@ -87,6 +87,38 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       for (const [i, s] of streams.entries()) expect(numbers(await store.readStream(s))).to.deep.equal([i]);
     });
 
+    describe('idempotent retried append', () => {
+      const withIds = (ids: string[]) => ids.map((id, i) => ({ ...event(i + 1), id }));
+
+      it('answers a retry of an append it recorded (same ids, same expected revision) as the first, without a second copy', async () => {
+        const stream = streamName();
+        await store.appendToStream(stream, [event(0)], { expectedRevision: 'no_stream' });
+        const ids = [randomUUID(), randomUUID()];
+        const first = await store.appendToStream(stream, withIds(ids), { expectedRevision: 0 });
+        const retried = await store.appendToStream(stream, withIds(ids), { expectedRevision: 0 });
+        expect(retried).to.deep.equal(first);
+        const events = await store.readStream(stream);
+        expect(events.map((e) => e.id).slice(1)).to.deep.equal(ids);
+        expect(events).to.have.length(3);
+      });
+
+      it('answers a retry of a first append to a stream (no_stream) without a second copy', async () => {
+        const stream = streamName();
+        const ids = [randomUUID()];
+        const first = await store.appendToStream(stream, withIds(ids), { expectedRevision: 'no_stream' });
+        expect(await store.appendToStream(stream, withIds(ids), { expectedRevision: 'no_stream' })).to.deep.equal(first);
+        expect(await store.readStream(stream)).to.have.length(1);
+      });
+
+      it('still refuses other events at a revision that has moved on', async () => {
+        const stream = streamName();
+        await store.appendToStream(stream, withIds([randomUUID()]), { expectedRevision: 'no_stream' });
+        const error = await store.appendToStream(stream, withIds([randomUUID()]), { expectedRevision: 'no_stream' }).catch((e) => e);
+        expect(error).to.be.instanceOf(WrongExpectedRevisionError);
+        expect(await store.readStream(stream)).to.have.length(1);
+      });
+    });
+
     describe('appending to several streams at once, where the store can', () => {
       beforeEach(function () {
         if (!store.appendToStreams) this.skip();
@@ -129,6 +161,20 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
     describe('appending nothing to one of several streams, where the store can', () => {
       beforeEach(function () {
         if (!store.appendToStreams) this.skip();
+      });
+
+      it('refuses a decision when any stream it read moved, the one it writes nothing to included', async () => {
+        const [monitor, pings] = [streamName('monitor'), streamName('pings')];
+        await store.appendToStream(monitor, [event(0)]);
+        await store.appendToStream(pings, [event(1)]);
+        // A timer fire read both (monitor at 0, pings at 0); a ping lands in the pings stream first.
+        await store.appendToStream(pings, [event(2)], { expectedRevision: 0 });
+        const refused = await store.appendToStreams!([
+          { streamName: pings, events: [], expectedRevision: 0 },
+          { streamName: monitor, events: [event(3)], expectedRevision: 0 },
+        ]).then(() => null, (error: unknown) => error);
+        expect(refused).to.be.instanceOf(WrongExpectedRevisionError);
+        expect(numbers(await store.readStream(monitor))).to.deep.equal([0]);
       });
 
       it('checks that stream\'s expected revision and records nothing in it', async () => {
@@ -229,6 +275,22 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       await subscription.unsubscribe();
       expect(await consumed).to.equal('ended');
     });
+
+    it('leaves out of $all, and of the head position, events past their stream\'s max count and of deleted streams', async () => {
+        const start = await store.headPosition();
+        const [kept, windowed, deleted] = [streamName(), streamName(), streamName()];
+        const last = await store.appendToStream(kept, [event(1)]);
+        await store.appendToStream(windowed, [2, 3, 4].map(event));
+        await store.setStreamMaxCount(windowed, 1);
+        await store.appendToStream(deleted, [event(5)]);
+        await store.deleteStream(deleted);
+        const mine = (await store.readAll({ after: start })).filter((e) => [kept, windowed, deleted].includes(e.streamName));
+        expect(numbers(mine)).to.deep.equal([1, 4]);
+        expect(mine.every((e) => !e.streamName.startsWith('$') && !e.type.startsWith('$'))).to.equal(true);
+        // What a reader waits for must be what a subscription reaches: not a system record, nor a removed event.
+        const windowedLast = mine.at(-1)!.position;
+        expect(await store.headPosition()).to.equal(Math.max(windowedLast, last.position));
+      });
 
     it('keeps only the newest maxCount events of a stream, revisions unchanged', async () => {
       const stream = streamName();

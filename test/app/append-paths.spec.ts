@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import type { Actor } from '../../src/app/command-handler.js';
+import { commandContext } from '../../src/app/context.js';
+import { createMonitor, receivePing, runMonitorCommand } from '../../src/app/monitors.js';
+import { addMember, createProject } from '../../src/app/projects.js';
+import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
+import type { EventStore } from '../../src/eventstore/event-store.js';
+import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
+import { losingAnswers, withoutMultiStreamAppend } from '../support/store-wrappers.js';
+
+const actor: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: 'r-1' };
+const config: MonitorConfig = { ...MONITOR_DEFAULTS, name: 'Backup', slug: 'backup', type: 'JOB_HEARTBEAT', schedule: '1h', uptime: null };
+const failure = { event: 'FAILURE' as const, run_id: null, exit_code: 1, duration_ms: null, message: null, payload: null, payload_truncated: false, payload_bytes: null, request_ip: null, request_ua: null };
+
+/** Both ways Vigil appends: the embedded store's, and EventStoreDB's (no append to several streams at once). */
+const paths: { name: string; wrap: (store: EventStore) => EventStore }[] = [
+  { name: 'appending to both streams at once (embedded)', wrap: (store) => store },
+  { name: 'appending stream by stream (EventStoreDB)', wrap: withoutMultiStreamAppend },
+];
+
+for (const path of paths) {
+  describe(`Appends whose answer was lost, ${path.name}`, () => {
+    let stores: EmbeddedStores;
+    beforeEach(() => (stores = openEmbeddedStores()));
+    afterEach(() => stores.dispose());
+
+    it('records a ping once when the store committed it but its answer was lost, and the append was sent again', async () => {
+      const setup = commandContext(stores.events);
+      const { projectId } = await createProject(setup, { name: 'P', description: '', owner_id: 'owner' }, actor);
+      const { monitorId } = await createMonitor(setup, { project_id: projectId, config, slugGiven: true }, actor);
+      const lossy = losingAnswers(path.wrap(stores.events), 2);
+      const context = commandContext(lossy);
+
+      const recorded = await receivePing(context, monitorId, failure, actor);
+
+      expect(lossy.lostAnswers()).to.equal(2);
+      const pings = await stores.events.readStream(`pings-${monitorId}`);
+      expect(pings.map((e) => e.data['ping_id'])).to.deep.equal([recorded.pingId]);
+      const monitor = (await stores.events.readStream(`monitor-${monitorId}`)).map((e) => e.type);
+      expect(monitor.filter((type) => type === 'IncidentOpened')).to.have.length(1);
+    });
+
+    it('records a command of any other stream once when its answer was lost', async () => {
+      const setup = commandContext(stores.events);
+      const { projectId } = await createProject(setup, { name: 'P', description: '', owner_id: 'owner' }, actor);
+      const context = commandContext(losingAnswers(path.wrap(stores.events), 1));
+      await addMember(context, { project_id: projectId, user_id: 'u-1', role: 'MEMBER' }, actor);
+      const added = (await stores.events.readStream(`project-${projectId}`)).filter((e) => e.type === 'ProjectMemberAdded');
+      expect(added.map((e) => e.data['user_id'])).to.deep.equal(['owner', 'u-1']);
+    });
+  });
+}
+
+/** The store as one process sees it, with `beforeNextWrite` run (once) just before its next append: another process's write. */
+function raced(events: EventStore, beforeNextWrite: () => Promise<unknown>): EventStore {
+  let pending: (() => Promise<unknown>) | null = beforeNextWrite;
+  const interleave = async () => {
+    const other = pending;
+    pending = null;
+    await other?.();
+  };
+  const appendToStreams = events.appendToStreams?.bind(events);
+  return {
+    ...withoutMultiStreamAppend(events),
+    appendToStream: async (...args) => (await interleave(), events.appendToStream(...args)),
+    ...(appendToStreams ? { appendToStreams: async (appends) => (await interleave(), appendToStreams(appends)) } : {}),
+  };
+}
+
+describe('A timer fire racing a check-in, appending to both streams at once (embedded)', () => {
+  let stores: EmbeddedStores;
+  beforeEach(() => (stores = openEmbeddedStores()));
+  afterEach(() => stores.dispose());
+
+  it('is refused when the ping lands between its read and its append, and decided again: no CheckInMissed', async () => {
+    const created = new Date('2026-03-01T00:00:00.000Z');
+    const setup = commandContext(stores.events, { clock: () => created });
+    const { projectId } = await createProject(setup, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(setup, { project_id: projectId, config, slugGiven: true }, actor);
+    // The check-in, from another process, a minute before the deadline (1 h + 5 min grace).
+    const pinger = commandContext(stores.events, { clock: () => new Date('2026-03-01T01:04:00.000Z') });
+    const ping = () => receivePing(pinger, monitorId, { ...failure, event: 'SUCCESS', exit_code: 0 }, actor);
+    const timer = commandContext(raced(stores.events, ping), { clock: () => new Date('2026-03-01T01:05:00.000Z') });
+
+    await runMonitorCommand(timer, { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids: { missed: 'i-1', overdue: 'i-2', failed: 'i-3' }, repage_after_seconds: 3600, now: '2026-03-01T01:05:00.000Z' }, actor);
+
+    const types = (await stores.events.readStream(`monitor-${monitorId}`)).map((e) => e.type);
+    expect(await stores.events.readStream(`pings-${monitorId}`)).to.have.length(1);
+    expect(types).to.not.include('CheckInMissed');
+    expect(types).to.not.include('IncidentOpened');
+  });
+});
