@@ -119,7 +119,7 @@ ${footnote(view, now)}`,
   });
 }
 
-/** "Tuesday 24 November 2026". */
+/** "Tuesday, 24 November 2026". */
 function longDay(day: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${day}T00:00:00.000Z`));
 }
