@@ -71,7 +71,7 @@ export const sharingRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const project = await getProject(readModels, projectId);
     if (!project) throw new HttpError(404, 'project not found');
     const [monitors, badgeKey, statusPages, canManage] = await Promise.all([
-      listMonitors(readModels, projectId),
+      listMonitors(readModels, projectId).then((all) => all.sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.id.localeCompare(b.id))),
       badgeKeyOfProject(readModels, projectId),
       listStatusPages(readModels, projectId),
       may(ctx.state.caller, MANAGE_MONITORS, projectId),
