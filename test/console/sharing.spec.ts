@@ -147,6 +147,8 @@ describe('Badges & status pages in a real browser', function () {
     await page.getByRole('checkbox', { name: 'Nightly backup' }).check();
     await page.getByRole('button', { name: 'Create status page' }).click();
     expect(await page.locator('.error-summary').innerText()).to.contain('Slug must be 2 to 50 lowercase letters');
+    expect(await page.locator('.error-summary a').getAttribute('href')).to.equal('#form-new');
+    expect(await page.locator('#form-new .error-message').innerText()).to.contain('This page was not saved');
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).to.equal('Acme status');
     expect(await page.getByRole('checkbox', { name: 'Nightly backup' }).isChecked()).to.equal(true);
     await shoot(page, 'sharing-refused');
@@ -188,7 +190,7 @@ describe('Badges & status pages in a real browser', function () {
     const incidentDay = backup.locator('a.status-bar.bar-down');
     expect(await incidentDay.count()).to.equal(1);
     await incidentDay.hover();
-    const tooltip = await incidentDay.evaluate((el) => getComputedStyle(el as Element, '::after').content);
+    const tooltip = await incidentDay.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown, pseudo: string): { content: string } }).getComputedStyle(el, '::after').content);
     expect(tooltip).to.match(/^"2026-10-25: 9\d(\.\d+)?% up, 1 incident"$/);
     await shoot(page, 'status-page-hover', false);
     await page.keyboard.press('Tab');

@@ -201,9 +201,13 @@ pre.payload { background: #f6f7f9; border: 1px solid var(--line); border-radius:
 .badge-project { margin-bottom: 18px; }
 .badge-project h3, .status-pages-new { margin: 8px 0 4px; font-size: 1rem; }
 .badge-preview { margin: 4px 0 8px; }
-.badge-preview img, .badge-table img { display: block; height: 20px; }
-.badge-table td { vertical-align: top; }
-.badge-table td:last-child { width: 60%; }
+.badge-preview img, .badge-table img { display: block; height: 20px; max-width: 100%; object-fit: contain; object-position: left; }
+.status-page-form .error-message { margin-bottom: 12px; }
+.badge-table { table-layout: fixed; }
+.badge-table th:nth-child(1) { width: 24%; }
+.badge-table th:nth-child(2) { width: 22%; }
+.badge-table td { vertical-align: top; overflow-wrap: anywhere; }
+.badge-table .copy-row code { min-width: 0; white-space: normal; overflow-wrap: anywhere; overflow: visible; }
 .danger-zone { border-top: 1px solid var(--line); margin-top: 18px; padding-top: 14px; display: flex; gap: 16px; align-items: center; justify-content: space-between; flex-wrap: wrap; }
 .danger-zone .hint { flex: 1 1 300px; }
 .status-page-list { list-style: none; margin: 0 0 18px; padding: 0; border: 1px solid var(--line); border-radius: var(--radius); }
@@ -232,11 +236,15 @@ body.public { background: #f7f8fa; }
 .status-back { margin: 0 0 18px; }
 .status-banner { display: flex; align-items: center; gap: 14px; border-radius: 10px; padding: 16px 22px; margin-bottom: 28px; color: #fff; box-shadow: 0 1px 2px rgba(16,24,40,0.08); }
 .status-banner .banner-text { margin: 0; font-size: 1.2rem; font-weight: 700; }
-.banner-mark { width: 26px; height: 26px; border-radius: 50%; background: rgba(255,255,255,0.25); border: 3px solid #fff; flex: none; }
+.banner-mark { width: 28px; height: 28px; border-radius: 50%; background: #fff; flex: none; display: flex; align-items: center; justify-content: center; font-weight: 800; font-size: 1rem; }
 .banner-up { background: #1f8a4c; }
-.banner-late { background: #a15c00; }
+.banner-up .banner-mark::after { content: "✓"; color: #1f8a4c; }
+.banner-late, .banner-partial { background: #b54708; }
+.banner-late .banner-mark::after, .banner-partial .banner-mark::after { content: "!"; color: #b54708; }
 .banner-down { background: #b42318; }
+.banner-down .banner-mark::after { content: "!"; color: #b42318; }
 .banner-none { background: #5b6475; }
+.banner-none .banner-mark::after { content: "–"; color: #5b6475; }
 .status-section { margin-bottom: 30px; }
 .status-section > h2 { font-size: 1.2rem; margin-bottom: 12px; }
 .status-monitors { list-style: none; margin: 0; padding: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; }
@@ -252,8 +260,8 @@ body.public { background: #f7f8fa; }
 .status-bars { display: flex; gap: 2px; margin: 0; padding: 0; list-style: none; height: 34px; }
 .status-bars li { flex: 1 1 0; min-width: 0; display: flex; }
 .status-bar { position: relative; display: block; flex: 1; border-radius: 2px; }
-.status-bar:hover, .status-bar:focus-visible { opacity: 0.75; }
-.status-bar:focus-visible { outline: 3px solid var(--focus); outline-offset: 1px; opacity: 1; z-index: 1; }
+.status-bar:hover { box-shadow: inset 0 0 0 40px rgba(16, 24, 40, 0.25); }
+.status-bar:focus-visible { outline: 3px solid var(--focus); outline-offset: 1px; z-index: 1; }
 .status-bar:hover::after, .status-bar:focus-visible::after {
   content: attr(data-label); position: absolute; bottom: calc(100% + 8px); left: 50%; transform: translateX(-50%); z-index: 2;
   background: var(--ink); color: #fff; font-size: 0.8rem; font-weight: 600; white-space: nowrap; padding: 5px 9px; border-radius: 6px; pointer-events: none;

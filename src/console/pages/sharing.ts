@@ -67,12 +67,12 @@ ${canManage ? html`<div class="danger-zone"><p class="hint">Replacing the key ma
 function statusPageForm(v: SharingView, formId: string, action: string, draft: StatusPageDraft, submit: string): Html {
   const refused = v.refused?.form === formId ? v.refused : null;
   const field = (name: string) => `${formId}-${name}`;
-  return html`<form method="post" action="${action}" class="status-page-form" novalidate>
+  return html`<form method="post" action="${action}" class="status-page-form" id="form-${formId}" novalidate>
 ${csrfField(v.viewer)}
-${refused ? html`<div class="error-summary" role="alert" tabindex="-1"><h3>This page was not saved</h3><p class="error-message">${refused.error}</p></div>` : null}
+${refused ? html`<p class="error-message">This page was not saved: ${refused.error}</p>` : null}
 <div class="form-grid">
 <div class="field"><label for="${field('title')}">Title</label><input type="text" id="${field('title')}" name="title" value="${draft.title}" maxlength="100" required></div>
-<div class="field"><label for="${field('slug')}">Address</label><p class="hint" id="${field('slug')}-hint">${v.origin}/status/… : 2 to 50 lowercase letters, digits and hyphens, unique across this Vigil</p><input type="text" id="${field('slug')}" name="slug" value="${draft.slug}" maxlength="50" aria-describedby="${field('slug')}-hint" required></div>
+<div class="field"><label for="${field('slug')}">Address</label><input type="text" id="${field('slug')}" name="slug" value="${draft.slug}" maxlength="50" aria-describedby="${field('slug')}-hint" required><p class="hint" id="${field('slug')}-hint">${v.origin}/status/<strong>address</strong>: 2 to 50 lowercase letters, digits and hyphens, unique across this Vigil</p></div>
 </div>
 <div class="field"><label for="${field('description')}">Description (optional)</label><input type="text" id="${field('description')}" name="description" value="${draft.description}" maxlength="500"></div>
 <fieldset class="monitor-choice"><legend>Monitors shown</legend>
@@ -120,6 +120,7 @@ export function sharingPage(v: SharingView): Html {
     crumbs: [{ label: v.project.name, href: `/projects/${v.project.id}` }, { label: 'Badges & status pages' }],
     nav: projectNav(v.project.id, '/sharing'),
     body: html`<div class="page-head"><div><h1>Badges &amp; status pages</h1><p class="lede">Share the state of ${v.project.name}'s monitors outside Vigil.</p></div></div>
+${v.refused ? html`<div class="error-summary" role="alert"><h2>There is a problem</h2><ul><li><a href="#form-${v.refused.form}">${v.refused.error}</a></li></ul></div>` : null}
 ${badges(v)}
 ${statusPages(v)}`,
   });

@@ -46,7 +46,7 @@ function banner(view: StatusView): Html {
   const downs = view.monitors.filter((m) => m.state === 'down').length;
   const [tone, text]: [string, string] =
     view.overall === null ? ['none', 'No monitors are shown on this page yet']
-      : view.overall === 'down' ? ['down', downs === view.monitors.length ? 'Major outage' : 'Partial outage']
+      : view.overall === 'down' ? (downs === view.monitors.length ? ['down', 'Major outage'] : ['partial', 'Partial outage'])
         : view.overall === 'late' ? ['late', 'Some systems are late to report']
           : view.overall === 'paused' ? ['none', 'Monitoring is paused']
             : view.overall === 'new' ? ['none', 'Waiting for the first data']
