@@ -27,16 +27,18 @@ const PUBLIC_CACHE = 'public, max-age=60';
 const SLUG = /^[a-z0-9-]{1,50}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The one answer to anything unknown: the same bytes whether the key, slug or project exists or not. */
-function notFound(ctx: Context, as: 'html' | 'text' = 'text'): void {
+/**
+ * The one answer to anything unknown: the same bytes whether the key, slug or project exists or
+ * not. A badge's is the API's `{ error }` (shields.io and scripts read it); a status page's, a page.
+ */
+function notFound(ctx: Context, as: 'html' | 'json' = 'json'): void {
   ctx.status = 404;
   ctx.set('Cache-Control', 'no-store');
   if (as === 'html') {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = publicNotFound().markup;
   } else {
-    ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = 'Not found\n';
+    ctx.body = { error: 'not found' };
   }
 }
 

@@ -85,7 +85,7 @@ describe('Badges', () => {
     expect((await badge(`/badge/${badgeKey}.svg`)).text).to.contain('<title>Shop: up</title>');
   });
 
-  it('answers an unknown key, a malformed one or an unknown slug with the same plain 404, whether the project exists or not', async () => {
+  it('answers an unknown key, a malformed one or an unknown slug with the same bare 404, whether the project exists or not', async () => {
     const answers = await Promise.all([
       badge(`/badge/${'A'.repeat(22)}.svg`),
       badge(`/badge/${'A'.repeat(22)}/backup.svg`),
@@ -99,8 +99,8 @@ describe('Badges', () => {
     ]);
     for (const answer of answers) {
       expect(answer.status).to.equal(404);
-      expect(answer.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
-      expect(answer.text).to.equal('Not found\n');
+      expect(answer.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+      expect(answer.text).to.equal('{"error":"not found"}');
     }
   });
 
