@@ -2,6 +2,9 @@ import type { Projection } from '../src/projector/projection.js';
 import type { RetiredProjection } from '../src/readstore/read-model-store.js';
 import { apiKeysProjection } from './api-keys.js';
 import { auditEventsProjection } from './audit-events.js';
+import { badgeKeysProjection } from './badge-keys.js';
+import { checkDaysProjection } from './check-days.js';
+import { statusPagesProjection } from './status-pages.js';
 import { notificationChannelsProjection } from './notification-channels.js';
 import { notificationGroupsProjection } from './notification-groups.js';
 import { deliveriesProjection, pendingPagesProjection } from './outbox.js';
@@ -29,5 +32,5 @@ export const RETIRED_PROJECTIONS: readonly RetiredProjection[] = [
 export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
-    incidentNotesProjection] as Projection[];
+    incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection] as Projection[];
 }

@@ -34,14 +34,25 @@ export interface RecentRun {
   at: string;
   ok: boolean;
   duration_ms: number | null;
+  /** For a ping, its number (total_pings_received after it), so the log's retention window applies; null for a check. */
+  ping_number: number | null;
 }
 
 /** As many runs as the dashboard's sparkline shows. */
 export const RECENT_RUNS_KEPT = 30;
 
-/** The runs with one more, at most as many as the sparkline shows and as the monitor's retention keeps. */
+/**
+ * The runs with one more, at most as many as the sparkline shows, and only runs whose ping is
+ * still in the log: its window is the monitor's last retention_count pings, so a rebuild, which
+ * sees only those, makes the same list.
+ */
 function withRun(doc: MonitorDocument, run: RecentRun): RecentRun[] {
-  return [...doc.recent_runs, run].slice(-Math.max(1, Math.min(RECENT_RUNS_KEPT, doc.retention_count)));
+  return retained([...doc.recent_runs, run], doc.total_pings_received, doc.retention_count).slice(-RECENT_RUNS_KEPT);
+}
+
+function retained(runs: RecentRun[], totalPings: number, retentionCount: number): RecentRun[] {
+  const oldestKept = totalPings - retentionCount;
+  return runs.every((r) => r.ping_number === null || r.ping_number > oldestKept) ? runs : runs.filter((r) => r.ping_number === null || r.ping_number > oldestKept);
 }
 
 /** Status follows from health and pause; kept here so every write agrees. */
@@ -51,7 +62,7 @@ function derive(doc: MonitorDocument): MonitorDocument {
 
 export const monitorsProjection: Projection<MonitorDocument> = {
   name: 'monitors',
-  version: 7,
+  version: 8,
   collection: { name: 'monitors', indexes: [{ fields: ['project_id', 'created_at'] }, { fields: ['project_id', 'slug'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'MonitorCountersReset',
@@ -71,7 +82,10 @@ export const monitorsProjection: Projection<MonitorDocument> = {
     if (!doc) return null;
     switch (event.type) {
       case 'MonitorUpdated':
-        return derive({ ...doc, ...event.data.config, uptime: event.data.config.uptime && shownUptime(event.data.config.uptime), updated_at: event.data.updated_at, next_expected_at: event.data.next_expected_at });
+        return derive({
+          ...doc, ...event.data.config, uptime: event.data.config.uptime && shownUptime(event.data.config.uptime), updated_at: event.data.updated_at, next_expected_at: event.data.next_expected_at,
+          recent_runs: retained(doc.recent_runs, doc.total_pings_received, event.data.config.retention_count),
+        });
       case 'MonitorPaused':
         return derive({ ...doc, paused: true });
       case 'MonitorResumed':
@@ -96,7 +110,10 @@ export const monitorsProjection: Projection<MonitorDocument> = {
           last_success_at: d.last_success_at,
           next_expected_at: d.next_expected_at,
           last_seen_at: d.received_at,
-          recent_runs: d.event === 'SUCCESS' || d.event === 'FAILURE' ? withRun(doc, { at: d.received_at, ok: d.event === 'SUCCESS', duration_ms: d.duration_ms }) : doc.recent_runs,
+          // Every ping moves the log's window, a run or not.
+          recent_runs: d.event === 'SUCCESS' || d.event === 'FAILURE'
+            ? withRun({ ...doc, total_pings_received: d.total_pings_received }, { at: d.received_at, ok: d.event === 'SUCCESS', duration_ms: d.duration_ms, ping_number: d.total_pings_received })
+            : retained(doc.recent_runs, d.total_pings_received, doc.retention_count),
         });
       }
       case 'CheckInMissed':
@@ -105,7 +122,7 @@ export const monitorsProjection: Projection<MonitorDocument> = {
         const { consecutive_failures, last_success_at, next_expected_at, checked_at, is_up, response_time_ms } = event.data;
         return derive({
           ...doc, consecutive_failures, last_success_at, next_expected_at,
-          last_seen_at: checked_at, recent_runs: withRun(doc, { at: checked_at, ok: is_up, duration_ms: response_time_ms }),
+          last_seen_at: checked_at, recent_runs: withRun(doc, { at: checked_at, ok: is_up, duration_ms: response_time_ms, ping_number: null }),
         });
       }
       case 'RunOverdue':

@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import { consoleRouter } from '../console/routes.js';
+import { publicRouter } from '../public/router.js';
 import { authenticate } from './authentication.js';
 import type { ApiDependencies } from './dependencies.js';
 import { errorMiddleware } from './errors.js';
@@ -20,6 +21,7 @@ import { notificationRoutes } from './routes/notifications.js';
 import { pingApi } from './ping-api.js';
 import { uptimeRoutes } from './routes/uptime.js';
 import { projectRoutes } from './routes/projects.js';
+import { statusPageRoutes } from './routes/status-pages.js';
 import type { VigilState } from './state.js';
 
 /** The version of the REST contract the OpenAPI document describes. */
@@ -81,9 +83,14 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   uptimeRoutes(rest, deps);
   notificationRoutes(rest, deps);
   historyRoutes(rest, deps);
+  statusPageRoutes(rest, deps);
 
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
+  // Badges and public status pages: no key, no session, outside /v1.
+  const publicPages = publicRouter(deps);
+  app.use(publicPages.routes());
+  app.use(publicPages.allowedMethods({ throw: true }));
   // The web console for people: server-rendered pages outside /v1, signed in with an API key.
   const webConsole = consoleRouter(deps, catchUpWithLog, { throttle, onFailure });
   app.use(webConsole.routes());

@@ -2,6 +2,7 @@ import type { Role } from '../domain/access/roles.js';
 import { type AssignableRole, type ProjectCommand, projectDecider, projectStream, roleOf } from '../domain/projects/project.js';
 import { type Actor, handleCommand, loadState } from './command-handler.js';
 import { type CommandContext, nowIso } from './context.js';
+import { newBadgeKey } from './badge-keys.js';
 import { newPingKey } from './random-tokens.js';
 
 type WithoutContext<C> = C extends unknown ? Omit<C, 'now' | 'type'> : never;
@@ -19,7 +20,7 @@ export async function createProject(
   const pingKey = newPingKey();
   const outcome = await run(
     context,
-    { ...input, type: 'CreateProject', project_id: projectId, owner_member_id: context.newId(), ping_key: pingKey, now: nowIso(context) },
+    { ...input, type: 'CreateProject', project_id: projectId, owner_member_id: context.newId(), ping_key: pingKey, badge_key: newBadgeKey(), now: nowIso(context) },
     actor,
   );
   return { projectId, pingKey, position: outcome.position };
@@ -43,6 +44,11 @@ export async function removeMember(context: CommandContext, input: { project_id:
 
 export async function rotatePingKey(context: CommandContext, input: { project_id: string }, actor: Actor) {
   return run(context, { ...input, type: 'RotatePingKey', ping_key: newPingKey(), now: nowIso(context) }, actor);
+}
+
+/** Issues the project's badge key, or a new one in place of the old (whose badge URLs then stop working). */
+export async function issueBadgeKey(context: CommandContext, input: { project_id: string }, actor: Actor) {
+  return run(context, { ...input, type: 'IssueBadgeKey', badge_key: newBadgeKey(), now: nowIso(context) }, actor);
 }
 
 export async function deleteProject(context: CommandContext, input: { project_id: string }, actor: Actor) {

@@ -38,6 +38,7 @@ import { type UptimeDay, monitorPage } from './pages/monitor.js';
 import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { signInPage } from './pages/sign-in.js';
 import { incidentNoteRoutes } from './routes/incident-notes.js';
+import { sharingRoutes } from './routes/sharing.js';
 import { clearSessionCookie, csrfTokenOf, hashSessionId, newSessionId, sameToken, sessionExpiry, sessionIdFrom, setSessionCookie } from './session.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
 
@@ -122,7 +123,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes, sharingRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {

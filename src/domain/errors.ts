@@ -1,6 +1,6 @@
-export type DomainErrorReason = 'not_found' | 'invalid';
+export type DomainErrorReason = 'not_found' | 'invalid' | 'conflict';
 
-/** A command the domain refuses: `not_found` when its target does not exist, `invalid` otherwise. */
+/** A command the domain refuses: `not_found` when its target does not exist, `conflict` when something else holds what it asks for, `invalid` otherwise. */
 export class DomainError extends Error {
   constructor(
     readonly reason: DomainErrorReason,
@@ -13,3 +13,4 @@ export class DomainError extends Error {
 
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const invalid = (message: string) => new DomainError('invalid', message);
+export const conflict = (message: string) => new DomainError('conflict', message);

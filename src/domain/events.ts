@@ -8,9 +8,11 @@ import type { ChannelEvent } from './notifications/channel.js';
 import type { GroupEvent } from './notifications/group.js';
 import type { PageEvent } from './notifications/page.js';
 import type { ProjectEvent } from './projects/project.js';
+import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
+import type { StatusPageEvent } from './status-pages/status-page.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent;
+export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -25,5 +27,6 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   GroupCreated: true, GroupUpdated: true, GroupChannelAttached: true, GroupChannelDetached: true, GroupDeleted: true,
   PageFannedOut: true, PageDelivered: true, PageDeliveryFailed: true, IncidentEvidenceRecorded: true, IncidentArchived: true,
   IncidentNoteAdded: true,
+  ProjectBadgeKeyIssued: true, StatusPageCreated: true, StatusPageUpdated: true, StatusPageDeleted: true, StatusPageSlugClaimed: true, StatusPageSlugReleased: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

@@ -38,8 +38,8 @@ const AIMS: Aim[] = ['home', 'foreign'];
 const describeKey = (key: KeyUnderTest) =>
   key.kind === 'account' ? `account key [${key.scopes.join(', ')}]` : `project key bound ${key.bound === 'target' ? 'to the target' : 'elsewhere'}`;
 
-/** Answered without a key: the Ping API and the operator endpoints. */
-const isPublic = (path: string) => /^\/v1\/(ping|s-ping)\//.test(path) || /^\/(docs|openapi\.json|healthz|readyz|metrics)(\/|$)/.test(path);
+/** Answered without a key: the Ping API, the operator endpoints, badges and public status pages. */
+const isPublic = (path: string) => /^\/v1\/(ping|s-ping)\//.test(path) || /^\/(docs|openapi\.json|healthz|readyz|metrics|badge|status)(\/|$)/.test(path);
 const routeName = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 const AUTHENTICATED = OPERATIONS.filter((operation) => !isPublic(operation.path));
 const routePattern = (path: string) => new RegExp(`^${path.replace(/:\w+/g, '[^/?]+')}(\\?.*)?$`);

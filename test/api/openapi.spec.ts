@@ -205,6 +205,20 @@ describe('OpenAPI document', () => {
         await call('GET', `/v1/projects/${project.id}/uptime-summary`, { key });
         await call('POST', '/v1/tools/check-http', { key, body: { url: target.url } });
 
+        const statusPage = (await call('POST', `/v1/projects/${project.id}/status-pages`, {
+          key, body: { slug: 'documented', title: 'Documented', published: true, monitors: [{ monitor_id: job.id }, { monitor_id: site.id, display_name: 'Site' }] },
+        })).body.status_page;
+        await call('GET', `/v1/projects/${project.id}/status-pages`, { key });
+        await call('GET', `/v1/status-pages/${statusPage.id}`, { key });
+        await call('PATCH', `/v1/status-pages/${statusPage.id}`, { key, body: { description: 'What customers see' } });
+        await call('GET', '/status/documented');
+        await call('GET', `/status/documented/day/${vigil.clock.now().toISOString().slice(0, 10)}`);
+        const badgeKey = (await call('GET', `/v1/projects/${project.id}/badge-key`, { key })).body.badge_key.key;
+        await call('GET', `/badge/${badgeKey}.svg`);
+        await call('GET', `/badge/${badgeKey}/${job.slug}.json`);
+        await call('POST', `/v1/projects/${project.id}/badge-key`, { key });
+        await call('DELETE', `/v1/status-pages/${statusPage.id}`, { key });
+
         await call('POST', `/v1/monitors/${job.id}/pause`, { key });
         await call('POST', `/v1/monitors/${job.id}/resume`, { key });
         await call('DELETE', `/v1/notification-groups/${group.id}/channels/${channel.id}`, { key });

@@ -48,7 +48,7 @@ describe('Monitors projection: the dashboard row', function () {
 
     const row = await doc();
     expect(startedAt < succeededAt && succeededAt < loggedAt).to.equal(true);
-    expect(row.recent_runs).to.deep.equal([
+    expect(row.recent_runs.map(({ ping_number: _, ...run }) => run)).to.deep.equal([
       { at: succeededAt, ok: true, duration_ms: 90_000 },
       { at: failedAt, ok: false, duration_ms: null },
     ]);

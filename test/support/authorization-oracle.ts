@@ -123,6 +123,15 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'POST /v1/notification-groups/:groupId/channels': MANAGE_NOTIFICATIONS,
   'DELETE /v1/notification-groups/:groupId/channels/:channelId': MANAGE_NOTIFICATIONS,
 
+  // docs/api.md "Status pages and badges": reading needs read; managing needs manage_monitors and MANAGER, as changing a monitor.
+  'GET /v1/projects/:projectId/status-pages': READ,
+  'POST /v1/projects/:projectId/status-pages': MANAGE_MONITORS,
+  'GET /v1/status-pages/:statusPageId': READ,
+  'PATCH /v1/status-pages/:statusPageId': MANAGE_MONITORS,
+  'DELETE /v1/status-pages/:statusPageId': MANAGE_MONITORS,
+  'GET /v1/projects/:projectId/badge-key': READ,
+  'POST /v1/projects/:projectId/badge-key': MANAGE_MONITORS,
+
   // Diagnostic tools reach no project: any key.
   'POST /v1/tools/check-http': ANY_KEY,
   'POST /v1/tools/check-ssl': ANY_KEY,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Aim, Caller, MatrixFixtures, ProjectFixtures, World } from './authorization-world.js';
 import type { Response } from './test-vigil.js';
 
@@ -156,6 +157,15 @@ export const REQUESTS: Readonly<Record<string, OperationRequest>> = {
     prepare: fresh((c) => c.fixtures.attachedChannel(c.project)),
     line: (ids) => del(`/v1/notification-groups/${ids.groupId}/channels/${ids.fresh}`),
   },
+
+  'GET /v1/projects/:projectId/status-pages': { line: (ids) => get(`/v1/projects/${ids.projectId}/status-pages`) },
+  // Status page slugs are unique across every project: each case takes a fresh one.
+  'POST /v1/projects/:projectId/status-pages': { line: (ids) => post(`/v1/projects/${ids.projectId}/status-pages`, { slug: `matrix-${randomUUID()}`, title: 'Made by the matrix', monitors: [{ monitor_id: ids.monitorId }] }) },
+  'GET /v1/status-pages/:statusPageId': { line: (ids) => get(`/v1/status-pages/${ids.statusPageId}`) },
+  'PATCH /v1/status-pages/:statusPageId': { line: (ids) => patch(`/v1/status-pages/${ids.statusPageId}`, { description: 'patched by the matrix' }) },
+  'DELETE /v1/status-pages/:statusPageId': { prepare: fresh((c) => c.fixtures.statusPage(c.project.projectId)), line: (ids) => del(`/v1/status-pages/${ids.fresh}`) },
+  'GET /v1/projects/:projectId/badge-key': { line: (ids) => get(`/v1/projects/${ids.projectId}/badge-key`) },
+  'POST /v1/projects/:projectId/badge-key': { line: (ids) => post(`/v1/projects/${ids.projectId}/badge-key`) },
 
   'POST /v1/tools/check-http': { line: (_ids, sinkUrl) => post('/v1/tools/check-http', { url: sinkUrl }) },
   'POST /v1/tools/check-ssl': { line: (_ids, sinkUrl) => post('/v1/tools/check-ssl', { hostname: '127.0.0.1', port: Number(new URL(sinkUrl).port) }) },

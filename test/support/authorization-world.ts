@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { issueApiKey, revokeApiKey } from '../../src/app/identity.js';
 import type { Actor } from '../../src/app/command-handler.js';
 import type { Scope } from '../../src/domain/access/scopes.js';
@@ -22,6 +23,8 @@ export interface ProjectFixtures {
   groupId: string;
   /** A MEMBER whose role the matrix changes. */
   bystanderId: string;
+  /** A status page showing `monitorId`. */
+  statusPageId: string;
 }
 
 export type Aim = 'home' | 'foreign';
@@ -128,12 +131,17 @@ export class MatrixFixtures {
     const groupId = await this.group(projectId);
     await this.keeper('POST', `/v1/notification-groups/${groupId}/channels`, { channel_id: channelId });
     const bystanderId = await this.member(projectId);
-    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId };
+    const statusPageId = await this.statusPage(projectId);
+    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId };
     return { ...fixtures, incidentId: await this.openIncident(fixtures) };
   }
 
   async monitor(projectId: string, fields: Record<string, unknown> = { type: 'JOB_BASIC', schedule: '1h' }): Promise<string> {
     return (await this.keeper('POST', '/v1/monitors', { project_id: projectId, name: 'Matrix', ...fields })).monitor.id;
+  }
+
+  async statusPage(projectId: string): Promise<string> {
+    return (await this.keeper('POST', `/v1/projects/${projectId}/status-pages`, { slug: `matrix-${randomUUID()}`, title: 'Matrix' })).status_page.id;
   }
 
   async channel(projectId: string): Promise<string> {

@@ -19,6 +19,8 @@ import {
 import { CheckDnsBody, CheckHttpBody, CheckSslBody } from '../codecs/tools.js';
 import { PingQuery } from '../ping-api.js';
 import * as R from './responses.js';
+import * as S from './status-page-responses.js';
+import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
 
 /**
  * Every route the server answers, with the codecs its handler decodes. The OpenAPI document is
@@ -124,6 +126,15 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'post', path: '/v1/notification-groups/:groupId/channels', ...about('Notifications', 'Add a channel to a group'), access: MANAGE_NOTIFICATIONS, body: AttachChannelBody, success: { status: 204, description: 'Added' } },
   { method: 'delete', path: '/v1/notification-groups/:groupId/channels/:channelId', ...about('Notifications', 'Take a channel out of a group'), access: MANAGE_NOTIFICATIONS, success: { status: 204, description: 'Removed' } },
 
+  // Status pages and badges
+  { method: 'get', path: '/v1/projects/:projectId/status-pages', ...about('Status pages', "A project's status pages"), access: READ, success: { status: 200, description: 'The status pages', body: t.type({ status_pages: t.array(S.StatusPage) }) } },
+  { method: 'post', path: '/v1/projects/:projectId/status-pages', ...about('Status pages', 'Create a status page (unpublished unless `published` is true); its slug must be free across all projects (409 otherwise)'), access: MANAGE_MONITOR, body: CreateStatusPageBody, success: { status: 201, description: 'The status page', body: t.type({ status_page: S.StatusPage }) } },
+  { method: 'get', path: '/v1/status-pages/:statusPageId', ...about('Status pages', 'Read a status page'), access: READ, success: { status: 200, description: 'The status page', body: t.type({ status_page: S.StatusPage }) } },
+  { method: 'patch', path: '/v1/status-pages/:statusPageId', ...about('Status pages', 'Change a status page: publish or unpublish it, choose its monitors, move it to another slug'), access: MANAGE_MONITOR, body: UpdateStatusPageBody, success: { status: 200, description: 'The status page', body: t.type({ status_page: S.StatusPage }) } },
+  { method: 'delete', path: '/v1/status-pages/:statusPageId', ...about('Status pages', 'Delete a status page (its slug becomes free)'), access: MANAGE_MONITOR, success: { status: 204, description: 'Deleted' } },
+  { method: 'get', path: '/v1/projects/:projectId/badge-key', ...about('Status pages', "The project's badge key and its badge URLs (404 until one is issued, for projects from before badges)"), access: READ, success: { status: 200, description: 'The badge key', body: t.type({ badge_key: S.BadgeKey }) } },
+  { method: 'post', path: '/v1/projects/:projectId/badge-key', ...about('Status pages', 'Issue a badge key, or a new one in place of the old (whose badge URLs then answer 404)'), access: MANAGE_MONITOR, success: { status: 200, description: 'The new badge key', body: t.type({ badge_key: S.BadgeKey }) } },
+
   // Diagnostic tools
   { method: 'post', path: '/v1/tools/check-http', ...about('Tools', 'Run one HTTP check now, as the checker would'), access: READ, body: CheckHttpBody, success: { status: 200, description: 'What the probe saw', body: R.ToolReport } },
   { method: 'post', path: '/v1/tools/check-ssl', ...about('Tools', "Inspect a host's TLS certificate"), access: READ, body: CheckSslBody, success: { status: 200, description: 'The certificate', body: R.ToolReport } },
@@ -165,6 +176,10 @@ export const OPERATOR_OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/docs/assets/:file', tag: 'Operator', summary: "The explorer's files (swagger-ui-dist, served locally)", public: true, success: { status: 200, description: 'CSS, JavaScript or an icon', contentType: '*/*' } },
   { method: 'get', path: '/healthz', tag: 'Operator', summary: 'Liveness: the process is up', public: true, success: { status: 200, description: 'Up', body: t.type({ status: t.literal('ok') }) } },
   { method: 'get', path: '/readyz', tag: 'Operator', summary: 'Readiness: stores reachable and read models caught up (503 otherwise)', public: true, success: { status: 200, description: 'Ready', body: t.UnknownRecord } },
+  { method: 'get', path: '/badge/:file', tag: 'Badges', summary: "The project's badge, worst of its monitors (`<badge_key>.svg`)", public: true, description: 'No API key: the badge key in the path is the capability. 404 for an unknown key.', success: { status: 200, description: 'An SVG badge', contentType: 'image/svg+xml' } },
+  { method: 'get', path: '/badge/:badgeKey/:file', tag: 'Badges', summary: "A monitor's badge by slug: `<slug>.svg`, or `<slug>.json` in the shields.io endpoint schema", public: true, description: 'No API key. `.json` answers `{ schemaVersion: 1, label, message, color }` with `Access-Control-Allow-Origin: *`. 404 for an unknown key or slug.', success: { status: 200, description: 'An SVG badge or shields.io endpoint JSON', contentType: '*/*' } },
+  { method: 'get', path: '/status/:slug', tag: 'Status pages', summary: 'A published status page (HTML)', public: true, description: 'No API key. 404 for an unknown or unpublished page.', success: { status: 200, description: 'An HTML page', contentType: 'text/html' } },
+  { method: 'get', path: '/status/:slug/day/:day', tag: 'Status pages', summary: "A published status page's day (`YYYY-MM-DD`, UTC, within the last 90 days): its incidents", public: true, success: { status: 200, description: 'An HTML page', contentType: 'text/html' } },
   { method: 'get', path: '/metrics', tag: 'Operator', summary: 'Prometheus metrics', public: true, success: { status: 200, description: 'Prometheus text format', contentType: 'text/plain' } },
 ];
 

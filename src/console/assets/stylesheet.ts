@@ -209,4 +209,114 @@ pre.payload { background: #f6f7f9; border: 1px solid var(--line); border-radius:
 .radio input { width: 18px; height: 18px; margin: 2px 0 0; accent-color: var(--brand); }
 .radio label { font-weight: 600; }
 .radio label .hint { font-weight: 400; }
+/* Badges & status pages: the project nav, the sharing page and the public status pages */
+.project-nav ul { display: flex; gap: 4px; margin: 0 0 18px; padding: 0; list-style: none; border-bottom: 1px solid var(--line); }
+.project-nav a { display: block; padding: 8px 14px; text-decoration: none; color: var(--muted); font-weight: 600; border-bottom: 3px solid transparent; margin-bottom: -1px; }
+.project-nav a:hover { color: var(--ink); }
+.project-nav a[aria-current="page"] { color: var(--brand); border-bottom-color: var(--brand); }
+.inline-form { display: inline; margin: 0; }
+.badge-project { margin-bottom: 18px; }
+.badge-project h3, .status-pages-new { margin: 8px 0 4px; font-size: 1rem; }
+.badge-preview { margin: 4px 0 8px; }
+.badge-preview img, .badge-table img { display: block; height: 20px; max-width: 100%; object-fit: contain; object-position: left; }
+.status-page-form .error-message { margin-bottom: 12px; }
+.badge-table { table-layout: fixed; }
+.badge-table th:nth-child(1) { width: 24%; }
+.badge-table th:nth-child(2) { width: 22%; }
+.badge-table td { vertical-align: top; overflow-wrap: anywhere; }
+.badge-table .copy-row code { min-width: 0; white-space: normal; overflow-wrap: anywhere; overflow: visible; }
+.danger-zone { border-top: 1px solid var(--line); margin-top: 18px; padding-top: 14px; display: flex; gap: 16px; align-items: center; justify-content: space-between; flex-wrap: wrap; }
+.danger-zone .hint { flex: 1 1 300px; }
+.status-page-list { list-style: none; margin: 0 0 18px; padding: 0; border: 1px solid var(--line); border-radius: var(--radius); }
+.status-page-list > li { padding: 12px 16px; }
+.status-page-list > li + li { border-top: 1px solid var(--line); }
+.status-page-row { display: flex; gap: 12px; align-items: flex-start; justify-content: space-between; }
+.status-page-list details { margin-top: 8px; }
+.status-page-list summary { cursor: pointer; color: var(--link); font-weight: 600; }
+.status-page-form { margin-top: 12px; }
+.form-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 0 20px; }
+.status-page-form input[type=text] { width: 100%; }
+.monitor-choice { border: 1px solid var(--line); border-radius: var(--radius); padding: 10px 16px 12px; margin: 0 0 16px; }
+.monitor-choice legend { font-weight: 600; font-size: 0.92rem; padding: 0 6px; }
+.monitor-choice ul { list-style: none; margin: 0; padding: 0; }
+.monitor-choice li { display: grid; grid-template-columns: auto minmax(140px, 1fr) minmax(160px, 1.2fr); gap: 10px; align-items: center; padding: 6px 0; }
+.monitor-choice li + li { border-top: 1px dashed var(--line); }
+.monitor-choice label { font-weight: 500; }
+.checkbox-field { flex-direction: row; align-items: center; gap: 8px; }
+input[type=checkbox] { width: 18px; height: 18px; accent-color: var(--brand); margin: 0; }
+
+body.public { background: #f7f8fa; }
+.status-main { max-width: 880px; padding: 40px 24px 56px; }
+.status-head { text-align: center; margin-bottom: 26px; }
+.status-head h1 { justify-content: center; font-size: 2rem; }
+.status-head .lede { margin: 6px 0 0; font-size: 1.05rem; }
+.status-back { margin: 0 0 18px; }
+.status-banner { display: flex; align-items: center; gap: 14px; border-radius: 10px; padding: 16px 22px; margin-bottom: 28px; color: #fff; box-shadow: 0 1px 2px rgba(16,24,40,0.08); }
+.status-banner .banner-text { margin: 0; font-size: 1.2rem; font-weight: 700; }
+.banner-mark { width: 28px; height: 28px; border-radius: 50%; background: #fff; flex: none; display: flex; align-items: center; justify-content: center; font-weight: 800; font-size: 1rem; }
+.banner-up { background: #1f8a4c; }
+.banner-up .banner-mark::after { content: "✓"; color: #1f8a4c; }
+.banner-late, .banner-partial { background: #b54708; }
+.banner-late .banner-mark::after, .banner-partial .banner-mark::after { content: "!"; color: #b54708; }
+.banner-down { background: #b42318; }
+.banner-down .banner-mark::after { content: "!"; color: #b42318; }
+.banner-none { background: #5b6475; }
+.banner-none .banner-mark::after { content: "–"; color: #5b6475; }
+.status-section { margin-bottom: 30px; }
+.status-section > h2 { font-size: 1.2rem; margin-bottom: 12px; }
+.status-monitors { list-style: none; margin: 0; padding: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; }
+.status-monitor { padding: 18px 22px 14px; }
+.status-monitor + .status-monitor { border-top: 1px solid var(--line); }
+.status-monitor-head { display: flex; align-items: center; justify-content: space-between; gap: 12px; margin-bottom: 10px; }
+.status-monitor-head h3 { margin: 0; font-size: 1.02rem; overflow-wrap: anywhere; }
+.state { font-size: 0.88rem; font-weight: 700; white-space: nowrap; }
+.state-up { color: var(--up); }
+.state-late { color: var(--waiting); }
+.state-down { color: var(--down); }
+.state-paused, .state-new { color: var(--muted); }
+.status-bars { display: flex; gap: 2px; margin: 0; padding: 0; list-style: none; height: 34px; }
+.status-bars li { flex: 1 1 0; min-width: 0; display: flex; }
+.status-bar { position: relative; display: block; flex: 1; border-radius: 2px; }
+.status-bar:hover { box-shadow: inset 0 0 0 40px rgba(16, 24, 40, 0.25); }
+.status-bar:focus-visible { outline: 3px solid var(--focus); outline-offset: 1px; z-index: 1; }
+.status-bar:hover::after, .status-bar:focus-visible::after {
+  content: attr(data-label); position: absolute; bottom: calc(100% + 8px); left: 50%; transform: translateX(-50%); z-index: 2;
+  background: var(--ink); color: #fff; font-size: 0.8rem; font-weight: 600; white-space: nowrap; padding: 5px 9px; border-radius: 6px; pointer-events: none;
+}
+.status-bars li:nth-child(-n+12) .status-bar::after { left: 0; transform: none; }
+.status-bars li:nth-last-child(-n+12) .status-bar::after { left: auto; right: 0; transform: none; }
+.bar-up { background: #2f9e5f; }
+.bar-degraded { background: #e0a100; }
+.bar-down { background: #d92d20; }
+.bar-none { background: #d7dbe2; }
+.status-bars-legend { display: flex; justify-content: space-between; gap: 12px; margin-top: 6px; font-size: 0.8rem; color: var(--muted); }
+.legend-uptime { font-weight: 600; color: var(--ink); }
+.status-incidents { list-style: none; margin: 0; padding: 0; }
+.status-incident { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 14px 20px; }
+.status-incident + .status-incident { margin-top: 12px; }
+.incident-open { border-left: 5px solid var(--down); }
+.status-incident-head { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; }
+.status-incident-head h3 { margin: 0; font-size: 1rem; overflow-wrap: anywhere; }
+.incident-when { margin: 4px 0 0; color: var(--muted); font-size: 0.88rem; }
+.status-notes { list-style: none; margin: 12px 0 0; padding: 0 0 0 14px; border-left: 3px solid var(--line); }
+.status-notes li + li { margin-top: 10px; }
+.note-meta { margin: 0; font-size: 0.85rem; color: var(--muted); }
+.note-meta strong { color: var(--ink); }
+.note-postmortem .note-meta strong { color: var(--brand); }
+.note-text { margin: 2px 0 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.status-empty { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 16px 20px; margin: 0; color: var(--muted); }
+.status-day-figures { list-style: none; margin: 0; padding: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; }
+.status-day-figures li { display: grid; grid-template-columns: 1fr auto minmax(180px, auto); gap: 12px; align-items: center; padding: 12px 20px; }
+.status-day-figures li + li { border-top: 1px solid var(--line); }
+.day-figure-name { font-weight: 600; overflow-wrap: anywhere; }
+.day-figure-swatch { width: 14px; height: 14px; border-radius: 3px; }
+.status-foot { border-top: 1px solid var(--line); padding-top: 16px; color: var(--muted); font-size: 0.85rem; text-align: center; }
+.status-foot p { margin: 0 0 6px; }
+@media (max-width: 760px) {
+  .status-main { padding: 24px 12px 40px; }
+  .status-bars { height: 28px; gap: 1px; }
+  .monitor-choice li { grid-template-columns: auto 1fr; }
+  .monitor-choice li input[type=text] { grid-column: 2; }
+  .status-day-figures li { grid-template-columns: 1fr auto; }
+}
 `;

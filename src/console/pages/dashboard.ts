@@ -2,7 +2,7 @@ import type { ProjectDocument } from '../../../projections/projects.js';
 import { sparkline } from '../charts.js';
 import { TYPE_NAMES, plural, relativeTime } from '../format.js';
 import { type Html, html } from '../html.js';
-import { STATUS_TEXT, type Viewer, page, statusBadge, timeAgo } from '../layout.js';
+import { STATUS_TEXT, type Viewer, page, projectNav, statusBadge, timeAgo } from '../layout.js';
 import { DISPLAY_STATUSES, type DisplayStatus, type MonitorOverview, RUNS_SHOWN } from '../overview.js';
 
 export interface DashboardFilter {
@@ -65,6 +65,7 @@ export function dashboardPage(options: { viewer: Viewer; project: ProjectDocumen
     title: project.name,
     viewer,
     crumbs: options.projectCount > 1 ? [{ label: 'Projects', href: '/' }, { label: project.name }] : [],
+    nav: projectNav(project.id, ''),
     body: html`<div class="page-head"><div><h1>${project.name}</h1>
 ${project.description ? html`<p class="lede">${project.description}</p>` : html`<p class="lede">${plural(overviews.length, 'monitor')}</p>`}</div></div>
 <ul class="summary-cards" aria-label="Monitors by status">

@@ -12,6 +12,12 @@ export type ProjectEvent =
   | DomainEvent<'ProjectMemberRoleChanged', { project_id: string; user_id: string; role: Role; changed_at: string }>
   | DomainEvent<'ProjectMemberRemoved', { project_id: string; user_id: string; removed_at: string }>
   | DomainEvent<'ProjectPingKeyRotated', { project_id: string; ping_key: string; rotated_at: string }>
+  /**
+   * The project's badge key: a read-only, public capability for its badges (never its ping key).
+   * Issued with the project, and again on request (an older project, or a rotation): the newest
+   * one is the only one that works.
+   */
+  | DomainEvent<'ProjectBadgeKeyIssued', { project_id: string; badge_key: string; issued_at: string }>
   | DomainEvent<'ProjectDeleted', { project_id: string; deleted_at: string }>
   /**
    * A monitor was deleted: its project keeps the record that it existed and went. Recorded before
@@ -22,12 +28,13 @@ export type ProjectEvent =
   | DomainEvent<'ProjectMonitorStreamsDeleted', { project_id: string; monitor_id: string; deleted_at: string }>;
 
 export type ProjectCommand =
-  | { type: 'CreateProject'; project_id: string; name: string; description: string; owner_id: string; owner_member_id: string; ping_key: string; now: string }
+  | { type: 'CreateProject'; project_id: string; name: string; description: string; owner_id: string; owner_member_id: string; ping_key: string; badge_key: string; now: string }
   | { type: 'UpdateProject'; project_id: string; name?: string; description?: string; now: string }
   | { type: 'AddMember'; project_id: string; member_id: string; user_id: string; role: AssignableRole; now: string }
   | { type: 'ChangeMemberRole'; project_id: string; user_id: string; role: AssignableRole; now: string }
   | { type: 'RemoveMember'; project_id: string; user_id: string; now: string }
   | { type: 'RotatePingKey'; project_id: string; ping_key: string; now: string }
+  | { type: 'IssueBadgeKey'; project_id: string; badge_key: string; now: string }
   | { type: 'DeleteProject'; project_id: string; now: string }
   | { type: 'RecordMonitorRemoval'; project_id: string; monitor_id: string; name: string; slug: string; now: string }
   | { type: 'RecordMonitorStreamsDeletion'; project_id: string; monitor_id: string; now: string };
@@ -62,6 +69,7 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
         return { ...state, members };
       }
       case 'ProjectPingKeyRotated':
+      case 'ProjectBadgeKeyIssued':
         return state;
       case 'ProjectMonitorRemoved':
         return { ...state, monitorRemovals: new Map(state.monitorRemovals).set(event.data.monitor_id, 'recorded') };
@@ -79,10 +87,11 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
   decide(command, state) {
     if (command.type === 'CreateProject') {
       if (state.status !== 'absent') return [];
-      const { project_id, name, description, owner_id, owner_member_id, ping_key, now } = command;
+      const { project_id, name, description, owner_id, owner_member_id, ping_key, badge_key, now } = command;
       return [
         { type: 'ProjectCreated', data: { project_id, name, description, owner_id, ping_key, created_at: now } },
         { type: 'ProjectMemberAdded', data: { project_id, member_id: owner_member_id, user_id: owner_id, role: 'OWNER', joined_at: now } },
+        { type: 'ProjectBadgeKeyIssued', data: { project_id, badge_key, issued_at: now } },
       ];
     }
     if (command.type === 'RecordMonitorRemoval' || command.type === 'RecordMonitorStreamsDeletion') return recordMonitorDeletion(command, state);
@@ -114,6 +123,8 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
       }
       case 'RotatePingKey':
         return [{ type: 'ProjectPingKeyRotated', data: { project_id: command.project_id, ping_key: command.ping_key, rotated_at: command.now } }];
+      case 'IssueBadgeKey':
+        return [{ type: 'ProjectBadgeKeyIssued', data: { project_id: command.project_id, badge_key: command.badge_key, issued_at: command.now } }];
       case 'DeleteProject':
         return [{ type: 'ProjectDeleted', data: { project_id: command.project_id, deleted_at: command.now } }];
       default: {

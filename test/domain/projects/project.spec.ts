@@ -7,6 +7,7 @@ const project_id = 'p-1';
 const created: ProjectEvent[] = [
   { type: 'ProjectCreated', data: { project_id, name: 'Billing', description: '', owner_id: 'u-owner', ping_key: 'pk1', created_at: now } },
   { type: 'ProjectMemberAdded', data: { project_id, member_id: 'm-owner', user_id: 'u-owner', role: 'OWNER', joined_at: now } },
+  { type: 'ProjectBadgeKeyIssued', data: { project_id, badge_key: 'bk1', issued_at: now } },
 ];
 const withMember: ProjectEvent[] = [
   ...created,
@@ -17,9 +18,9 @@ const deleted: ProjectEvent[] = [...created, { type: 'ProjectDeleted', data: { p
 
 describe('Project', () => {
   describe('when absent', () => {
-    it('is created with its creator as the OWNER member', () =>
+    it('is created with its creator as the OWNER member and a badge key of its own', () =>
       given([])
-        .when({ type: 'CreateProject', project_id, name: 'Billing', description: '', owner_id: 'u-owner', owner_member_id: 'm-owner', ping_key: 'pk1', now })
+        .when({ type: 'CreateProject', project_id, name: 'Billing', description: '', owner_id: 'u-owner', owner_member_id: 'm-owner', ping_key: 'pk1', badge_key: 'bk1', now })
         .then(created));
 
     it('refuses every other command as not found', () =>
@@ -29,7 +30,7 @@ describe('Project', () => {
   describe('when active', () => {
     it('ignores a repeated create (a retried request)', () =>
       given(created)
-        .when({ type: 'CreateProject', project_id, name: 'Billing', description: '', owner_id: 'u-owner', owner_member_id: 'm-owner', ping_key: 'pk1', now })
+        .when({ type: 'CreateProject', project_id, name: 'Billing', description: '', owner_id: 'u-owner', owner_member_id: 'm-owner', ping_key: 'pk1', badge_key: 'bk1', now })
         .then([]));
 
     it('records an update with the full new name and description', () =>
@@ -72,6 +73,16 @@ describe('Project', () => {
         .when({ type: 'RotatePingKey', project_id, ping_key: 'pk2', now })
         .then([{ type: 'ProjectPingKeyRotated', data: { project_id, ping_key: 'pk2', rotated_at: now } }]));
 
+    it('issues a new badge key, for a project that had none or in place of the old one', () => {
+      const older = created.filter((e) => e.type !== 'ProjectBadgeKeyIssued');
+      for (const past of [older, created]) {
+        given(past)
+          .when({ type: 'IssueBadgeKey', project_id, badge_key: 'bk2', now })
+          .then([{ type: 'ProjectBadgeKeyIssued', data: { project_id, badge_key: 'bk2', issued_at: now } }]);
+      }
+      given(deleted).when({ type: 'IssueBadgeKey', project_id, badge_key: 'bk2', now }).thenRefuses('not_found', /project not found/);
+    });
+
     it('is deleted', () =>
       given(created).when({ type: 'DeleteProject', project_id, now }).then([{ type: 'ProjectDeleted', data: { project_id, deleted_at: now } }]));
   });
@@ -112,7 +123,7 @@ describe('Project', () => {
 
     it('cannot be created again under the same id', () =>
       given(deleted)
-        .when({ type: 'CreateProject', project_id, name: 'Again', description: '', owner_id: 'u-owner', owner_member_id: 'm', ping_key: 'pk', now })
+        .when({ type: 'CreateProject', project_id, name: 'Again', description: '', owner_id: 'u-owner', owner_member_id: 'm', ping_key: 'pk', badge_key: 'bk', now })
         .then([]));
   });
 });

@@ -1,0 +1,116 @@
+import type { Router } from '@koa/router';
+import { issueBadgeKey } from '../../app/projects.js';
+import { createStatusPage, deleteStatusPage, updateStatusPage } from '../../app/status-pages.js';
+import type { StatusPageMonitor } from '../../domain/status-pages/status-page.js';
+import { getProject } from '../../queries/projects.js';
+import { badgeKeyOfProject, getStatusPage, listStatusPages } from '../../queries/status-pages.js';
+import type { ReadModelStore } from '../../readstore/read-model-store.js';
+import type { MonitorDocument } from '../../../projections/monitors.js';
+import type { StatusPageDocument } from '../../../projections/status-pages.js';
+import { actorOf } from '../actor.js';
+import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
+import { type ApiDependencies, settled } from '../dependencies.js';
+import { HttpError, badRequest } from '../errors.js';
+import { gate } from '../gate.js';
+import { gatedDocument } from '../monitor-access.js';
+import { badgeKeyBody, statusPageBody } from '../representations/status-pages.js';
+import type { VigilState } from '../state.js';
+import { decode, pathId } from '../validation.js';
+import { MANAGE } from './monitors.js';
+
+const READ = { scope: 'read' } as const;
+
+/** The monitors a page may show are the project's own; each is named by its index when it is not. */
+export async function assertProjectMonitors(readModels: ReadModelStore, projectId: string, monitors: readonly { monitor_id: string }[]): Promise<void> {
+  if (monitors.length === 0) return;
+  const found = await readModels.find<MonitorDocument>('monitors', { $id: { $in: monitors.map((m) => m.monitor_id) } });
+  const ours = new Set(found.filter((s) => s.doc.project_id === projectId).map((s) => s.doc.id));
+  const stranger = monitors.findIndex((m) => !ours.has(m.monitor_id));
+  if (stranger >= 0) throw badRequest(`monitors[${stranger}].monitor_id: monitor ${monitors[stranger]!.monitor_id} does not exist in this project`);
+}
+
+export const monitorsOf = (input: readonly { monitor_id: string; display_name?: string | null }[]): StatusPageMonitor[] =>
+  input.map((m) => ({ monitor_id: m.monitor_id, display_name: m.display_name?.trim() || null }));
+
+/**
+ * Status pages (a resource of their own: the project's and the monitors' shapes stay as they
+ * are) and the project's badge key. Managing either needs `manage_monitors` with MANAGER, as
+ * changing a monitor does; reading them needs `read`.
+ */
+export function statusPageRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
+  const { readModels, commands } = deps;
+
+  const fresh = async (statusPageId: string) => {
+    const page = await getStatusPage(readModels, statusPageId);
+    if (!page) throw new HttpError(404, 'status page not found');
+    return statusPageBody(page);
+  };
+  const gatedPage = (state: VigilState, rawId: string | undefined, requirement: typeof READ | typeof MANAGE) =>
+    gatedDocument<StatusPageDocument>(readModels, state, 'status_pages', rawId, 'status page', requirement);
+
+  router.get('/projects/:projectId/status-pages', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, READ, projectId);
+    ctx.body = { status_pages: (await listStatusPages(readModels, projectId)).map(statusPageBody) };
+  });
+
+  router.post('/projects/:projectId/status-pages', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, MANAGE, projectId);
+    const body = decode(CreateStatusPageBody, ctx.request.body);
+    const monitors = monitorsOf(body.monitors ?? []);
+    await assertProjectMonitors(readModels, projectId, monitors);
+    const settings = { slug: body.slug, title: body.title.trim(), description: body.description ?? '', published: body.published ?? false, monitors };
+    const { statusPageId, position } = await createStatusPage(commands, { project_id: projectId, settings }, actorOf(ctx.state));
+    await settled(deps, position);
+    ctx.status = 201;
+    ctx.body = { status_page: await fresh(statusPageId) };
+  });
+
+  router.get('/status-pages/:statusPageId', async (ctx) => {
+    const page = await gatedPage(ctx.state, ctx.params['statusPageId'], READ);
+    ctx.body = { status_page: statusPageBody(page) };
+  });
+
+  router.patch('/status-pages/:statusPageId', async (ctx) => {
+    const page = await gatedPage(ctx.state, ctx.params['statusPageId'], MANAGE);
+    const body = decode(UpdateStatusPageBody, ctx.request.body);
+    const monitors = body.monitors === undefined ? undefined : monitorsOf(body.monitors);
+    if (monitors) await assertProjectMonitors(readModels, page.project_id, monitors);
+    const patch = {
+      ...(body.slug !== undefined ? { slug: body.slug } : {}),
+      ...(body.title !== undefined ? { title: body.title.trim() } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.published !== undefined ? { published: body.published } : {}),
+      ...(monitors !== undefined ? { monitors } : {}),
+    };
+    await settled(deps, await updateStatusPage(commands, page.id, patch, actorOf(ctx.state)));
+    ctx.body = { status_page: await fresh(page.id) };
+  });
+
+  router.delete('/status-pages/:statusPageId', async (ctx) => {
+    const page = await gatedPage(ctx.state, ctx.params['statusPageId'], MANAGE);
+    await settled(deps, await deleteStatusPage(commands, page.id, actorOf(ctx.state)));
+    ctx.status = 204;
+  });
+
+  router.get('/projects/:projectId/badge-key', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, READ, projectId);
+    const key = await badgeKeyOfProject(readModels, projectId);
+    // A project from before badges has none until one is issued.
+    if (!key) throw new HttpError(404, 'this project has no badge key yet; POST to this path to issue one');
+    ctx.body = { badge_key: badgeKeyBody(key) };
+  });
+
+  router.post('/projects/:projectId/badge-key', async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, MANAGE, projectId);
+    if (!(await getProject(readModels, projectId))) throw new HttpError(404, 'project not found');
+    const outcome = await issueBadgeKey(commands, { project_id: projectId }, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    const key = await badgeKeyOfProject(readModels, projectId);
+    if (!key) throw new HttpError(404, 'project not found');
+    ctx.body = { badge_key: badgeKeyBody(key) };
+  });
+}
