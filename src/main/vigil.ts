@@ -243,7 +243,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
  * mode a key file generated beside the data. With a server-side event store there is no file
  * every process shares, so the variable is required there.
  */
-function secretBoxFor(config: VigilConfig, stores: Stores): SecretBox {
+export function secretBoxFor(config: VigilConfig, stores: Stores): SecretBox {
   if (config.secretKey) return SecretBox.fromEncodedKey(config.secretKey);
   if (!stores.sqlitePath) throw new ConfigError('VIGIL_SECRET_KEY is required when the event store is EventStoreDB');
   return SecretBox.fromKeyFile(join(config.dataDir, 'secret.key'));

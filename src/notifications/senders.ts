@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import type { ChannelType } from '../domain/notifications/channel.js';
 import { type OutboundGuard, refusalIn } from '../outbound/guard.js';
 import type { PageMessage } from './message.js';
+import { bodyEscaping, renderTemplate, templateView } from './template.js';
 
 export interface SmtpSettings {
   host: string;
@@ -81,6 +82,33 @@ function post(url: string, body: string, headers: Record<string, string>, contex
 
 const json = (value: unknown) => JSON.stringify(value);
 const problem = (message: PageMessage) => message.reason === 'opened' || message.reason === 'repage';
+const baseOf = (config: Config, key: string, fallback: string) => (optional(config, key) ?? fallback).replace(/\/+$/, '');
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * Matrix de-duplicates on the transaction id per access token: one derived from the page and the
+ * channel makes a retried delivery the same message, not a second one.
+ */
+export const matrixTransactionId = (message: PageMessage) => `vigil-${message.idempotency_key.replace(/[^A-Za-z0-9._~-]/g, '_')}`;
+
+function templatedWebhook(config: Config, message: PageMessage, context: DeliveryContext): Promise<void> {
+  const view = templateView(message);
+  const method = optional(config, 'method') ?? 'POST';
+  const contentType = optional(config, 'content_type') ?? 'application/json';
+  const template = optional(config, 'body_template');
+  const body = method === 'GET' ? undefined : template === null ? json(message.payload) : renderTemplate(template, view, bodyEscaping(contentType));
+  const extra = typeof config['headers'] === 'object' && config['headers'] !== null ? (config['headers'] as Record<string, string>) : {};
+  return send(
+    renderTemplate(text(config, 'url'), view, 'url'),
+    {
+      method,
+      ...(body === undefined ? {} : { body }),
+      headers: { 'User-Agent': 'Vigil-Notifier/0.1', 'Idempotency-Key': message.idempotency_key, ...(body === undefined ? {} : { 'Content-Type': contentType }), ...extra },
+      redirect: 'error',
+    },
+    context,
+  );
+}
 
 /** Sends one page to one channel, as that service expects it. Throws DeliveryError on failure. */
 export async function deliver(type: ChannelType, config: Config, message: PageMessage, context: DeliveryContext): Promise<void> {
@@ -196,6 +224,87 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
         context,
       );
     }
+    case 'MATTERMOST': {
+      const color = problem(message) ? '#d92d20' : message.reason === 'acknowledged' ? '#f79009' : '#12b76a';
+      return post(
+        text(config, 'webhook_url'),
+        json({
+          text: message.title,
+          ...(optional(config, 'username') ? { username: text(config, 'username') } : {}),
+          ...(optional(config, 'icon_url') ? { icon_url: text(config, 'icon_url') } : {}),
+          ...(optional(config, 'channel') ? { channel: text(config, 'channel') } : {}),
+          attachments: [{ fallback: message.text, color, text: message.payload.incident?.cause ?? message.text, footer: `Incident ${message.incident_id}` }],
+        }),
+        {},
+        context,
+        message,
+      );
+    }
+    case 'MATRIX': {
+      const room = encodeURIComponent(text(config, 'room_id'));
+      const cause = message.payload.incident?.cause;
+      return send(
+        `${baseOf(config, 'homeserver', '')}/_matrix/client/v3/rooms/${room}/send/m.room.message/${encodeURIComponent(matrixTransactionId(message))}`,
+        {
+          method: 'PUT',
+          body: json({
+            msgtype: 'm.text',
+            body: message.text,
+            format: 'org.matrix.custom.html',
+            formatted_body: `<strong>${escapeHtml(message.title)}</strong>${cause ? `<br>${escapeHtml(cause)}` : ''}`,
+          }),
+          headers: { 'Content-Type': 'application/json', 'User-Agent': 'Vigil-Notifier/0.1', Authorization: `Bearer ${text(config, 'access_token')}` },
+          redirect: 'error',
+        },
+        context,
+      );
+    }
+    case 'GOTIFY':
+      // The token goes in X-Gotify-Key, not ?token=, so it stays out of proxies' access logs.
+      return post(
+        `${baseOf(config, 'server', '')}/message`,
+        json({
+          title: message.subject,
+          message: message.payload.incident?.cause ?? message.text,
+          priority: problem(message) ? Number(config['priority'] ?? 8) : 4,
+          extras: { 'client::display': { contentType: 'text/plain' } },
+        }),
+        { 'X-Gotify-Key': text(config, 'token') },
+        context,
+        message,
+      );
+    case 'PUSHOVER': {
+      const device = optional(config, 'device');
+      return post(
+        `${baseOf(config, 'api_base', 'https://api.pushover.net')}/1/messages.json`,
+        json({
+          token: text(config, 'app_token'),
+          user: text(config, 'user_key'),
+          title: message.subject.slice(0, 250),
+          message: (message.payload.incident?.cause || message.text).slice(0, 1024),
+          priority: problem(message) ? Number(config['priority'] ?? 1) : 0,
+          timestamp: Math.floor(Date.parse(message.payload.occurred_at) / 1000),
+          ...(device ? { device } : {}),
+        }),
+        {},
+        context,
+        message,
+      );
+    }
+    case 'GOOGLE_CHAT': {
+      // Every page of one incident goes to one thread, started by the first.
+      const url = new URL(text(config, 'webhook_url'));
+      url.searchParams.set('messageReplyOption', 'REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD');
+      return post(
+        url.toString(),
+        json({ text: message.text.slice(0, 4000), thread: { threadKey: message.incident_id } }),
+        { 'Content-Type': 'application/json; charset=UTF-8' },
+        context,
+        message,
+      );
+    }
+    case 'TEMPLATED_WEBHOOK':
+      return templatedWebhook(config, message, context);
     case 'EMAIL': {
       if (!context.smtp) throw new DeliveryError('email is not configured on this server (set VIGIL_SMTP_HOST)');
       const transport = nodemailer.createTransport({

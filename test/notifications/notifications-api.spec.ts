@@ -20,9 +20,20 @@ describe('Notification channels and groups API', () => {
 
   it('lists the channel types with their config schema', async () => {
     const types = await vigil.request('GET', '/v1/notification-channels/types', { key });
-    expect(types.body.types.map((t: { type: string }) => t.type)).to.deep.equal(['WEBHOOK', 'SLACK', 'DISCORD', 'MSTEAMS', 'TELEGRAM', 'PAGERDUTY', 'OPSGENIE', 'NTFY', 'EMAIL']);
-    const slack = types.body.types.find((t: { type: string }) => t.type === 'SLACK');
-    expect(slack.config_schema.webhook_url).to.deep.include({ required: true, secret: true });
+    expect(types.body.types.map((t: { type: string }) => t.type)).to.deep.equal([
+      'WEBHOOK', 'SLACK', 'DISCORD', 'MSTEAMS', 'TELEGRAM', 'PAGERDUTY', 'OPSGENIE', 'NTFY', 'EMAIL',
+      'MATTERMOST', 'MATRIX', 'GOTIFY', 'PUSHOVER', 'GOOGLE_CHAT', 'TEMPLATED_WEBHOOK',
+    ]);
+    const schema = (type: string) => types.body.types.find((t: { type: string }) => t.type === type).config_schema;
+    expect(schema('SLACK').webhook_url).to.deep.include({ required: true, secret: true });
+    const fields = (type: string) => Object.fromEntries(Object.entries(schema(type)).map(([name, f]) => [name, [(f as { required: boolean }).required, (f as { secret: boolean }).secret]]));
+    expect(fields('MATTERMOST')).to.deep.equal({ webhook_url: [true, true], username: [false, false], icon_url: [false, false], channel: [false, false] });
+    expect(fields('MATRIX')).to.deep.equal({ homeserver: [true, false], access_token: [true, true], room_id: [true, false] });
+    expect(fields('GOTIFY')).to.deep.equal({ server: [true, false], token: [true, true], priority: [false, false] });
+    expect(fields('PUSHOVER')).to.deep.equal({ app_token: [true, true], user_key: [true, true], priority: [false, false], device: [false, false], api_base: [false, false] });
+    expect(fields('GOOGLE_CHAT')).to.deep.equal({ webhook_url: [true, true] });
+    expect(fields('TEMPLATED_WEBHOOK')).to.deep.equal({ url: [true, true], method: [false, false], headers: [false, true], content_type: [false, false], body_template: [false, false] });
+    expect(schema('TEMPLATED_WEBHOOK').body_template.description).to.include('{{monitor.name}}');
   });
 
   it('creates a channel whose config is never shown again: reads show which fields are set', async () => {

@@ -10,4 +10,10 @@ export const URL_CHANNELS: readonly { type: ChannelType; field: string; config: 
   { type: 'PAGERDUTY', field: 'api_base', config: (base) => ({ routing_key: 'SECRET-TOKEN', api_base: base }) },
   { type: 'OPSGENIE', field: 'api_base', config: (base) => ({ api_key: 'SECRET-TOKEN', api_base: base }) },
   { type: 'NTFY', field: 'server', config: (base) => ({ topic: 'alerts', server: base, token: 'SECRET-TOKEN' }) },
+  { type: 'MATTERMOST', field: 'webhook_url', config: (base) => ({ webhook_url: `${base}/hooks/SECRET-TOKEN` }) },
+  { type: 'MATRIX', field: 'homeserver', config: (base) => ({ homeserver: base, access_token: 'SECRET-TOKEN', room_id: '!room:example.org' }) },
+  { type: 'GOTIFY', field: 'server', config: (base) => ({ server: base, token: 'SECRET-TOKEN' }) },
+  { type: 'PUSHOVER', field: 'api_base', config: (base) => ({ app_token: 'SECRET-TOKEN', user_key: 'SECRET-USER', api_base: base }) },
+  { type: 'GOOGLE_CHAT', field: 'webhook_url', config: (base) => ({ webhook_url: `${base}/v1/spaces/A/messages?key=K&token=SECRET-TOKEN` }) },
+  { type: 'TEMPLATED_WEBHOOK', field: 'url', config: (base) => ({ url: `${base}/alert?token=SECRET-TOKEN&m={{monitor.slug}}`, body_template: '{"text": "{{text}}"}' }) },
 ];

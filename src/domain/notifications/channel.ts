@@ -1,7 +1,23 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { notFound } from '../errors.js';
 
-export const CHANNEL_TYPES = ['WEBHOOK', 'SLACK', 'DISCORD', 'MSTEAMS', 'TELEGRAM', 'PAGERDUTY', 'OPSGENIE', 'NTFY', 'EMAIL'] as const;
+export const CHANNEL_TYPES = [
+  'WEBHOOK',
+  'SLACK',
+  'DISCORD',
+  'MSTEAMS',
+  'TELEGRAM',
+  'PAGERDUTY',
+  'OPSGENIE',
+  'NTFY',
+  'EMAIL',
+  'MATTERMOST',
+  'MATRIX',
+  'GOTIFY',
+  'PUSHOVER',
+  'GOOGLE_CHAT',
+  'TEMPLATED_WEBHOOK',
+] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /** A channel's settings as recorded: the config only ever sealed, plus the names of the fields it sets. */
