@@ -19,7 +19,20 @@ export function csrfField(viewer: Viewer): Html {
   return html`<input type="hidden" name="csrf_token" value="${viewer.csrfToken}">`;
 }
 
-export function page(options: { title: string; viewer: Viewer | null; crumbs?: readonly Crumb[]; notice?: string | null; body: Fragment }): Html {
+/** A project's pages, as its navigation lists them; `path` follows `/projects/<id>`. */
+export const PROJECT_PAGES = [
+  { path: '', label: 'Monitors' },
+  { path: '/audit', label: 'Audit' },
+  { path: '/settings', label: 'Settings' },
+] as const;
+
+/** The navigation between a project's pages; `current` is the `path` of the one shown. */
+function projectNav(project: { id: string; current: string }): Html {
+  return html`<nav aria-label="Project" class="project-nav"><ul>${PROJECT_PAGES.map((p) =>
+    html`<li><a href="/projects/${project.id}${p.path}"${p.path === project.current ? html` aria-current="page"` : null}>${p.label}</a></li>`)}</ul></nav>`;
+}
+
+export function page(options: { title: string; viewer: Viewer | null; crumbs?: readonly Crumb[]; project?: { id: string; current: string }; notice?: string | null; body: Fragment }): Html {
   const { title, viewer, crumbs = [], notice = null, body } = options;
   return html`${trustedHtml('<!doctype html>')}
 <html lang="en">
@@ -46,6 +59,7 @@ ${viewer
 ${crumbs.length > 0
   ? html`<nav aria-label="Breadcrumb"><ol class="breadcrumbs">${crumbs.map((c) => html`<li>${c.href ? html`<a href="${c.href}">${c.label}</a>` : html`<span aria-current="page">${c.label}</span>`}</li>`)}</ol></nav>`
   : null}
+${options.project ? projectNav(options.project) : null}
 ${notice ? html`<div class="notice" role="status">${notice}</div>` : null}
 ${body}
 </main>

@@ -35,6 +35,7 @@ import { incidentPage } from './pages/incident.js';
 import { type UptimeDay, monitorPage } from './pages/monitor.js';
 import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { signInPage } from './pages/sign-in.js';
+import { settingsRoutes } from './routes/settings.js';
 import { clearSessionCookie, csrfTokenOf, hashSessionId, newSessionId, sameToken, sessionExpiry, sessionIdFrom, setSessionCookie } from './session.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
 
@@ -117,7 +118,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [];
+const FEATURE_ROUTES: ConsoleRoutes[] = [settingsRoutes];
 
 const consoleRouters = new WeakSet<object>();
 

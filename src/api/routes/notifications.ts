@@ -83,6 +83,22 @@ export function newChannelConfig(type: ChannelType, raw: unknown, outbound: Outb
   return { config, generatedSecret };
 }
 
+/** Creates a channel from a create request on a project the caller has passed the WRITE gate for. */
+export async function addChannel(deps: ApiDependencies, state: VigilState, projectId: string, body: t.TypeOf<typeof CreateChannelBody>, outbound: OutboundGuard) {
+  const { config, generatedSecret } = newChannelConfig(body.type, body.config, outbound);
+  const { channelId, position } = await createChannel(
+    deps.commands,
+    {
+      project_id: projectId,
+      channel_type: body.type,
+      settings: { name: body.name, enabled: body.enabled ?? true, is_default: body.is_default ?? false, ...sealConfig(deps.secrets, config) },
+    },
+    actorOf(state),
+  );
+  await settled(deps, position);
+  return { channelId, generatedSecret };
+}
+
 export interface TestOutcome {
   delivered: boolean;
   error: string | null;
@@ -169,17 +185,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
     const body = decode(CreateChannelBody, ctx.request.body);
     const projectId = targetProject(ctx.state, body.project_id);
     await gate(readModels, ctx.state.caller, WRITE, projectId);
-    const { config, generatedSecret } = newChannelConfig(body.type, body.config, outbound);
-    const { channelId, position } = await createChannel(
-      commands,
-      {
-        project_id: projectId,
-        channel_type: body.type,
-        settings: { name: body.name, enabled: body.enabled ?? true, is_default: body.is_default ?? false, ...sealConfig(secrets, config) },
-      },
-      actorOf(ctx.state),
-    );
-    await settled(deps, position);
+    const { channelId, generatedSecret } = await addChannel(deps, ctx.state, projectId, body, outbound);
     ctx.status = 201;
     ctx.body = { channel: await freshChannel(channelId), ...(generatedSecret ? { signing_secret: generatedSecret } : {}) };
   });

@@ -63,6 +63,7 @@ export function dashboardPage(options: { viewer: Viewer; project: ProjectDocumen
     title: project.name,
     viewer,
     crumbs: options.projectCount > 1 ? [{ label: 'Projects', href: '/' }, { label: project.name }] : [],
+    project: { id: project.id, current: '' },
     body: html`<div class="page-head"><div><h1>${project.name}</h1>
 ${project.description ? html`<p class="lede">${project.description}</p>` : html`<p class="lede">${plural(overviews.length, 'monitor')}</p>`}</div></div>
 <ul class="summary-cards" aria-label="Monitors by status">
