@@ -36,6 +36,7 @@ import { type UptimeDay, monitorPage } from './pages/monitor.js';
 import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { signInPage } from './pages/sign-in.js';
 import { settingsRoutes } from './routes/settings.js';
+import { timeTravelRoutes } from './routes/time-travel.js';
 import { clearSessionCookie, csrfTokenOf, hashSessionId, newSessionId, sameToken, sessionExpiry, sessionIdFrom, setSessionCookie } from './session.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
 
@@ -118,7 +119,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [settingsRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [settingsRoutes, timeTravelRoutes];
 
 const consoleRouters = new WeakSet<object>();
 
@@ -317,7 +318,9 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     render(ctx, projectsPage(ctx.state.viewer, projects));
   });
 
-  router.get('/projects/:projectId', signedIn, async (ctx) => {
+  router.get('/projects/:projectId', signedIn, async (ctx, next) => {
+    // The page as it stood at an instant: time travel (routes/time-travel.ts) answers.
+    if (ctx.query['as_of'] !== undefined) return next();
     ctx.set('Cache-Control', 'no-store');
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, READ, projectId);
@@ -380,7 +383,8 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
   const gatedIncident = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
     gatedDocument<IncidentDocument>(readModels, state, 'incidents', rawId, 'incident', requirement);
 
-  router.get('/incidents/:incidentId', signedIn, async (ctx) => {
+  router.get('/incidents/:incidentId', signedIn, async (ctx, next) => {
+    if (ctx.query['as_of'] !== undefined) return next();
     ctx.set('Cache-Control', 'no-store');
     const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], READ);
     const [timeline, monitor, project, canAct] = await Promise.all([

@@ -3,6 +3,7 @@ import { sparkline } from '../charts.js';
 import { TYPE_NAMES, plural, relativeTime } from '../format.js';
 import { type Html, html } from '../html.js';
 import { STATUS_TEXT, type Viewer, page, statusBadge, timeAgo } from '../layout.js';
+import { asOfForm } from './past.js';
 import { DISPLAY_STATUSES, type DisplayStatus, type MonitorOverview, RUNS_SHOWN } from '../overview.js';
 
 export interface DashboardFilter {
@@ -69,6 +70,7 @@ ${project.description ? html`<p class="lede">${project.description}</p>` : html`
 <ul class="summary-cards" aria-label="Monitors by status">
 ${DISPLAY_STATUSES.map((s) => html`<li class="card-${s.toLowerCase()}"><span class="count" data-count="${s}">${counts[s]}</span><span class="label">${FILTER_LABELS[s]}</span></li>`)}
 </ul>
+${asOfForm(`/projects/${project.id}`)}
 <form class="filters" method="get" action="/projects/${project.id}" role="search">
 <div class="field"><label for="filter-status">Status</label>
 <select id="filter-status" name="status">

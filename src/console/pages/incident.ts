@@ -2,6 +2,7 @@ import type { IncidentActor, IncidentDocument } from '../../../projections/incid
 import type { TimelineEntry } from '../../queries/timeline.js';
 import { relativeTime, utc } from '../format.js';
 import { type Html, html } from '../html.js';
+import { asOfForm } from './past.js';
 import { type Viewer, csrfField, incidentBadge, page, timeAgo } from '../layout.js';
 
 export interface IncidentView {
@@ -50,6 +51,7 @@ export function incidentPage(v: IncidentView): Html {
 <h1>${i.event} incident ${incidentBadge(i.status)}</h1>
 <p class="lede">${i.cause}</p>
 </div>${actions}</div>
+${asOfForm(`/incidents/${i.id}`)}
 <div class="grid-2 grid-incident">
 <section class="panel" aria-labelledby="facts"><h2 id="facts">Summary</h2>
 <dl class="facts">
