@@ -9,6 +9,7 @@ import { checkHoursProjection, latestCheckResultsProjection } from './check-resu
 import { deadlinesProjection } from './deadlines.js';
 import { incidentHistoryProjection } from './incident-history.js';
 import { incidentsProjection } from './incidents.js';
+import { logIntegrityProjection } from './log-integrity.js';
 import { monitorRemovalsProjection } from './monitor-removals.js';
 import { monitorsProjection } from './monitors.js';
 import { projectMembersProjection } from './project-members.js';
@@ -27,5 +28,6 @@ export const RETIRED_PROJECTIONS: readonly RetiredProjection[] = [
 /** Every read model Vigil serves queries from. */
 export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
-    notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection] as Projection[];
+    notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
+    logIntegrityProjection] as Projection[];
 }

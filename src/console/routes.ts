@@ -35,6 +35,7 @@ import { incidentPage } from './pages/incident.js';
 import { type UptimeDay, monitorPage } from './pages/monitor.js';
 import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { signInPage } from './pages/sign-in.js';
+import { auditRoutes } from './routes/audit.js';
 import { settingsRoutes } from './routes/settings.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { clearSessionCookie, csrfTokenOf, hashSessionId, newSessionId, sameToken, sessionExpiry, sessionIdFrom, setSessionCookie } from './session.js';
@@ -119,7 +120,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [settingsRoutes, timeTravelRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [settingsRoutes, timeTravelRoutes, auditRoutes];
 
 const consoleRouters = new WeakSet<object>();
 

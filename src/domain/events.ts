@@ -1,3 +1,4 @@
+import type { LogIntegrityEvent } from './audit/log-integrity.js';
 import type { EmailClaimEvent } from './identity/email-claim.js';
 import type { UserEvent } from './identity/user.js';
 import type { IncidentRecordEvent } from './incidents/incident-record.js';
@@ -9,7 +10,7 @@ import type { PageEvent } from './notifications/page.js';
 import type { ProjectEvent } from './projects/project.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent;
+export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | LogIntegrityEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -23,5 +24,6 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   SlugClaimed: true, SlugReleased: true, ChannelCreated: true, ChannelUpdated: true, ChannelDeleted: true,
   GroupCreated: true, GroupUpdated: true, GroupChannelAttached: true, GroupChannelDetached: true, GroupDeleted: true,
   PageFannedOut: true, PageDelivered: true, PageDeliveryFailed: true, IncidentEvidenceRecorded: true, IncidentArchived: true,
+  LogIntegrityChecked: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];
