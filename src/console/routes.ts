@@ -81,7 +81,8 @@ function consolePath(next: string | undefined): string | null {
   if (next === undefined) return null;
   // A path of the console's own shape (`/projects/<id>`, `/projects/<id>/settings`, …): a letter
   // after the one slash, so never `//host` or a scheme.
-  return next === '/' || /^\/[a-z][a-z-]{0,31}(\/[A-Za-z0-9_-]{1,64}){0,3}$/.test(next) ? next : null;
+  // A past view keeps its instant (`?as_of=`, ISO characters only).
+  return next === '/' || /^\/[a-z][a-z-]{0,31}(\/[A-Za-z0-9_-]{1,64}){0,3}(\?as_of=[0-9A-Za-z:.%+-]{1,40})?$/.test(next) ? next : null;
 }
 
 function endingOf(message: string): Ending {
@@ -184,7 +185,8 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       return;
     }
     const query = new URLSearchParams();
-    if (ctx.method === 'GET' && ctx.path !== '/') query.set('next', ctx.path);
+    const asOf = typeof ctx.query['as_of'] === 'string' ? `?as_of=${encodeURIComponent(ctx.query['as_of'])}` : '';
+    if (ctx.method === 'GET' && ctx.path !== '/') query.set('next', `${ctx.path}${asOf}`);
     if (ending) query.set('ended', ending);
     const search = query.toString();
     if (ctx.method === 'GET' && ctx.get('Sec-Fetch-Site') === 'cross-site' && ending === null) {

@@ -239,6 +239,7 @@ textarea:focus { outline: 3px solid var(--focus); outline-offset: 0; border-colo
 .as-of-form .field { margin: 0; }
 .omitted { color: var(--muted); font-style: italic; }
 .hash { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; font-size: 0.88rem; }
+.copy-row code.wrap { white-space: normal; overflow-wrap: anywhere; }
 .check-ok { color: var(--up); font-weight: 700; }
 .check-broken { color: var(--down); font-weight: 700; }
 @media (max-width: 760px) {

@@ -150,10 +150,10 @@ function configInput(name: string, field: ConfigField, value: string, invalid: b
   const id = `config-${name}`;
   const described = html` aria-describedby="${id}-hint"${invalid ? html` aria-invalid="true"` : null}`;
   if (field.type === 'object' || field.type.startsWith('array')) {
-    return html`<textarea id="${id}" name="config.${name}" rows="3"${described}>${value}</textarea>`;
+    return html`<textarea id="${id}" name="config_${name}" rows="3"${described}>${value}</textarea>`;
   }
   const type = field.secret ? 'password' : field.type === 'url' ? 'url' : field.type === 'integer' ? 'number' : 'text';
-  return html`<input type="${type}" id="${id}" name="config.${name}" value="${field.secret ? '' : value}" autocomplete="off" spellcheck="false"${field.required ? html` required` : null}${described}>`;
+  return html`<input type="${type}" id="${id}" name="config_${name}" value="${field.secret ? '' : value}" autocomplete="off" spellcheck="false"${field.required ? html` required` : null}${described}>`;
 }
 
 function fieldHint(field: ConfigField): string {
@@ -175,7 +175,7 @@ export function newChannelPage(v: NewChannelView): Html {
 ${Object.entries(type.schema).map(([name, field]) => html`<div class="field${error?.field === name ? ' field-error' : ''}">
 <label for="config-${name}">${name}${field.required ? null : html` <span class="muted">(optional)</span>`}</label>
 <p class="hint" id="config-${name}-hint">${fieldHint(field)}</p>
-${configInput(name, field, v.values[`config.${name}`] ?? '', error?.field === name)}
+${configInput(name, field, v.values[`config_${name}`] ?? '', error?.field === name)}
 </div>`)}
 <div class="field checkbox"><input type="checkbox" id="channel-default" name="is_default" value="true"${v.values['is_default'] ? html` checked` : null}><label for="channel-default">Default channel: new monitors page it unless they name others</label></div>
 <div class="form-actions"><button type="submit" class="button button-primary">Create channel</button> <a href="${base}/channels">Cancel</a></div>

@@ -69,13 +69,13 @@ function formBody<A>(ctx: Context, codec: t.Decoder<unknown, A>): A {
 const asList = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 /**
- * A channel's config from the form: `config.<field>` inputs, empty ones left out; headers one
+ * A channel's config from the form: `config_<field>` inputs, empty ones left out; headers one
  * `Name: value` a line, lists one entry a line.
  */
 function configFromForm(type: ChannelType, form: Record<string, unknown>): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(CHANNEL_TYPE_SPECS[type].schema)) {
-    const raw = form[`config.${name}`];
+    const raw = form[`config_${name}`];
     if (typeof raw !== 'string' || raw.trim() === '') continue;
     const lines = raw.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
     if (field.type === 'object') {
