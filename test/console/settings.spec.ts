@@ -79,7 +79,10 @@ describe('Console settings in a real browser', function () {
     await page.locator('.notice', { hasText: 'Test message delivered to Ops webhook.' }).waitFor();
     expect(received).to.have.length(1);
     expect(received[0]!.url).to.equal('/hook/secret-path');
-    expect(received[0]!.body).to.contain('Test message from Vigil');
+    // A test page, signed with the secret shown once.
+    expect(received[0]!.headers['webhook-id']).to.match(/^test\./);
+    expect(JSON.parse(received[0]!.body)).to.include({ project_id: seed.project, incident: null });
+    expect(received[0]!.headers['webhook-signature']).to.match(/^v1,/);
 
     await page.getByLabel('Group name').fill('On call');
     await page.getByRole('button', { name: 'Create group' }).click();
