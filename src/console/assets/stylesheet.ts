@@ -202,7 +202,7 @@ pre.payload { background: #f6f7f9; border: 1px solid var(--line); border-radius:
 .inline-form { display: inline-flex; gap: 6px; align-items: center; margin: 0; }
 .row-actions { white-space: nowrap; text-align: right; }
 .row-actions > * + * { margin-left: 6px; }
-.tag { display: inline-block; font-size: 0.75rem; font-weight: 700; padding: 0 8px; border-radius: 999px; background: #eef2fb; color: var(--brand); border: 1px solid #c9d4f0; vertical-align: middle; }
+.tag { display: inline-block; font-size: 0.75rem; font-weight: 700; padding: 0 8px; border-radius: 999px; background: #eef2fb; color: var(--brand); border: 1px solid #c9d4f0; vertical-align: middle; white-space: nowrap; }
 .tag-off { background: var(--paused-bg); color: var(--paused); border-color: #d3d7de; }
 ul.config-fields, ul.chips { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px 12px; }
 ul.chips li { display: inline-flex; align-items: center; gap: 6px; background: #f1f3f6; border: 1px solid var(--line); border-radius: 999px; padding: 2px 4px 2px 12px; }
@@ -236,6 +236,7 @@ textarea:focus { outline: 3px solid var(--focus); outline-offset: 0; border-colo
 .past-banner a { color: #ffe7a6; font-weight: 700; }
 .past-banner .past-local { color: #f3e3bd; }
 .as-of-form { display: flex; gap: 10px; align-items: flex-end; flex-wrap: wrap; margin: 0 0 18px; }
+main > .as-of-form:last-child { margin: 24px 0 0; padding-top: 16px; border-top: 1px solid var(--line); }
 .as-of-form .field { margin: 0; }
 .omitted { color: var(--muted); font-style: italic; }
 .hash { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; font-size: 0.88rem; }

@@ -70,7 +70,6 @@ ${project.description ? html`<p class="lede">${project.description}</p>` : html`
 <ul class="summary-cards" aria-label="Monitors by status">
 ${DISPLAY_STATUSES.map((s) => html`<li class="card-${s.toLowerCase()}"><span class="count" data-count="${s}">${counts[s]}</span><span class="label">${FILTER_LABELS[s]}</span></li>`)}
 </ul>
-${asOfForm(`/projects/${project.id}`)}
 <form class="filters" method="get" action="/projects/${project.id}" role="search">
 <div class="field"><label for="filter-status">Status</label>
 <select id="filter-status" name="status">
@@ -91,6 +90,7 @@ ${shown.map((o) => monitorRow(o, now))}
 </tbody>
 </table>
 ${shown.length === 0 ? html`<p class="empty">${filtered ? 'No monitor matches this filter.' : 'This project has no monitors yet. Create one through the API (POST /v1/monitors).'}</p>` : null}
-</div>`,
+</div>
+${asOfForm(`/projects/${project.id}`)}`,
   });
 }

@@ -51,7 +51,6 @@ export function incidentPage(v: IncidentView): Html {
 <h1>${i.event} incident ${incidentBadge(i.status)}</h1>
 <p class="lede">${i.cause}</p>
 </div>${actions}</div>
-${asOfForm(`/incidents/${i.id}`)}
 <div class="grid-2 grid-incident">
 <section class="panel" aria-labelledby="facts"><h2 id="facts">Summary</h2>
 <dl class="facts">
@@ -66,6 +65,7 @@ ${v.entries.length === 0
   ? html`<p class="muted">Nothing recorded.</p>`
   : html`<ol class="timeline">${v.entries.map((e) => html`<li class="${kindOf(e)}"><time class="when" datetime="${e.at}" title="${e.at}">${utc(e.at)}</time><span class="what">${e.summary}</span><span class="type">${e.type}</span></li>`)}</ol>`}
 </section>
-</div>`,
+</div>
+${asOfForm(`/incidents/${i.id}`)}`,
   });
 }
