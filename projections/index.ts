@@ -13,6 +13,7 @@ import { deadlinesProjection } from './deadlines.js';
 import { incidentHistoryProjection } from './incident-history.js';
 import { incidentNotesProjection } from './incident-notes.js';
 import { incidentsProjection } from './incidents.js';
+import { logIntegrityProjection } from './log-integrity.js';
 import { monitorRemovalsProjection } from './monitor-removals.js';
 import { monitorsProjection } from './monitors.js';
 import { projectMembersProjection } from './project-members.js';
@@ -32,5 +33,5 @@ export const RETIRED_PROJECTIONS: readonly RetiredProjection[] = [
 export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
-    incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection] as Projection[];
+    incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection] as Projection[];
 }

@@ -7,6 +7,7 @@ import type { PrivateTargets } from '../outbound/policy.js';
 import type { ReadModelProgress } from '../projector/read-model-progress.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { AsOfReader } from '../audit/as-of-reader.js';
+import type { LogCheck } from '../audit/log-check.js';
 import type { ReadinessReport } from '../metrics/readiness.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { Logger } from './logger.js';
@@ -46,6 +47,8 @@ export interface ApiDependencies {
   sessions?: SessionStore;
   /** Where `as_of` queries run; without it, on this thread. */
   asOf?: AsOfReader;
+  /** The log's head and hash-chain check for the console's audit page; without it, read from the event store (no hashes). */
+  logCheck?: LogCheck;
 }
 
 /** Read-your-writes: answer only once the read models include the write at `position`. */

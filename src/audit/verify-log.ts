@@ -1,3 +1,4 @@
+import type { LogIntegrityCheck } from '../domain/audit/log-integrity.js';
 import type { SqliteDatabase } from '../eventstore/sqlite-database.js';
 import { chainHash, eventContent, eventHash } from '../eventstore/event-hash.js';
 import { STREAM_DELETED, STREAM_METADATA } from '../eventstore/event-store.js';
@@ -103,4 +104,21 @@ function firstUnallowedRemoval(db: SqliteDatabase, from: number, removable: Read
     if (!window || (!window.deleted && row.revision >= window.truncateBefore)) return row;
   }
   return null;
+}
+
+/** A verification as the log records it (LogIntegrityChecked). */
+export function integrityCheck(v: LogVerification, readModelsOk: boolean | null, at: Date, by: LogIntegrityCheck['checked_by'], userId: string | null): LogIntegrityCheck {
+  return {
+    checked_at: at.toISOString(),
+    ok: v.ok,
+    events_checked: v.events_checked,
+    // Positions run from 1 without gaps in a whole log: the last one checked is the count.
+    head_position: v.events_checked,
+    head_chain: v.head_chain,
+    first_break_position: v.first_break?.position ?? null,
+    first_break_reason: v.first_break?.reason ?? null,
+    read_models_ok: readModelsOk,
+    checked_by: by,
+    user_id: userId,
+  };
 }

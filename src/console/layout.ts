@@ -19,10 +19,12 @@ export function csrfField(viewer: Viewer): Html {
   return html`<input type="hidden" name="csrf_token" value="${viewer.csrfToken}">`;
 }
 
-/** The pages of a project, as its nav lists them: each feature adds its entry here. */
+/** The pages of a project, as its nav lists them: each feature adds its entry here; `path` follows `/projects/<id>`. */
 export const PROJECT_PAGES: readonly { path: string; label: string }[] = [
   { path: '', label: 'Monitors' },
   { path: '/sharing', label: 'Badges & status pages' },
+  { path: '/audit', label: 'Audit' },
+  { path: '/settings', label: 'Settings' },
 ];
 
 /** The project's nav; `current` is the path of the page shown (`''` for the dashboard). */
@@ -31,7 +33,7 @@ export function projectNav(projectId: string, current: string): Html {
     html`<li><a href="/projects/${projectId}${p.path}"${p.path === current ? html` aria-current="page"` : null}>${p.label}</a></li>`)}</ul></nav>`;
 }
 
-export function page(options: { title: string; viewer: Viewer | null; crumbs?: readonly Crumb[]; notice?: string | null; nav?: Html | null; body: Fragment }): Html {
+export function page(options: { title: string; viewer: Viewer | null; crumbs?: readonly Crumb[]; notice?: string | null; nav?: Html | null; project?: { id: string; current: string }; body: Fragment }): Html {
   const { title, viewer, crumbs = [], notice = null, nav = null, body } = options;
   return html`${trustedHtml('<!doctype html>')}
 <html lang="en">
@@ -58,7 +60,7 @@ ${viewer
 ${crumbs.length > 0
   ? html`<nav aria-label="Breadcrumb"><ol class="breadcrumbs">${crumbs.map((c) => html`<li>${c.href ? html`<a href="${c.href}">${c.label}</a>` : html`<span aria-current="page">${c.label}</span>`}</li>`)}</ol></nav>`
   : null}
-${nav}
+${nav ?? (options.project ? projectNav(options.project.id, options.project.current) : null)}
 ${notice ? html`<div class="notice" role="status">${notice}</div>` : null}
 ${body}
 </main>

@@ -39,6 +39,9 @@ import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { signInPage } from './pages/sign-in.js';
 import { incidentNoteRoutes } from './routes/incident-notes.js';
 import { sharingRoutes } from './routes/sharing.js';
+import { auditRoutes } from './routes/audit.js';
+import { settingsRoutes } from './routes/settings.js';
+import { timeTravelRoutes } from './routes/time-travel.js';
 import { clearSessionCookie, csrfTokenOf, hashSessionId, newSessionId, sameToken, sessionExpiry, sessionIdFrom, setSessionCookie } from './session.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
 
@@ -84,7 +87,8 @@ function consolePath(next: string | undefined): string | null {
   if (next === undefined) return null;
   // A path of the console's own shape (`/projects/<id>`, `/projects/<id>/settings`, …): a letter
   // after the one slash, so never `//host` or a scheme.
-  return next === '/' || /^\/[a-z][a-z-]{0,31}(\/[A-Za-z0-9_-]{1,64}){0,3}$/.test(next) ? next : null;
+  // A past view keeps its instant (`?as_of=`, ISO characters only).
+  return next === '/' || /^\/[a-z][a-z-]{0,31}(\/[A-Za-z0-9_-]{1,64}){0,3}(\?as_of=[0-9A-Za-z:.%+-]{1,40})?$/.test(next) ? next : null;
 }
 
 function endingOf(message: string): Ending {
@@ -123,7 +127,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes, sharingRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {
@@ -205,7 +209,8 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       return;
     }
     const query = new URLSearchParams();
-    if (ctx.method === 'GET' && ctx.path !== '/') query.set('next', ctx.path);
+    const asOf = typeof ctx.query['as_of'] === 'string' ? `?as_of=${encodeURIComponent(ctx.query['as_of'])}` : '';
+    if (ctx.method === 'GET' && ctx.path !== '/') query.set('next', `${ctx.path}${asOf}`);
     if (ending) query.set('ended', ending);
     const search = query.toString();
     if (ctx.method === 'GET' && ctx.get('Sec-Fetch-Site') === 'cross-site' && ending === null) {
@@ -352,7 +357,9 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     render(ctx, projectsPage(ctx.state.viewer, projects));
   });
 
-  router.get('/projects/:projectId', signedIn, async (ctx) => {
+  router.get('/projects/:projectId', signedIn, async (ctx, next) => {
+    // The page as it stood at an instant: time travel (routes/time-travel.ts) answers.
+    if (ctx.query['as_of'] !== undefined) return next();
     ctx.set('Cache-Control', 'no-store');
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, READ, projectId);
@@ -415,7 +422,8 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
   const gatedIncident = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
     gatedDocument<IncidentDocument>(readModels, state, 'incidents', rawId, 'incident', requirement);
 
-  router.get('/incidents/:incidentId', signedIn, async (ctx) => {
+  router.get('/incidents/:incidentId', signedIn, async (ctx, next) => {
+    if (ctx.query['as_of'] !== undefined) return next();
     ctx.set('Cache-Control', 'no-store');
     const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], READ);
     const [timeline, monitor, project, canAct] = await Promise.all([

@@ -1,3 +1,4 @@
+import type { LogIntegrityEvent } from './audit/log-integrity.js';
 import type { EmailClaimEvent } from './identity/email-claim.js';
 import type { UserEvent } from './identity/user.js';
 import type { IncidentNoteEvent } from './incidents/incident-notes.js';
@@ -12,7 +13,7 @@ import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
 import type { StatusPageEvent } from './status-pages/status-page.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent;
+export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -28,5 +29,6 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   PageFannedOut: true, PageDelivered: true, PageDeliveryFailed: true, IncidentEvidenceRecorded: true, IncidentArchived: true,
   IncidentNoteAdded: true,
   ProjectBadgeKeyIssued: true, StatusPageCreated: true, StatusPageUpdated: true, StatusPageDeleted: true, StatusPageSlugClaimed: true, StatusPageSlugReleased: true,
+  LogIntegrityChecked: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

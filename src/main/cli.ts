@@ -17,7 +17,8 @@ import { KEY_LIFETIME_DAYS } from '../domain/identity/user.js';
 import { projectDecider, projectStream } from '../domain/projects/project.js';
 import { Projector } from '../projector/projector.js';
 import { CheckpointConflictError } from '../readstore/read-model-store.js';
-import { verifyLog } from '../audit/verify-log.js';
+import { integrityCheck, verifyLog } from '../audit/verify-log.js';
+import { recordIntegrityCheck } from '../app/log-integrity.js';
 import { type ExportedEvent, projectEvents } from '../audit/export.js';
 import type { JsonObject } from '../eventstore/event-store.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
@@ -365,6 +366,8 @@ async function verify(io: CliIo): Promise<number> {
     const log = stores.sqliteDb ? verifyLog(stores.sqliteDb) : null;
     const readModels = await verifyReadModels(stores.events, stores.readModels, allProjections());
     const ok = (log?.ok ?? true) && readModels.ok;
+    // Recorded in the log, so every project's audit page shows when the chain was last checked and what it found.
+    if (log) await recordIntegrityCheck(commandContext(stores.events, io.clock ? { clock: io.clock } : {}), integrityCheck(log, readModels.ok, (io.clock ?? (() => new Date()))(), 'cli', null), CLI_ACTOR);
     io.stdout(JSON.stringify({ ok, log, read_models: readModels }));
     return ok ? 0 : 1;
   });

@@ -1,3 +1,4 @@
+import { type LogCheck, LogCheckThread } from '../audit/log-check.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RETIRED_PROJECTIONS, allProjections } from '../../projections/index.js';
@@ -164,8 +165,10 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   let url: string | null = null;
   // `as_of` reads on a thread of its own where both stores are the embedded file it can open too.
   let asOf: AsOfReader | null = null;
+  let logCheck: LogCheck | null = null;
   if (options.roles.includes('api') && secrets) {
     asOf = stores.sqlitePath && !config.eventStoreUrl && !config.mongoUrl ? new AsOfThread(stores.sqlitePath) : inlineAsOfReader(stores.readModels, stores.events);
+    logCheck = stores.sqlitePath && !config.eventStoreUrl ? new LogCheckThread(stores.sqlitePath) : null;
     const progress: ReadModelProgress = lead ?? checkpoints;
     const deps: ApiDependencies = {
       commands,
@@ -177,6 +180,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       readiness,
       sessions: stores.sessions,
       asOf,
+      ...(logCheck ? { logCheck } : {}),
       config: {
         bodyLimitBytes: config.bodyLimitBytes,
         rateLimit: config.rateLimit,
@@ -233,6 +237,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       for (const share of Object.values(shares)) await share.stop().catch(leaseNotReleased);
       await lead?.stop().catch(leaseNotReleased);
       await asOf?.close();
+      await logCheck?.close();
       await stores.close();
     },
   };

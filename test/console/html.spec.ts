@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { html, trustedHtml } from '../../src/console/html.js';
 import { sparkline } from '../../src/console/charts.js';
+import { CONSOLE_CSS } from '../../src/console/assets/stylesheet.js';
 
 describe('The console\'s html template', () => {
   it('escapes every interpolated string, in text and in attributes', () => {
@@ -37,5 +38,17 @@ describe('The runs sparkline', () => {
     expect(bars('empty')).to.equal(28);
     expect(svg).to.contain('aria-label="Last 2 runs: 1 OK, 1 failed"');
     expect(svg).to.contain('<title>Last 2 runs: 1 OK, 1 failed</title>');
+  });
+});
+
+describe('The console stylesheet', () => {
+  it('closes every block it opens, so no rule after an unclosed @media is silently scoped to it', () => {
+    let depth = 0;
+    for (const char of CONSOLE_CSS.replace(/\/\*[\s\S]*?\*\//g, '')) {
+      if (char === '{') depth += 1;
+      if (char === '}') depth -= 1;
+      expect(depth).to.be.at.least(0);
+    }
+    expect(depth).to.equal(0);
   });
 });

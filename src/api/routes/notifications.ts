@@ -27,8 +27,8 @@ import { ProjectScopeQuery, queryFields } from '../codecs/queries.js';
 import { decode, pathId } from '../validation.js';
 
 const READ = { scope: 'read' } as const;
-const WRITE = { scope: 'manage_notifications', accountKeyOnly: true, minimumRole: 'MANAGER' } as const;
-const DESTROY = { scope: 'destroy', accountKeyOnly: true, minimumRole: 'OWNER' } as const;
+export const WRITE = { scope: 'manage_notifications', accountKeyOnly: true, minimumRole: 'MANAGER' } as const;
+export const DESTROY = { scope: 'destroy', accountKeyOnly: true, minimumRole: 'OWNER' } as const;
 
 async function ownerOf(readModels: ReadModelStore, projectId: string) {
   const project = await getProject(readModels, projectId);
@@ -68,9 +68,73 @@ function assertDeliverable(type: ChannelType, config: Record<string, unknown>, o
   }
 }
 
+/** Where channels may deliver, under VIGIL_PRIVATE_TARGETS. */
+export const deliveryGuard = (deps: ApiDependencies): OutboundGuard => guardFor(deps.config.privateTargets, 'delivery');
+
+/**
+ * A new channel's config, checked as the API checks it (its type's codec, no private address);
+ * a webhook without a signing secret gets one, returned to be shown this once.
+ */
+export function newChannelConfig(type: ChannelType, raw: unknown, outbound: OutboundGuard): { config: Record<string, unknown>; generatedSecret: string | null } {
+  const config = configFor(type, raw);
+  assertDeliverable(type, config, outbound);
+  const generatedSecret = type === 'WEBHOOK' && config['secret'] === undefined ? newWebhookSecret() : null;
+  if (generatedSecret) config['secret'] = generatedSecret;
+  return { config, generatedSecret };
+}
+
+/** Creates a channel from a create request on a project the caller has passed the WRITE gate for. */
+export async function addChannel(deps: ApiDependencies, state: VigilState, projectId: string, body: t.TypeOf<typeof CreateChannelBody>, outbound: OutboundGuard) {
+  const { config, generatedSecret } = newChannelConfig(body.type, body.config, outbound);
+  const { channelId, position } = await createChannel(
+    deps.commands,
+    {
+      project_id: projectId,
+      channel_type: body.type,
+      settings: { name: body.name, enabled: body.enabled ?? true, is_default: body.is_default ?? false, ...sealConfig(deps.secrets, config) },
+    },
+    actorOf(state),
+  );
+  await settled(deps, position);
+  return { channelId, generatedSecret };
+}
+
+export interface TestOutcome {
+  delivered: boolean;
+  error: string | null;
+  tested_at: string;
+}
+
+/** Sends the channel a test message now, as a page would go, and says whether it arrived. */
+export async function sendTestMessage(deps: ApiDependencies, channel: ChannelDocument, outbound: OutboundGuard): Promise<TestOutcome> {
+  const { commands, secrets } = deps;
+  // Made before the policy refused it (or under another one): say so rather than try.
+  const config = secrets.openConfig(channel.config_sealed);
+  assertDeliverable(channel.type, config, outbound);
+  const now = commands.clock().toISOString();
+  const message = pageMessage({
+    pageId: `test.${now}`, channelId: channel.id, reason: 'opened', incidentId: `test-${channel.id}`, projectId: channel.project_id,
+    incident: null, monitor: null, occurredAt: now,
+  });
+  message.title = `🧪 Test message from Vigil for channel "${channel.name}"`;
+  message.subject = `[Vigil] Test message for channel "${channel.name}"`;
+  message.text = `${message.title}: if you can read this, paging reaches you.`;
+  try {
+    await deliver(channel.type, config, message, {
+      timeoutMs: 10_000,
+      smtp: deps.config.smtp,
+      outbound,
+      now: () => commands.clock(),
+    });
+    return { delivered: true, error: null, tested_at: now };
+  } catch (error) {
+    return { delivered: false, error: error instanceof DeliveryError ? error.message : 'delivery failed', tested_at: now };
+  }
+}
+
 export function notificationRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands, secrets } = deps;
-  const outbound = guardFor(deps.config.privateTargets, 'delivery');
+  const outbound = deliveryGuard(deps);
 
   const gatedChannel = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
     gatedDocument<ChannelDocument>(readModels, state, 'notification_channels', rawId, 'notification channel', requirement);
@@ -121,21 +185,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
     const body = decode(CreateChannelBody, ctx.request.body);
     const projectId = targetProject(ctx.state, body.project_id);
     await gate(readModels, ctx.state.caller, WRITE, projectId);
-    const config = configFor(body.type, body.config);
-    assertDeliverable(body.type, config, outbound);
-    // A webhook without a signing secret gets one, shown this once.
-    const generatedSecret = body.type === 'WEBHOOK' && config['secret'] === undefined ? newWebhookSecret() : null;
-    if (generatedSecret) config['secret'] = generatedSecret;
-    const { channelId, position } = await createChannel(
-      commands,
-      {
-        project_id: projectId,
-        channel_type: body.type,
-        settings: { name: body.name, enabled: body.enabled ?? true, is_default: body.is_default ?? false, ...sealConfig(secrets, config) },
-      },
-      actorOf(ctx.state),
-    );
-    await settled(deps, position);
+    const { channelId, generatedSecret } = await addChannel(deps, ctx.state, projectId, body, outbound);
     ctx.status = 201;
     ctx.body = { channel: await freshChannel(channelId), ...(generatedSecret ? { signing_secret: generatedSecret } : {}) };
   });
@@ -168,28 +218,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
 
   router.post('/notification-channels/:channelId/test', async (ctx) => {
     const channel = await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
-    // Made before the policy refused it (or under another one): say so rather than try.
-    const config = secrets.openConfig(channel.config_sealed);
-    assertDeliverable(channel.type, config, outbound);
-    const now = commands.clock().toISOString();
-    const message = pageMessage({
-      pageId: `test.${now}`, channelId: channel.id, reason: 'opened', incidentId: `test-${channel.id}`, projectId: channel.project_id,
-      incident: null, monitor: null, occurredAt: now,
-    });
-    message.title = `🧪 Test message from Vigil for channel "${channel.name}"`;
-    message.subject = `[Vigil] Test message for channel "${channel.name}"`;
-    message.text = `${message.title}: if you can read this, paging reaches you.`;
-    try {
-      await deliver(channel.type, config, message, {
-        timeoutMs: 10_000,
-        smtp: deps.config.smtp,
-        outbound,
-        now: () => commands.clock(),
-      });
-      ctx.body = { ok: true, delivered: true, error: null, tested_at: now };
-    } catch (error) {
-      ctx.body = { ok: true, delivered: false, error: error instanceof DeliveryError ? error.message : 'delivery failed', tested_at: now };
-    }
+    ctx.body = { ok: true, ...(await sendTestMessage(deps, channel, outbound)) };
   });
 
   router.get('/notification-groups', async (ctx) => {

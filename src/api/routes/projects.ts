@@ -1,4 +1,5 @@
 import type { Router } from '@koa/router';
+import type * as t from 'io-ts';
 import { findUserIdByEmail } from '../../app/identity.js';
 import { addMember, changeMemberRole, createProject, deleteProject, removeMember, rotatePingKey, updateProject } from '../../app/projects.js';
 import { deleteMonitor } from '../../app/monitor-deletion.js';
@@ -14,7 +15,21 @@ import { memberBody, projectBody } from '../representations/projects.js';
 import type { VigilState } from '../state.js';
 import { decode, pathId } from '../validation.js';
 
-const MANAGE = { scope: 'manage_projects', accountKeyOnly: true, minimumRole: 'MANAGER' } as const;
+export const MANAGE = { scope: 'manage_projects', accountKeyOnly: true, minimumRole: 'MANAGER' } as const;
+
+/** Adds a user, named by id or by email (exactly one), to the project with a role; the caller has passed the MANAGE gate. */
+export async function addProjectMember(deps: ApiDependencies, state: VigilState, projectId: string, body: t.TypeOf<typeof AddMemberBody>) {
+  const { readModels, commands } = deps;
+  if ((body.user_id === undefined) === (body.email === undefined)) throw badRequest('give exactly one of user_id or email');
+  const userId = body.user_id ?? (body.email !== undefined ? await findUserIdByEmail(commands, body.email) : null);
+  const user = userId ? await getUser(readModels, userId) : null;
+  if (!userId || !user) throw badRequest(body.email !== undefined ? `no user has the email ${body.email}` : `no user has the id ${body.user_id}`);
+  const outcome = await addMember(commands, { project_id: projectId, user_id: userId, role: body.role }, actorOf(state));
+  await settled(deps, outcome.position);
+  const member = await getMember(readModels, projectId, userId);
+  if (!member) throw new HttpError(404, 'member not found');
+  return { member, user };
+}
 
 export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
@@ -86,15 +101,7 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
   router.post('/projects/:projectId/members', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, MANAGE, projectId);
-    const body = decode(AddMemberBody, ctx.request.body);
-    if ((body.user_id === undefined) === (body.email === undefined)) throw badRequest('give exactly one of user_id or email');
-    const userId = body.user_id ?? (body.email !== undefined ? await findUserIdByEmail(commands, body.email) : null);
-    const user = userId ? await getUser(readModels, userId) : null;
-    if (!userId || !user) throw badRequest(body.email !== undefined ? `no user has the email ${body.email}` : `no user has the id ${body.user_id}`);
-    const outcome = await addMember(commands, { project_id: projectId, user_id: userId, role: body.role }, actorOf(ctx.state));
-    await settled(deps, outcome.position);
-    const member = await getMember(readModels, projectId, userId);
-    if (!member) throw new HttpError(404, 'member not found');
+    const { member, user } = await addProjectMember(deps, ctx.state, projectId, decode(AddMemberBody, ctx.request.body));
     ctx.status = 201;
     ctx.body = { member: memberBody(member, user) };
   });

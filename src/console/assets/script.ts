@@ -64,4 +64,11 @@ if (live && 'EventSource' in window) {
     window.location.reload();
   });
 }
+
+// A past view's instant in the reader's own time zone, beside the UTC the server wrote.
+for (const element of document.querySelectorAll('[data-local-time]')) {
+  const at = new Date(element.dataset.localTime);
+  element.textContent = '(' + at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' }) + ', your time)';
+  element.hidden = false;
+}
 `;

@@ -319,4 +319,59 @@ body.public { background: #f7f8fa; }
   .monitor-choice li input[type=text] { grid-column: 2; }
   .status-day-figures li { grid-template-columns: 1fr auto; }
 }
+/* Settings, audit and time travel */
+.project-nav ul { display: flex; gap: 4px; margin: 0 0 18px; padding: 0; list-style: none; border-bottom: 1px solid var(--line); flex-wrap: wrap; }
+.project-nav a, .settings-tabs a { display: inline-block; padding: 8px 14px; color: var(--ink); text-decoration: none; border-bottom: 3px solid transparent; font-weight: 600; }
+.project-nav a:hover, .settings-tabs a:hover { color: var(--link); }
+.project-nav a[aria-current=page], .settings-tabs a[aria-current=page] { border-bottom-color: var(--brand); color: var(--brand); }
+.settings-tabs ul { display: flex; gap: 4px; margin: 0 0 18px; padding: 0; list-style: none; flex-wrap: wrap; }
+.settings-tabs a { border-radius: 6px 6px 0 0; padding: 6px 12px; font-weight: 500; }
+.inline-form { display: inline-flex; gap: 6px; align-items: center; margin: 0; }
+.row-actions { white-space: nowrap; text-align: right; }
+.row-actions > * + * { margin-left: 6px; }
+.tag { display: inline-block; font-size: 0.75rem; font-weight: 700; padding: 0 8px; border-radius: 999px; background: #eef2fb; color: var(--brand); border: 1px solid #c9d4f0; vertical-align: middle; white-space: nowrap; }
+.tag-off { background: var(--paused-bg); color: var(--paused); border-color: #d3d7de; }
+ul.config-fields, ul.chips { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px 12px; }
+ul.chips li { display: inline-flex; align-items: center; gap: 6px; background: #f1f3f6; border: 1px solid var(--line); border-radius: 999px; padding: 2px 4px 2px 12px; }
+.masked { letter-spacing: 0.1em; color: var(--muted); }
+.delivery-failed { color: var(--down); }
+.button-quiet { background: transparent; color: var(--link); border: 0; padding: 2px 8px; text-decoration: underline; }
+.group { border-top: 1px solid var(--line); padding: 14px 0 4px; }
+.group h3 { margin: 0 0 6px; font-size: 1rem; }
+.group .facts { margin: 8px 0 12px; }
+.add-form { margin: 18px 0 0; padding-top: 16px; border-top: 1px dashed var(--line); }
+.attach-form { margin: 0; }
+.narrow-panel { max-width: 720px; }
+.once { border: 2px solid var(--waiting); }
+.warning-text { border-left: 4px solid var(--waiting); background: var(--waiting-bg); padding: 8px 12px; border-radius: 0 6px 6px 0; }
+.form-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 0 20px; }
+fieldset.field { border: 1px solid var(--line); border-radius: var(--radius); padding: 10px 14px 12px; }
+legend { font-weight: 600; font-size: 0.92rem; padding: 0 6px; }
+.radio, .checkbox { display: flex; gap: 8px; align-items: center; margin: 4px 0; flex-direction: row; }
+.radio label, .checkbox label, .scope-choices label { font-weight: 400; }
+ul.scope-choices { list-style: none; margin: 2px 0 8px 26px; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 18px; }
+ul.scope-choices li { display: flex; gap: 6px; align-items: center; }
+.form-actions { display: flex; gap: 14px; align-items: center; }
+.role { font-weight: 700; font-size: 0.85rem; letter-spacing: 0.03em; }
+input[type=url], input[type=number], input[type=email], input[type=datetime-local], textarea {
+  font: inherit; padding: 7px 10px; border: 1px solid #8d96a7; border-radius: 6px; background: #fff; color: var(--ink); min-width: 200px;
+}
+textarea { width: 100%; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9rem; }
+textarea:focus { outline: 3px solid var(--focus); outline-offset: 0; border-color: var(--ink); }
+.past-banner { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; background: #3b2a00; color: #fff; border-radius: var(--radius); padding: 12px 18px; margin-bottom: 18px; border-left: 8px solid var(--focus); }
+.past-banner strong { font-size: 1.05rem; }
+.past-banner a { color: #ffe7a6; font-weight: 700; }
+.past-banner .past-local { color: #f3e3bd; }
+.as-of-form { display: flex; gap: 10px; align-items: flex-end; flex-wrap: wrap; margin: 0 0 18px; }
+main > .as-of-form:last-child { margin: 24px 0 0; padding-top: 16px; border-top: 1px solid var(--line); }
+.as-of-form .field { margin: 0; }
+.omitted { color: var(--muted); font-style: italic; }
+.hash { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; font-size: 0.88rem; }
+.copy-row code.wrap { white-space: normal; overflow-wrap: anywhere; }
+.check-ok { color: var(--up); font-weight: 700; }
+.check-broken { color: var(--down); font-weight: 700; }
+@media (max-width: 760px) {
+  .row-actions { white-space: normal; text-align: left; }
+  input[type=url], input[type=number], input[type=email], input[type=datetime-local] { min-width: 0; width: 100%; }
+}
 `;

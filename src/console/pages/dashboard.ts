@@ -3,6 +3,7 @@ import { sparkline } from '../charts.js';
 import { TYPE_NAMES, plural, relativeTime } from '../format.js';
 import { type Html, html } from '../html.js';
 import { STATUS_TEXT, type Viewer, page, projectNav, statusBadge, timeAgo } from '../layout.js';
+import { asOfForm } from './past.js';
 import { DISPLAY_STATUSES, type DisplayStatus, type MonitorOverview, RUNS_SHOWN } from '../overview.js';
 
 export interface DashboardFilter {
@@ -91,6 +92,7 @@ ${shown.map((o) => monitorRow(o, now))}
 </tbody>
 </table>
 ${shown.length === 0 ? html`<p class="empty">${filtered ? 'No monitor matches this filter.' : 'This project has no monitors yet. Create one through the API (POST /v1/monitors).'}</p>` : null}
-</div>`,
+</div>
+${asOfForm(`/projects/${project.id}`)}`,
   });
 }

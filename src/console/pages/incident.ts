@@ -2,6 +2,7 @@ import type { IncidentActor, IncidentDocument } from '../../../projections/incid
 import type { TimelineEntry } from '../../queries/timeline.js';
 import { relativeTime, utc } from '../format.js';
 import { type Html, html } from '../html.js';
+import { asOfForm } from './past.js';
 import { type Viewer, csrfField, incidentBadge, page, timeAgo } from '../layout.js';
 import { NOTE_ENTRY, type NoteFormError, noteEntry, noteForm } from './incident-notes.js';
 
@@ -68,6 +69,8 @@ ${v.entries.length === 0
   : html`<ol class="timeline">${v.entries.map((e) => e.type === NOTE_ENTRY ? noteEntry(e) : html`<li class="${kindOf(e)}"><time class="when" datetime="${e.at}" title="${e.at}">${utc(e.at)}</time><span class="what">${e.summary}</span><span class="type">${e.type}</span></li>`)}</ol>`}
 </section>
 </div>
-${noteForm({ viewer: v.viewer, incident: i, canAct: v.canAct, monitorExists: v.monitorExists, error: v.noteError ?? null })}`,
+${noteForm({ viewer: v.viewer, incident: i, canAct: v.canAct, monitorExists: v.monitorExists, error: v.noteError ?? null })}
+
+${asOfForm(`/incidents/${i.id}`)}`,
   });
 }

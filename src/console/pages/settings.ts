@@ -1,0 +1,323 @@
+import type { ApiKeyDocument } from '../../../projections/api-keys.js';
+import type { ChannelDocument } from '../../../projections/notification-channels.js';
+import type { GroupDocument } from '../../../projections/notification-groups.js';
+import type { ProjectDocument } from '../../../projections/projects.js';
+import type { Role } from '../../domain/access/roles.js';
+import type { Scope } from '../../domain/access/scopes.js';
+import type { ChannelType } from '../../domain/notifications/channel.js';
+import { relativeTime, utc } from '../format.js';
+import { type Fragment, type Html, html } from '../html.js';
+import { type Viewer, csrfField, page, timeAgo } from '../layout.js';
+
+/** A field of a channel type's config, as `GET /v1/notification-channels/types` describes it. */
+export interface ConfigField {
+  type: string;
+  required: boolean;
+  secret: boolean;
+  description: string;
+}
+
+export interface ChannelTypeInfo {
+  type: ChannelType;
+  name: string;
+  schema: Record<string, ConfigField>;
+}
+
+export const SETTINGS_PAGES = [
+  { path: 'channels', label: 'Notifications' },
+  { path: 'keys', label: 'API keys' },
+  { path: 'members', label: 'Members' },
+] as const;
+export type SettingsPage = (typeof SETTINGS_PAGES)[number]['path'];
+
+interface SettingsFrame {
+  viewer: Viewer;
+  project: ProjectDocument;
+  notice: string | null;
+  /** A failure to show at the top of the page, e.g. a test message that did not arrive. */
+  problem?: string | null;
+}
+
+function settingsPage(frame: SettingsFrame, current: SettingsPage, title: string, body: Fragment): Html {
+  const { project } = frame;
+  return page({
+    title: `${title} · ${project.name}`,
+    viewer: frame.viewer,
+    notice: frame.notice,
+    crumbs: [{ label: project.name, href: `/projects/${project.id}` }, { label: 'Settings', href: `/projects/${project.id}/settings` }, { label: title }],
+    project: { id: project.id, current: '/settings' },
+    body: html`<div class="page-head"><div><h1>Settings</h1><p class="lede">Notifications, API keys and members of ${project.name}.</p></div></div>
+<nav aria-label="Settings" class="settings-tabs"><ul>${SETTINGS_PAGES.map((p) =>
+  html`<li><a href="/projects/${project.id}/settings/${p.path}"${p.path === current ? html` aria-current="page"` : null}>${p.label}</a></li>`)}</ul></nav>
+${frame.problem ? html`<div class="error-summary" role="alert"><h2>There is a problem</h2><p>${frame.problem}</p></div>` : null}
+${body}`,
+  });
+}
+
+const postButton = (viewer: Viewer, action: string, label: string, cls = 'button-secondary', hidden: Fragment = null) =>
+  html`<form method="post" action="${action}" class="inline-form">${csrfField(viewer)}${hidden}<button type="submit" class="button button-small ${cls}">${label}</button></form>`;
+
+export interface ChannelsView extends SettingsFrame {
+  channels: ChannelDocument[];
+  groups: GroupDocument[];
+  /** Which monitors page each group, by group id. */
+  monitorsOfGroup: Map<string, { id: string; name: string }[]>;
+  types: ChannelTypeInfo[];
+  canWrite: boolean;
+  canDestroy: boolean;
+  now: Date;
+}
+
+/** A channel's settings as the API shows them: which fields are set, never their values. */
+function configSummary(channel: ChannelDocument, types: ChannelTypeInfo[]): Html {
+  const schema = types.find((t) => t.type === channel.type)?.schema ?? {};
+  if (channel.config_fields.length === 0) return html`<span class="muted">none</span>`;
+  return html`<ul class="config-fields">${channel.config_fields.map((f) =>
+    html`<li><code>${f}</code> ${schema[f]?.secret ? html`<span class="masked" aria-label="set, hidden">••••••</span>` : html`<span class="muted">set</span>`}</li>`)}</ul>`;
+}
+
+function deliveryState(channel: ChannelDocument, now: Date): Html {
+  if (channel.last_error) return html`<span class="delivery-failed">Last delivery failed: ${channel.last_error}</span>`;
+  return timeAgo(channel.last_delivery_at, now, relativeTime, 'no page sent yet');
+}
+
+export function channelsPage(v: ChannelsView): Html {
+  const { project, viewer } = v;
+  const base = `/projects/${project.id}/settings`;
+  const typeName = (type: ChannelType) => v.types.find((t) => t.type === type)?.name ?? type;
+  const channelTable = v.channels.length === 0
+    ? html`<p class="empty">No notification channels yet.${v.canWrite ? ' Add one below: a webhook, Slack, email and more.' : ''}</p>`
+    : html`<div class="table-wrap"><table>
+<caption class="visually-hidden">Notification channels of ${project.name}</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Settings</th><th scope="col">Last page</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${v.channels.map((c) => html`<tr data-channel-id="${c.id}">
+<td><strong>${c.name}</strong>${c.is_default ? html` <span class="tag">default</span>` : null}${c.enabled ? null : html` <span class="tag tag-off">disabled</span>`}</td>
+<td>${typeName(c.type)}</td>
+<td>${configSummary(c, v.types)}</td>
+<td>${deliveryState(c, v.now)}</td>
+<td class="row-actions">${v.canWrite ? postButton(viewer, `${base}/channels/${c.id}/test`, 'Send test message') : null}${v.canDestroy ? postButton(viewer, `${base}/channels/${c.id}/delete`, 'Delete', 'button-warning') : null}</td>
+</tr>`)}</tbody></table></div>`;
+  const addChannel = v.canWrite
+    ? html`<form class="filters add-form" method="get" action="${base}/channels/new">
+<div class="field"><label for="new-channel-type">Channel type</label>
+<select id="new-channel-type" name="type">${v.types.map((t) => html`<option value="${t.type}">${t.name}</option>`)}</select></div>
+<button type="submit" class="button button-primary">Add a channel</button></form>`
+    : html`<p class="hint">Adding, testing and attaching channels needs the MANAGER role or higher and an account key with the manage_notifications scope; deleting needs the OWNER role and the destroy scope.</p>`;
+  const groups = v.groups.map((g) => {
+    const attached = v.channels.filter((c) => g.channel_ids.includes(c.id));
+    const attachable = v.channels.filter((c) => !g.channel_ids.includes(c.id));
+    const monitors = v.monitorsOfGroup.get(g.id) ?? [];
+    return html`<section class="group" aria-labelledby="group-${g.id}"><h3 id="group-${g.id}">${g.name}${g.is_default ? html` <span class="tag">default</span>` : null}</h3>
+${g.description ? html`<p class="hint">${g.description}</p>` : null}
+<dl class="facts">
+<dt>Channels</dt><dd>${attached.length === 0 ? html`<span class="muted">none attached</span>` : html`<ul class="chips">${attached.map((c) => html`<li>${c.name}${v.canWrite ? postButton(viewer, `${base}/groups/${g.id}/detach`, 'Detach', 'button-quiet', html`<input type="hidden" name="channel_id" value="${c.id}">`) : null}</li>`)}</ul>`}</dd>
+<dt>Used by</dt><dd>${monitors.length === 0 ? html`<span class="muted">no monitor</span>` : html`${monitors.map((m, i) => html`${i > 0 ? ', ' : ''}<a href="/monitors/${m.id}">${m.name}</a>`)}`}</dd>
+</dl>
+${v.canWrite && attachable.length > 0
+  ? html`<form method="post" action="${base}/groups/${g.id}/attach" class="filters attach-form">${csrfField(viewer)}
+<div class="field"><label for="attach-${g.id}">Channel to attach</label><select id="attach-${g.id}" name="channel_id">${attachable.map((c) => html`<option value="${c.id}">${c.name}</option>`)}</select></div>
+<button type="submit" class="button button-secondary">Attach</button></form>`
+  : null}
+</section>`;
+  });
+  const newGroup = v.canWrite
+    ? html`<form method="post" action="${base}/groups" class="filters add-form">${csrfField(viewer)}
+<div class="field"><label for="group-name">Group name</label><input type="text" id="group-name" name="name" maxlength="100" required></div>
+<div class="field"><label for="group-description">Description (optional)</label><input type="text" id="group-description" name="description" maxlength="500"></div>
+<button type="submit" class="button button-primary">Create group</button></form>`
+    : null;
+  return settingsPage(v, 'channels', 'Notifications', html`<section class="panel" aria-labelledby="channels-title"><h2 id="channels-title">Notification channels</h2>
+<p class="hint">Where pages go. Secret settings (webhook URLs, tokens) are never shown again once saved.</p>
+${channelTable}
+${addChannel}
+</section>
+<section class="panel" aria-labelledby="groups-title"><h2 id="groups-title">Notification groups</h2>
+<p class="hint">A monitor pages the channels of the groups it names.</p>
+${v.groups.length === 0 ? html`<p class="empty">No notification groups yet.</p>` : groups}
+${newGroup}
+</section>`);
+}
+
+export interface NewChannelView extends SettingsFrame {
+  type: ChannelTypeInfo;
+  /** What was typed, when the form comes back with an error (secret fields are never sent back). */
+  values: Record<string, string>;
+  error: { field: string | null; message: string } | null;
+}
+
+/** How a config field is typed into a form: objects and lists one entry a line. */
+function configInput(name: string, field: ConfigField, value: string, invalid: boolean): Html {
+  const id = `config-${name}`;
+  const described = html` aria-describedby="${id}-hint"${invalid ? html` aria-invalid="true"` : null}`;
+  if (field.type === 'object' || field.type.startsWith('array')) {
+    return html`<textarea id="${id}" name="config_${name}" rows="3"${described}>${value}</textarea>`;
+  }
+  const type = field.secret ? 'password' : field.type === 'url' ? 'url' : field.type === 'integer' ? 'number' : 'text';
+  return html`<input type="${type}" id="${id}" name="config_${name}" value="${field.secret ? '' : value}" autocomplete="off" spellcheck="false"${field.required ? html` required` : null}${described}>`;
+}
+
+function fieldHint(field: ConfigField): string {
+  const lines = field.type === 'object' ? ' One header a line, as Name: value.' : field.type.startsWith('array') ? ' One a line.' : '';
+  return `${field.description}.${lines}${field.secret ? ' Kept secret: never shown again once saved.' : ''}`;
+}
+
+export function newChannelPage(v: NewChannelView): Html {
+  const { project, viewer, type, error } = v;
+  const base = `/projects/${project.id}/settings`;
+  return settingsPage({ ...v, notice: null }, 'channels', `New ${type.name} channel`, html`${error
+  ? html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title"><h2 id="error-summary-title">There is a problem</h2>
+<ul><li>${error.field ? html`<a href="#${error.field === 'name' ? 'channel-name' : `config-${error.field}`}">${error.message}</a>` : error.message}</li></ul></div>`
+  : null}
+<section class="panel narrow-panel" aria-labelledby="new-channel-title"><h2 id="new-channel-title">New ${type.name} channel</h2>
+<form method="post" action="${base}/channels" novalidate>${csrfField(viewer)}
+<input type="hidden" name="type" value="${type.type}">
+<div class="field"><label for="channel-name">Name</label><input type="text" id="channel-name" name="name" maxlength="100" value="${v.values['name'] ?? ''}" required></div>
+${Object.entries(type.schema).map(([name, field]) => html`<div class="field${error?.field === name ? ' field-error' : ''}">
+<label for="config-${name}">${name}${field.required ? null : html` <span class="muted">(optional)</span>`}</label>
+<p class="hint" id="config-${name}-hint">${fieldHint(field)}</p>
+${configInput(name, field, v.values[`config_${name}`] ?? '', error?.field === name)}
+</div>`)}
+<div class="field checkbox"><input type="checkbox" id="channel-default" name="is_default" value="true"${v.values['is_default'] ? html` checked` : null}><label for="channel-default">Default channel: new monitors page it unless they name others</label></div>
+<div class="form-actions"><button type="submit" class="button button-primary">Create channel</button> <a href="${base}/channels">Cancel</a></div>
+</form></section>`);
+}
+
+/** After a webhook channel is made: its generated signing secret, this once. */
+export function channelCreatedPage(v: SettingsFrame & { channel: { id: string; name: string }; signingSecret: string }): Html {
+  const base = `/projects/${v.project.id}/settings`;
+  return settingsPage({ ...v, notice: `Channel ${v.channel.name} created.` }, 'channels', 'Channel created', html`<section class="panel narrow-panel once" aria-labelledby="secret-title">
+<h2 id="secret-title">Signing secret of ${v.channel.name}</h2>
+<p class="warning-text"><strong>Copy it now: it is shown this once and never again.</strong> Your receiver verifies each delivery's signature with it (Standard Webhooks).</p>
+<div class="copy-row"><code id="signing-secret">${v.signingSecret}</code><button type="button" class="button button-secondary button-small" data-copy="signing-secret" hidden>Copy</button></div>
+<p><a class="button button-primary" href="${base}/channels">Done</a></p>
+</section>`);
+}
+
+export interface KeyRow {
+  key: ApiKeyDocument;
+  /** The key this browser's session signed in with. */
+  isSession: boolean;
+  canRevoke: boolean;
+}
+
+export interface KeysView extends SettingsFrame {
+  keys: KeyRow[];
+  /** The scopes an account key made here may have: those of the session's key. Empty when it may make none. */
+  accountScopes: readonly Scope[];
+  /** Whether a key bound to this project may be made here (the project's Owners and Managers). */
+  canMintProjectKey: boolean;
+  /** The longest lifetime, in days, a new key may have: no longer than the session's key. */
+  maxDays: number;
+  now: Date;
+}
+
+function keyState(key: ApiKeyDocument, now: Date): Html {
+  if (key.revoked_at) return html`<span class="status status-paused">Revoked</span> <span class="muted">${utc(key.revoked_at)}</span>`;
+  if (Date.parse(key.expires_at) <= now.getTime()) return html`<span class="status status-waiting">Expired</span>`;
+  return html`<span class="status status-up">Active</span>`;
+}
+
+export function keysPage(v: KeysView): Html {
+  const { project, viewer, now } = v;
+  const base = `/projects/${project.id}/settings`;
+  const canCreate = v.accountScopes.length > 0 || v.canMintProjectKey;
+  const rows = v.keys.map(({ key, isSession, canRevoke }) => html`<tr data-key-id="${key.id}">
+<td><strong>${key.name}</strong>${isSession ? html` <span class="tag">this session</span>` : null}<span class="monitor-slug"><code>${key.key_preview}</code></span></td>
+<td>${key.kind === 'ACCOUNT' ? 'Account' : 'This project'}${key.env === 'test' ? ' (test)' : ''}</td>
+<td>${key.kind === 'PROJECT' ? html`<span class="muted">read, manage_monitors (fixed)</span>` : key.scopes.length === 0 ? html`<span class="muted">read</span>` : key.scopes.join(', ')}</td>
+<td class="nowrap">${utc(key.created_at)}</td>
+<td class="nowrap">${utc(key.expires_at)}</td>
+<td><span class="muted">not recorded</span></td>
+<td>${keyState(key, now)}</td>
+<td class="row-actions">${canRevoke && !key.revoked_at ? html`<a class="button button-small button-warning" href="${base}/keys/${key.id}/revoke">Revoke…</a>` : null}</td>
+</tr>`);
+  const create = canCreate
+    ? html`<section class="panel" aria-labelledby="new-key-title"><h2 id="new-key-title">Create an API key</h2>
+<form method="post" action="${base}/keys" novalidate>${csrfField(viewer)}
+<div class="form-grid">
+<div class="field"><label for="key-name">Name</label><input type="text" id="key-name" name="name" maxlength="100" required></div>
+<div class="field"><label for="key-days">Expires after (days)</label><input type="number" id="key-days" name="expires_in_days" min="1" max="${v.maxDays}" value="${Math.min(90, v.maxDays)}" aria-describedby="key-days-hint" required>
+<p class="hint" id="key-days-hint">1 to ${v.maxDays}: a new key cannot outlive the key you signed in with.</p></div>
+</div>
+<fieldset class="field"><legend>What the key can reach</legend>
+${v.accountScopes.length > 0 ? html`<div class="radio"><input type="radio" id="key-kind-account" name="kind" value="account" checked><label for="key-kind-account">Every project you are a member of, with these scopes:</label></div>
+<ul class="scope-choices">${v.accountScopes.map((s) => html`<li><input type="checkbox" id="scope-${s}" name="scopes" value="${s}"${s === 'read' ? html` checked` : null}><label for="scope-${s}"><code>${s}</code></label></li>`)}</ul>` : null}
+${v.canMintProjectKey ? html`<div class="radio"><input type="radio" id="key-kind-project" name="kind" value="project"${v.accountScopes.length === 0 ? html` checked` : null}><label for="key-kind-project">Only ${project.name}, to read it and manage its monitors (for a server or CI job)</label></div>` : null}
+</fieldset>
+<button type="submit" class="button button-primary">Create key</button>
+</form></section>`
+    : html`<p class="hint">Creating keys needs an account key of a user who owns a project, or the MANAGER role on this project for a key bound to it.</p>`;
+  return settingsPage(v, 'keys', 'API keys', html`<section class="panel" aria-labelledby="keys-title"><h2 id="keys-title">Your API keys</h2>
+<p class="hint">Your keys that can reach this project. The key itself is shown only when it is made; Vigil keeps only its hash.</p>
+${v.keys.length === 0 ? html`<p class="empty">No keys.</p>` : html`<div class="table-wrap"><table>
+<caption class="visually-hidden">Your API keys</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Reaches</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${rows}</tbody></table></div>`}
+</section>
+${create}`);
+}
+
+/** The new key, shown this once: the answer to the POST that made it, never stored where a GET could show it again. */
+export function keyCreatedPage(v: SettingsFrame & { name: string; key: string; expiresAt: string }): Html {
+  const base = `/projects/${v.project.id}/settings`;
+  return settingsPage({ ...v, notice: null }, 'keys', 'Key created', html`<section class="panel narrow-panel once" aria-labelledby="key-title">
+<h2 id="key-title">API key ${v.name} created</h2>
+<p class="warning-text"><strong>Copy the key now: it is shown this once.</strong> Vigil keeps only its hash, so it cannot show it again. Store it in a password manager or your secret store.</p>
+<div class="copy-row"><code id="new-api-key">${v.key}</code><button type="button" class="button button-secondary button-small" data-copy="new-api-key" hidden>Copy</button></div>
+<p class="hint">It expires ${utc(v.expiresAt)}.</p>
+<p><a class="button button-primary" href="${base}/keys">Done, I have copied it</a></p>
+</section>`);
+}
+
+export function revokeKeyPage(v: SettingsFrame & { key: ApiKeyDocument; isSession: boolean }): Html {
+  const base = `/projects/${v.project.id}/settings`;
+  return settingsPage(v, 'keys', 'Revoke a key', html`<section class="panel narrow-panel" aria-labelledby="revoke-title">
+<h2 id="revoke-title">Revoke the key ${v.key.name}?</h2>
+<p>Anything using <code>${v.key.key_preview}</code> stops working at once. This cannot be undone.</p>
+${v.isSession ? html`<p class="warning-text"><strong>This is the key you signed in with: revoking it signs you out.</strong></p>` : null}
+<form method="post" action="${base}/keys/${v.key.id}/revoke" class="form-actions">${csrfField(v.viewer)}<button type="submit" class="button button-warning">Revoke the key</button> <a href="${base}/keys">Cancel</a></form>
+</section>`);
+}
+
+export interface MemberRow {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  joinedAt: string;
+}
+
+export interface MembersView extends SettingsFrame {
+  members: MemberRow[];
+  canManage: boolean;
+  roles: readonly Exclude<Role, 'OWNER'>[];
+}
+
+export function membersPage(v: MembersView): Html {
+  const { project, viewer } = v;
+  const base = `/projects/${project.id}/settings`;
+  const rows = v.members.map((m) => html`<tr data-user-id="${m.userId}">
+<td><strong>${m.email}</strong><span class="monitor-slug">${m.name}</span></td>
+<td>${v.canManage && m.role !== 'OWNER'
+  ? html`<form method="post" action="${base}/members/${m.userId}/role" class="inline-form">${csrfField(viewer)}<label class="visually-hidden" for="role-${m.userId}">Role of ${m.email}</label><select id="role-${m.userId}" name="role">${v.roles.map((r) => html`<option value="${r}"${r === m.role ? html` selected` : null}>${r}</option>`)}</select> <button type="submit" class="button button-small button-secondary">Change role</button></form>`
+  : html`<span class="role role-${m.role.toLowerCase()}">${m.role}</span>`}</td>
+<td class="nowrap">${utc(m.joinedAt)}</td>
+<td class="row-actions">${v.canManage && m.role !== 'OWNER' ? postButton(viewer, `${base}/members/${m.userId}/remove`, 'Remove', 'button-warning') : m.role === 'OWNER' ? html`<span class="muted">the owner stays</span>` : null}</td>
+</tr>`);
+  const add = v.canManage
+    ? html`<section class="panel" aria-labelledby="add-member-title"><h2 id="add-member-title">Add a member</h2>
+<form method="post" action="${base}/members" class="filters">${csrfField(viewer)}
+<div class="field"><label for="member-email">Email of a Vigil user</label><input type="email" id="member-email" name="email" autocomplete="off" required></div>
+<div class="field"><label for="member-role">Role</label><select id="member-role" name="role">${v.roles.map((r) => html`<option value="${r}"${r === 'MEMBER' ? html` selected` : null}>${r}</option>`)}</select></div>
+<button type="submit" class="button button-primary">Add member</button>
+</form>
+<p class="hint">READONLY reads everything; MEMBER also acknowledges and resolves incidents and manages monitors; MANAGER also manages notifications, members and keys bound to the project.</p></section>`
+    : html`<p class="hint">Adding members and changing roles needs the MANAGER role or higher and an account key with the manage_projects scope.</p>`;
+  return settingsPage(v, 'members', 'Members', html`<section class="panel" aria-labelledby="members-title"><h2 id="members-title">Members and roles</h2>
+<div class="table-wrap"><table>
+<caption class="visually-hidden">Members of ${project.name}</caption>
+<thead><tr><th scope="col">Member</th><th scope="col">Role</th><th scope="col">Joined</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${rows}</tbody></table></div>
+</section>
+${add}`);
+}

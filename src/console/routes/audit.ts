@@ -1,0 +1,63 @@
+import { LATEST_CHECK, type LogIntegrityDocument } from '../../../projections/log-integrity.js';
+import { actorOf } from '../../api/actor.js';
+import { settled } from '../../api/dependencies.js';
+import { HttpError, badRequest } from '../../api/errors.js';
+import { gate } from '../../api/gate.js';
+import { pathId } from '../../api/validation.js';
+import { storeLogCheck } from '../../audit/log-check.js';
+import { integrityCheck } from '../../audit/verify-log.js';
+import { recordIntegrityCheck } from '../../app/log-integrity.js';
+import { getUser } from '../../queries/identity.js';
+import { getProject } from '../../queries/projects.js';
+import { auditPage } from '../pages/audit.js';
+import { type ConsoleKit, type ConsoleRoutes, doneNotice, render } from '../routes.js';
+
+const READ = { scope: 'read' } as const;
+
+/**
+ * Who may start a check of the whole log from the console. The log is the instance's, not the
+ * project's, and a check reads every event (on its own thread, one at a time): an owner of a
+ * project, with an account key that may manage projects. It reveals nothing of other projects:
+ * the page shows whether the chain holds and the first broken position, never what is there.
+ */
+export const VERIFY_LOG = { scope: 'manage_projects', accountKeyOnly: true, minimumRole: 'OWNER' } as const;
+
+const DONE = { verified: 'The log was checked: the result is below.' } as const;
+
+/** The audit page of a project: the log's head, the last check of its hash chain, and where to export. */
+export const auditRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
+  const { router, deps, signedIn, may, clock } = kit;
+  const { readModels, commands } = deps;
+  const logCheck = deps.logCheck ?? storeLogCheck(commands.events);
+  const chained = deps.logCheck !== undefined;
+
+  router.get('/projects/:projectId/audit', signedIn, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, READ, projectId);
+    const project = await getProject(readModels, projectId);
+    if (!project) throw new HttpError(404, 'project not found');
+    const [head, last, canVerify] = await Promise.all([
+      logCheck.head(),
+      readModels.get<LogIntegrityDocument>('log_integrity', LATEST_CHECK),
+      may(ctx.state.caller, VERIFY_LOG, projectId),
+    ]);
+    const checker = last?.doc.user_id ? await getUser(readModels, last.doc.user_id) : null;
+    render(ctx, auditPage({
+      viewer: ctx.state.viewer, project, notice: doneNotice(ctx, DONE), head, last: last?.doc ?? null, checkedBy: checker?.email ?? null,
+      chained, canVerify, origin: `${ctx.protocol}://${ctx.host}`, now: clock(),
+    }));
+  });
+
+  router.post('/projects/:projectId/audit/verify', signedIn, async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, VERIFY_LOG, projectId);
+    const verification = await logCheck.verify();
+    if (!verification) throw badRequest('this event store keeps no hash chain to verify; vigil verify compares the read models with a replay');
+    const check = integrityCheck(verification, null, clock(), 'console', ctx.state.caller.userId);
+    const outcome = await recordIntegrityCheck(commands, check, actorOf(ctx.state));
+    await settled(deps, outcome.position);
+    ctx.status = 303;
+    ctx.redirect(`/projects/${projectId}/audit?done=verified`);
+  });
+};

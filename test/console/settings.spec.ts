@@ -1,0 +1,230 @@
+import { expect } from 'chai';
+import { chromiumUnavailable } from '../support/chromium.js';
+import { ConsoleBrowser } from '../support/console-browser.js';
+import { type SeenRequest, type Target, startTarget } from '../support/http-targets.js';
+import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+
+describe('Console settings in a real browser', function () {
+  this.timeout(120_000);
+  let vigil: TestVigil;
+  let browser: ConsoleBrowser | undefined;
+  let receiver: Target | undefined;
+  const received: SeenRequest[] = [];
+  const seed = {} as { ownerKey: string; readerKey: string; project: string; colleague: string };
+
+  before(async function () {
+    const unavailable = chromiumUnavailable();
+    if (unavailable) {
+      console.log(`      [skipped] the console settings browser tests: ${unavailable}`);
+      this.skip();
+    }
+    vigil = await TestVigil.start();
+    receiver = await startTarget((request, response) => {
+      received.push(request);
+      response.statusCode = 204;
+      response.end();
+    });
+    const owner = await vigil.user('owner@example.com');
+    const reader = await vigil.user('reader@example.com');
+    seed.colleague = await vigil.user('colleague@example.com');
+    seed.ownerKey = await vigil.accountKey(owner, ALL_SCOPES);
+    seed.readerKey = await vigil.accountKey(reader, ALL_SCOPES);
+    const created = await vigil.request('POST', '/v1/projects', { key: seed.ownerKey, body: { name: 'Payments' } });
+    seed.project = created.body.project.id;
+    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { email: 'reader@example.com', role: 'READONLY' } })).status).to.equal(201);
+    browser = await ConsoleBrowser.launch(vigil.url, 'console-settings');
+  });
+
+  after(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await vigil?.stop();
+  });
+
+  const settings = (page: string) => `/projects/${seed.project}/settings/${page}`;
+
+  it('creates a webhook channel to a local receiver, shows its URL masked, and sends a test message the receiver gets', async () => {
+    const context = await browser!.context();
+    const page = await browser!.signIn(context, seed.ownerKey, `/projects/${seed.project}`);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL(`${vigil.url}${settings('channels')}`);
+    await browser!.shoot(page, 'channels-empty');
+    await browser!.accessible(page);
+
+    await page.getByLabel('Channel type').selectOption('WEBHOOK');
+    await page.getByRole('button', { name: 'Add a channel' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Ops webhook');
+    await page.getByLabel('url', { exact: true }).fill('not a url');
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    expect(await page.locator('.error-summary').innerText()).to.contain('config.url must be an http or https URL');
+    await browser!.accessible(page);
+    await browser!.shoot(page, 'channel-form-error');
+
+    await page.getByLabel('url', { exact: true }).fill(`${receiver!.url}/hook/secret-path`);
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    const secret = await page.locator('#signing-secret').innerText();
+    expect(secret).to.match(/^whsec_/);
+    expect(await page.locator('.warning-text').innerText()).to.contain('shown this once');
+    await browser!.shoot(page, 'channel-created');
+    await browser!.accessible(page);
+
+    await page.getByRole('link', { name: 'Done' }).click();
+    const row = page.locator('tr', { hasText: 'Ops webhook' });
+    expect(await row.innerText()).to.contain('url');
+    // The URL and the secret are never shown again, as the API never returns them.
+    expect(await page.content()).to.not.contain('secret-path');
+    expect(await page.content()).to.not.contain(secret);
+
+    await row.getByRole('button', { name: 'Send test message' }).click();
+    await page.locator('.notice', { hasText: 'Test message delivered to Ops webhook.' }).waitFor();
+    expect(received).to.have.length(1);
+    expect(received[0]!.url).to.equal('/hook/secret-path');
+    // A test page, signed with the secret shown once.
+    expect(received[0]!.headers['webhook-id']).to.match(/^test\./);
+    expect(JSON.parse(received[0]!.body)).to.include({ project_id: seed.project, incident: null });
+    expect(received[0]!.headers['webhook-signature']).to.match(/^v1,/);
+
+    await page.getByLabel('Group name').fill('On call');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.locator('.notice', { hasText: 'Group created.' }).waitFor();
+    await page.getByLabel('Channel to attach').selectOption({ label: 'Ops webhook' });
+    await page.getByRole('button', { name: 'Attach' }).click();
+    await page.locator('.notice', { hasText: 'Channel attached to the group.' }).waitFor();
+    const groups = await vigil.request('GET', `/v1/notification-groups?project_id=${seed.project}`, { key: seed.ownerKey });
+    expect(groups.body[0].channel_count).to.equal(1);
+    await browser!.shoot(page, 'channels');
+    await browser!.accessible(page);
+    await context.close();
+  });
+
+  it('says why a test message did not arrive', async () => {
+    const created = await vigil.request('POST', '/v1/notification-channels', {
+      key: seed.ownerKey, body: { project_id: seed.project, name: 'Closed port', type: 'SLACK', config: { webhook_url: 'http://127.0.0.1:9/hook' } },
+    });
+    expect(created.status).to.equal(201);
+    const context = await browser!.context();
+    const page = await browser!.signIn(context, seed.ownerKey, settings('channels'));
+    await page.locator('tr', { hasText: 'Closed port' }).getByRole('button', { name: 'Send test message' }).click();
+    await page.locator('.error-summary').waitFor();
+    expect(await page.locator('.error-summary').innerText()).to.contain('The test message to Closed port was not delivered');
+    await browser!.shoot(page, 'channel-test-failed');
+    await context.close();
+  });
+
+  it('creates an API key and shows it once: it works, a reload of the list does not show it, and it can be revoked after a confirm step', async () => {
+    const context = await browser!.context();
+    const page = await browser!.signIn(context, seed.ownerKey, settings('keys'));
+    await browser!.accessible(page);
+    await page.getByLabel('Name', { exact: true }).fill('Deploy script');
+    await page.getByLabel('Expires after (days)').fill('30');
+    await page.getByLabel('manage_monitors').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.locator('#new-api-key').innerText();
+    expect(key).to.match(/^vgl_/);
+    expect(await page.locator('.warning-text').innerText()).to.contain('shown this once');
+    await browser!.shoot(page, 'key-created');
+    await browser!.accessible(page);
+    const works = await vigil.request('GET', '/v1/api-keys', { key });
+    expect(works.status).to.equal(200);
+
+    await page.goto(`${vigil.url}${settings('keys')}`);
+    expect(await page.content()).to.not.contain(key);
+    const row = page.locator('tr', { hasText: 'Deploy script' });
+    expect(await row.innerText()).to.contain('manage_monitors');
+    await browser!.shoot(page, 'keys');
+
+    await row.getByRole('link', { name: 'Revoke…' }).click();
+    expect(await page.locator('h2', { hasText: 'Revoke the key Deploy script?' }).count()).to.equal(1);
+    await browser!.accessible(page);
+    await browser!.shoot(page, 'key-revoke-confirm');
+    await page.getByRole('button', { name: 'Revoke the key' }).click();
+    await page.locator('.notice', { hasText: 'API key revoked.' }).waitFor();
+    expect(await page.locator('tr', { hasText: 'Deploy script' }).innerText()).to.contain('Revoked');
+    expect((await vigil.request('GET', '/v1/api-keys', { key })).status).to.equal(401);
+    await context.close();
+  });
+
+  it('signs the browser out, saying why, when it revokes the key of its own session', async () => {
+    const created = await vigil.request('POST', '/v1/api-keys', { key: seed.ownerKey, body: { name: 'Laptop browser', expires_in_days: 7, scopes: ['read'] } });
+    expect(created.status).to.equal(201);
+    const context = await browser!.context();
+    const page = await browser!.signIn(context, created.body.key, settings('keys'));
+    const row = page.locator('tr', { hasText: 'Laptop browser' });
+    expect(await row.innerText()).to.contain('this session');
+    await row.getByRole('link', { name: 'Revoke…' }).click();
+    expect(await page.locator('.warning-text').innerText()).to.contain('signs you out');
+    await page.getByRole('button', { name: 'Revoke the key' }).click();
+    await page.waitForURL(/\/sign-in/);
+    expect(await page.locator('.notice').innerText()).to.contain('revoked');
+    await context.close();
+  });
+
+  it('adds a member by email, changes their role and removes them; the owner has no remove button', async () => {
+    const context = await browser!.context();
+    const page = await browser!.signIn(context, seed.ownerKey, settings('members'));
+    expect(await page.locator('tr', { hasText: 'owner@example.com' }).getByRole('button', { name: 'Remove' }).count()).to.equal(0);
+    await page.getByLabel('Email of a Vigil user').fill('colleague@example.com');
+    await page.getByLabel('Role', { exact: true }).selectOption('MEMBER');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.locator('.notice', { hasText: 'Member added.' }).waitFor();
+
+    const row = page.locator(`tr[data-user-id="${seed.colleague}"]`);
+    await row.getByLabel('Role of colleague@example.com').selectOption('MANAGER');
+    await row.getByRole('button', { name: 'Change role' }).click();
+    await page.locator('.notice', { hasText: 'Role changed.' }).waitFor();
+    const member = await vigil.request('GET', `/v1/projects/${seed.project}`, { key: seed.ownerKey });
+    expect(member.body.project.members.find((m: { user_id: string }) => m.user_id === seed.colleague).role).to.equal('MANAGER');
+    await browser!.shoot(page, 'members');
+    await browser!.accessible(page);
+
+    await page.locator(`tr[data-user-id="${seed.colleague}"]`).getByRole('button', { name: 'Remove' }).click();
+    await page.locator('.notice', { hasText: 'Member removed.' }).waitFor();
+    expect(await page.locator(`tr[data-user-id="${seed.colleague}"]`).count()).to.equal(0);
+
+    await page.getByLabel('Email of a Vigil user').fill('nobody@example.com');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    expect(await page.locator('main').innerText()).to.contain('No user has the email nobody@example.com');
+    await context.close();
+  });
+
+  it('shows a READONLY member no create, test, revoke or member buttons, and refuses their forged POSTs', async () => {
+    const channel = (await vigil.request('GET', `/v1/notification-channels?project_id=${seed.project}`, { key: seed.ownerKey })).body[0].id;
+    const context = await browser!.context();
+    const page = await browser!.signIn(context, seed.readerKey, settings('channels'));
+    expect(await page.getByRole('button', { name: 'Add a channel' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Send test message' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Create group' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Attach' }).count()).to.equal(0);
+    expect(await page.locator('tr', { hasText: 'Ops webhook' }).count()).to.equal(1);
+    await browser!.shoot(page, 'channels-readonly');
+    await browser!.accessible(page);
+    await page.goto(`${vigil.url}${settings('members')}`);
+    expect(await page.getByRole('button', { name: 'Add member' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Change role' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Remove' }).count()).to.equal(0);
+    await page.goto(`${vigil.url}${settings('keys')}`);
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).to.equal(0);
+    await browser!.shoot(page, 'keys-readonly');
+
+    const token = await page.locator('input[name="csrf_token"]').first().inputValue();
+    const forged = async (path: string, form: Record<string, string>) =>
+      (await context.request.post(`${vigil.url}${path}`, { form: { csrf_token: token, ...form }, maxRedirects: 0 })).status();
+    expect(await forged(settings('channels'), { type: 'WEBHOOK', name: 'Forged', config_url: `${receiver!.url}/forged` })).to.equal(403);
+    expect(await forged(`${settings('channels')}/${channel}/test`, {})).to.equal(403);
+    expect(await forged(`${settings('channels')}/${channel}/delete`, {})).to.equal(403);
+    expect(await forged(settings('groups'), { name: 'Forged' })).to.equal(403);
+    expect(await forged(settings('members'), { email: 'colleague@example.com', role: 'MANAGER' })).to.equal(403);
+    expect(await forged(settings('keys'), { name: 'Forged', expires_in_days: '5', kind: 'account', scopes: 'read' })).to.equal(403);
+    expect(received.filter((r) => r.url === '/forged')).to.deep.equal([]);
+    const channels = await vigil.request('GET', `/v1/notification-channels?project_id=${seed.project}`, { key: seed.ownerKey });
+    expect(channels.body.map((c: { name: string }) => c.name)).to.not.include('Forged');
+    await context.close();
+  });
+
+  it('made every request to the server itself, and no script dialog ever opened', () => {
+    expect(browser!.requested.length).to.be.greaterThan(20);
+    expect(browser!.elsewhere()).to.deep.equal([]);
+    expect(browser!.dialogs).to.deep.equal([]);
+  });
+});
