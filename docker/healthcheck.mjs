@@ -1,6 +1,7 @@
 // The container healthcheck: GETs each path given (default /healthz) on this container's own
-// listener and exits 0 only if every one answers 200 within the timeout. No curl in the image.
-const port = process.env.PORT || '8080';
+// listener (VIGIL_HEALTH_PORT in a process without the API, else the API's PORT) and exits 0 only
+// if every one answers 200 within the timeout. No curl in the image.
+const port = process.env.VIGIL_HEALTH_PORT || process.env.PORT || '8080';
 const paths = process.argv.length > 2 ? process.argv.slice(2) : ['/healthz'];
 try {
   for (const path of paths) {
