@@ -14,8 +14,8 @@ export interface LeadProjectorOptions {
 /**
  * One projector at a time follows the log; the others stand by on the `projector` lease and the
  * first to get it once it lapses takes over. One that stalled past its lease and goes on for a
- * while beside the new leader is kept from writing: in embedded mode each of its commits checks
- * the lease in the same transaction (CommitFence), and the checkpoint compare-and-set turns what
+ * while beside the new leader is kept from writing: each of its commits checks the lease in the
+ * same transaction (CommitFence), in either store, and the checkpoint compare-and-set turns what
  * is left into conflicts and replays. While standing by, read-your-writes
  * waits follow the checkpoints the leader commits.
  */

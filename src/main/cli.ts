@@ -453,8 +453,8 @@ function shellWord(value: string): string {
 async function serve(args: readonly string[], io: CliIo): Promise<number> {
   const values = options(args, { roles: { type: 'string' } });
   // A long-running role process checkpoints the WAL off its commits, as `npm start` does.
-  const vigil = await startVigil(loadConfig(io.env), { roles: parseRoles(values.roles), walCheckpoints: 'own-thread' });
-  vigil.logger.info({ url: vigil.url }, 'vigil started');
+  const vigil = await startVigil(loadConfig(io.env), { roles: parseRoles(values.roles), walCheckpoints: 'own-thread', healthListener: true });
+  vigil.logger.info({ url: vigil.url, health_url: vigil.healthUrl }, 'vigil started');
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);

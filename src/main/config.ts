@@ -28,6 +28,8 @@ export interface VigilConfig {
   secretKey: string | null;
   /** /readyz fails once the read models trail the log by more than this. */
   readyMaxLagEvents: number;
+  /** Where a `serve` process without the api role answers /healthz and /readyz; none when unset. */
+  healthPort: number | null;
   /** When set, /metrics wants it as a Bearer token. */
   metricsToken: string | null;
   /** Where the embedded log's commits (and their fsync) run: the process's main thread or a writer thread. */
@@ -90,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     repageAfterSeconds: integer(env, 'VIGIL_REPAGE_INTERVAL_MINUTES', 60, 1, 10_080) * 60,
     secretKey: env['VIGIL_SECRET_KEY'] || null,
     readyMaxLagEvents: integer(env, 'VIGIL_READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
+    healthPort: env['VIGIL_HEALTH_PORT'] ? integer(env, 'VIGIL_HEALTH_PORT', 0, 0, 65535) : null,
     metricsToken: env['VIGIL_METRICS_TOKEN'] || null,
     sqliteWriter: pattern(env, 'VIGIL_SQLITE_WRITER', 'inline', /^(inline|thread)$/) === 'thread' ? 'thread' : 'inline',
     projectorThread: pattern(env, 'VIGIL_PROJECTOR_THREAD', 'true', /^(true|false)$/) === 'true',

@@ -26,11 +26,14 @@ import { ConfigError, type RoleName, type VigilConfig } from './config.js';
 import { type Stores, type WalCheckpoints, openStores } from './stores.js';
 import { type ThreadLinks, newThreadLinks } from './thread-links.js';
 import { observability } from './observability.js';
+import { type HealthListener, startHealthListener } from './health-listener.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 
 export interface RunningVigil {
   /** Base URL of the API, when the api role runs. */
   url: string | null;
+  /** Base URL of /healthz and /readyz in a process without the api role (StartOptions.healthListener). */
+  healthUrl: string | null;
   /** The Koa app behind that URL (its routers say which routes it serves). */
   api: ReturnType<typeof createApiApp> | null;
   stores: Stores;
@@ -64,6 +67,8 @@ export interface StartOptions {
   threads?: ThreadLinks;
   /** Who checkpoints the embedded file's WAL (see WalCheckpoints); SQLite's own way unless told. */
   walCheckpoints?: WalCheckpoints;
+  /** Without the api role, answer /healthz and /readyz on VIGIL_HEALTH_PORT when it is set (the `serve` entry points). */
+  healthListener?: boolean;
 }
 
 /** Starts the chosen roles in this process against the stores the config names. */
@@ -204,9 +209,16 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   }
 
+  // A process without the API answers its container's health checks on a port of its own.
+  let health: HealthListener | null = null;
+  if (!server && options.healthListener && config.healthPort !== null) {
+    health = await startHealthListener(readiness, { port: config.healthPort, host: config.host, timeouts: config.httpTimeouts });
+  }
+
   let stopped = false;
   return {
     url,
+    healthUrl: health?.url ?? null,
     api,
     stores,
     get projector() {
@@ -227,6 +239,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
+      await health?.close();
       await notifier?.stop();
       await checker?.stop();
       await timer?.stop();

@@ -97,14 +97,36 @@ export class FencedOutError extends Error {
   }
 }
 
+/**
+ * A document would repeat the values another document holds in a unique index (an email, a key
+ * hash): the commit is refused whole, checkpoints included. Never a replay: a write at or below
+ * the stored document's position is skipped before any index sees it. `fields` are the index's,
+ * as its spec names them (empty where the store does not say).
+ */
+export class UniqueIndexViolationError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly id: string,
+    readonly fields: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    super(`UNIQUE constraint failed: document ${id} of ${collection} repeats another's ${fields.length > 0 ? fields.join(', ') : 'unique index'}`, options);
+    this.name = 'UniqueIndexViolationError';
+  }
+}
+
 export interface ReadModelStore {
   ensureCollections(specs: readonly CollectionSpec[]): Promise<void>;
   get<D = Document>(collection: string, id: string): Promise<StoredDocument<D> | null>;
   find<D = Document>(collection: string, filter?: Filter, options?: FindOptions): Promise<StoredDocument<D>[]>;
   count(collection: string, filter?: Filter): Promise<number>;
   /**
-   * Writes the documents and advances the checkpoints; atomically where the store allows. With a
-   * fence, only while the store shows its holder holding its lease (see CommitFence).
+   * Writes the documents and advances the checkpoints, the checkpoints with the last of the
+   * documents: a commit that fails (a moved checkpoint, a fence, a unique index) advances none and
+   * leaves none of its documents. (The embedded store may commit a long batch in several
+   * transactions, letting pings in between: a crash then leaves documents ahead of their
+   * checkpoint, which the replay skips.) With a fence, only while the store shows its holder
+   * holding its lease (see CommitFence).
    */
   commit(writes: readonly DocumentWrite[], checkpoints: readonly CheckpointAdvance[], fence?: CommitFence): Promise<void>;
   readCheckpoints(): Promise<Checkpoint[]>;

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from '../eventstore/sqlite-database.js';
-import type { CheckpointAdvance } from './read-model-store.js';
+import { type CheckpointAdvance, UniqueIndexViolationError } from './read-model-store.js';
 import { type EncodedWrites, SqliteDocumentWriter } from './sqlite-document-writer.js';
 
 /** What a bulk load sends its writer thread, and what comes back. */
@@ -11,7 +11,7 @@ export interface BulkBatch {
 }
 export interface BulkBatchDone {
   seq: number;
-  error?: { name: string; message: string; projection?: string };
+  error?: { name: string; message: string; projection?: string; unique?: { collection: string; id: string; fields: string[] } };
 }
 export interface BulkWriterSettings {
   path: string;
@@ -42,6 +42,7 @@ parentPort!.on('message', (message: BulkBatch | 'close') => {
     failed = true;
     const { name, message: text } = error instanceof Error ? error : { name: 'Error', message: String(error) };
     const projection = error instanceof Error && 'projection' in error && typeof error.projection === 'string' ? error.projection : undefined;
-    parentPort!.postMessage({ seq: message.seq, error: { name, message: text, ...(projection ? { projection } : {}) } } satisfies BulkBatchDone);
+    const unique = error instanceof UniqueIndexViolationError ? { collection: error.collection, id: error.id, fields: [...error.fields] } : undefined;
+    parentPort!.postMessage({ seq: message.seq, error: { name, message: text, ...(projection ? { projection } : {}), ...(unique ? { unique } : {}) } } satisfies BulkBatchDone);
   }
 });

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../eventstore/module-worker.js';
-import { type CheckpointAdvance, CheckpointConflictError } from './read-model-store.js';
+import { type CheckpointAdvance, CheckpointConflictError, UniqueIndexViolationError } from './read-model-store.js';
 import type { BulkBatch, BulkBatchDone, BulkWriterSettings } from './sqlite-bulk-writer-thread.js';
 import type { EncodedWrites } from './sqlite-document-writer.js';
 
@@ -43,6 +43,7 @@ export class SqliteBulkWriter {
       this.waiting.delete(done.seq);
       if (!done.error) waiter?.resolve();
       else if (done.error.name === 'CheckpointConflictError') waiter?.reject(new CheckpointConflictError(done.error.projection ?? 'unknown'));
+      else if (done.error.unique) waiter?.reject(new UniqueIndexViolationError(done.error.unique.collection, done.error.unique.id, done.error.unique.fields));
       else waiter?.reject(Object.assign(new Error(done.error.message), { name: done.error.name }));
     });
     thread.on('error', (error) => {

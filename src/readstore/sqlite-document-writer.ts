@@ -1,7 +1,15 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../eventstore/sqlite-database.js';
 import { WriteGate } from '../eventstore/write-gate.js';
-import { type Checkpoint, type CheckpointAdvance, CheckpointConflictError, type CommitFence, type DocumentWrite, FencedOutError } from './read-model-store.js';
+import {
+  type Checkpoint,
+  type CheckpointAdvance,
+  CheckpointConflictError,
+  type CommitFence,
+  type DocumentWrite,
+  FencedOutError,
+  UniqueIndexViolationError,
+} from './read-model-store.js';
 import { type SqlValue, fieldColumn, fieldValue, tableName } from './sqlite-collection-table.js';
 
 /**
@@ -132,7 +140,11 @@ export class SqliteDocumentWriter {
       }
       const row: SqlValue[] = [ids[i]!, positions[i]!, json];
       for (let c = 0; c < columnCount; c++) row.push(values[next.value++] ?? null);
-      statements.upsert.run(row);
+      try {
+        statements.upsert.run(row);
+      } catch (error) {
+        throw uniqueViolation(error, collection, ids[i]!);
+      }
     }
     for (const checkpoint of checkpoints) this.saveCheckpoint.run(checkpoint.name, checkpoint.version, checkpoint.position);
   }
@@ -174,4 +186,16 @@ export class SqliteDocumentWriter {
     }
     return statements;
   }
+}
+
+/**
+ * SQLite's refusal of a duplicate in a unique index, as the port's error. The fields are read off
+ * its message, `UNIQUE constraint failed: rm_users.doc.email` (a column a field, comma-separated);
+ * an index an older version made on an expression names only the index, so no field is known.
+ */
+function uniqueViolation(error: unknown, collection: string, id: string): unknown {
+  if (!(error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE')) return error;
+  const columns = /UNIQUE constraint failed: (.*)$/.exec(error.message)?.[1]?.split(', ') ?? [];
+  const fields = columns.flatMap((column) => /^rm_[a-z0-9_]+\.doc\.(.+)$/.exec(column)?.[1] ?? []);
+  return new UniqueIndexViolationError(collection, id, fields, { cause: error });
 }

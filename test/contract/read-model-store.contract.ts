@@ -1,11 +1,15 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import type { LeaseStore } from '../../src/coordination/leases.js';
 import {
+  type CheckpointAdvance,
   type CollectionSpec,
   DOCUMENT_ID,
   type DocumentWrite,
   type ReadModelStore,
   CheckpointConflictError,
+  FencedOutError,
+  UniqueIndexViolationError,
 } from '../../src/readstore/read-model-store.js';
 
 export interface ReadModelStoreFixture {
@@ -13,6 +17,10 @@ export interface ReadModelStoreFixture {
   dispose: () => Promise<void>;
   /** The indexes of a collection, each as its fields in order (a `!` suffix: unique), sorted; seen the adapter's own way. */
   indexes: (collection: string) => Promise<string[]>;
+  /** The leases kept beside these read models, as the projectors' lease store sees them (what a CommitFence checks). */
+  leases: LeaseStore;
+  /** Another client of the same store, as another process would have; disposed with the fixture. */
+  another: () => Promise<ReadModelStore>;
 }
 
 /** The behaviour every read-model adapter must show. */
@@ -127,6 +135,116 @@ export function readModelStoreContract(adapter: string, open: () => Promise<Read
       expect((await store.readCheckpoints()).find((c) => c.name === name)?.position).to.equal(9);
     });
 
+    const checkpointOf = async (name: string) => (await store.readCheckpoints()).find((c) => c.name === name)?.position ?? null;
+    const advance = (name: string, position: number, expectedPosition: number | null): CheckpointAdvance => ({ name, version: 1, position, expectedPosition });
+
+    it('stores none of a batch whose checkpoint another projector moved', async () => {
+      const name = projection();
+      await store.commit([], [advance(name, 4, null)]);
+      const error = await store.commit([write('m1', 5, { name: 'alpha', slug: 'a' }), write('m2', 6, { name: 'bravo', slug: 'b' })], [advance(name, 6, 3)]).catch((e) => e);
+      expect(error).to.be.instanceOf(CheckpointConflictError);
+      expect(await store.count(monitors.name)).to.equal(0);
+      expect(await checkpointOf(name)).to.equal(4);
+    });
+
+    it('lets only one of two projectors committing from the same checkpoint at once succeed; the other keeps nothing', async () => {
+      const name = projection();
+      await store.commit([], [advance(name, 1, null)]);
+      const other = await fixture.another();
+      const outcomes = await Promise.allSettled([
+        store.commit([write('a1', 2, { name: 'from a' }), write('both', 2, { name: 'from a' })], [advance(name, 2, 1)]),
+        other.commit([write('b1', 3, { name: 'from b' }), write('both', 3, { name: 'from b' })], [advance(name, 3, 1)]),
+      ]);
+      const won = outcomes.findIndex((outcome) => outcome.status === 'fulfilled');
+      const lost = outcomes.find((outcome) => outcome.status === 'rejected');
+      expect(won).to.not.equal(-1);
+      expect(lost?.reason).to.be.instanceOf(CheckpointConflictError);
+      const winner = won === 0 ? { ids: ['a1', 'both'], by: 'from a', position: 2 } : { ids: ['b1', 'both'], by: 'from b', position: 3 };
+      expect(ids(await store.find(monitors.name))).to.deep.equal(winner.ids);
+      expect((await store.get(monitors.name, 'both'))?.doc['name']).to.equal(winner.by);
+      expect(await checkpointOf(name)).to.equal(winner.position);
+    });
+
+    describe('unique indexes', () => {
+      it('refuses a document that repeats another\'s value, naming it, and keeps nothing of that commit: no other document, no checkpoint', async () => {
+        const name = projection();
+        await seed();
+        await store.commit([], [advance(name, 4, null)]);
+        const error = await store
+          .commit(
+            [write('m5', 5, { name: 'echo', slug: 'e' }), write('m2', 6, { name: 'bravo renamed', slug: 'b' }), write('m6', 6, { name: 'foxtrot', slug: 'a' })],
+            [advance(name, 6, 4)],
+          )
+          .catch((e) => e);
+        expect(error).to.be.instanceOf(UniqueIndexViolationError);
+        expect(error).to.deep.include({ collection: monitors.name, id: 'm6', fields: ['slug'] });
+        expect(await store.get(monitors.name, 'm5')).to.equal(null);
+        expect(await store.get(monitors.name, 'm6')).to.equal(null);
+        expect((await store.get(monitors.name, 'm2'))?.doc['name']).to.equal('bravo');
+        expect(await checkpointOf(name)).to.equal(4);
+      });
+
+      it('keeps a replay quiet, though the values it carries now belong to another document', async () => {
+        await store.commit([write('m1', 5, { name: 'alpha', slug: 'a' }), write('m2', 6, { name: 'bravo', slug: 'b' })], []);
+        await store.commit([write('m1', 3, { name: 'alpha before', slug: 'b' }), write('m2', 6, { name: 'bravo again', slug: 'a' })], []);
+        expect((await store.find(monitors.name)).map((found) => [found.id, found.position, found.doc['slug']])).to.deep.equal([['m1', 5, 'a'], ['m2', 6, 'b']]);
+      });
+
+      it('commits a large batch as one with its checkpoint: refused at its very last document, it keeps none of the others', async () => {
+        const name = projection();
+        const others: CollectionSpec = { name: `others_${randomUUID().slice(0, 8)}`, indexes: [{ fields: ['n'] }] };
+        await store.ensureCollections([others]);
+        await seed();
+        await store.commit([], [advance(name, 4, null)]);
+        const batch: DocumentWrite[] = [];
+        for (let n = 1; n <= 1500; n++) batch.push({ collection: others.name, id: `o${n}`, position: 4 + n, doc: { n } });
+        for (let n = 1; n <= 500; n++) batch.push(write(`x${n}`, 1504 + n, { name: `x${n}`, slug: `x${n}` }));
+        batch.push(write('x501', 2005, { name: 'last', slug: 'd' }));
+        const error = await store.commit(batch, [advance(name, 2005, 4)]).catch((e) => e);
+        expect(error).to.be.instanceOf(UniqueIndexViolationError);
+        expect(await store.count(others.name)).to.equal(0);
+        expect(await store.count(monitors.name)).to.equal(4);
+        expect(await checkpointOf(name)).to.equal(4);
+
+        await store.commit(batch.slice(0, -1), [advance(name, 2004, 4)]);
+        expect(await store.count(others.name)).to.equal(1500);
+        expect(await store.count(monitors.name)).to.equal(504);
+        expect(await checkpointOf(name)).to.equal(2004);
+      });
+    });
+
+    describe('under a lease (a projector that may overlap another while the lease passes)', () => {
+      const lease = 'projector';
+      const at = (ms: number) => new Date(Date.parse('2026-11-21T12:00:00.000Z') + ms);
+      const TTL = 10_000;
+
+      it('commits while its holder holds the lease, or while nobody does', async () => {
+        const name = projection();
+        await store.commit([write('m1', 1, { name: 'alpha' })], [advance(name, 1, null)], { lease, holder: 'A' });
+        expect(await fixture.leases.acquire(lease, 'A', TTL, at(0))).to.equal(true);
+        await store.commit([write('m2', 2, { name: 'bravo' })], [advance(name, 2, 1)], { lease, holder: 'A' });
+        expect(ids(await store.find(monitors.name))).to.deep.equal(['m1', 'm2']);
+        expect(await checkpointOf(name)).to.equal(2);
+      });
+
+      it('refuses the commit of a holder whose lease another has taken, so it cannot write back a document the other deleted', async () => {
+        const name = projection();
+        await fixture.leases.acquire(lease, 'A', TTL, at(0));
+        await store.commit([write('m1', 1, { name: 'alpha', slug: 'a' })], [advance(name, 1, null)], { lease, holder: 'A' });
+        // A stalls past its lease; B takes it over and goes on from the checkpoint, deleting m1.
+        expect(await fixture.leases.acquire(lease, 'B', TTL, at(TTL + 1))).to.equal(true);
+        await store.commit([write('m1', 3, null)], [advance(name, 3, 1)], { lease, holder: 'B' });
+
+        // A wakes up with a batch that still has m1 in it, and a checkpoint of its own to move.
+        const error = await store.commit([write('m1', 2, { name: 'alpha renamed', slug: 'a' })], [advance(`${name}_a`, 2, null)], { lease, holder: 'A' }).catch((e) => e);
+        expect(error).to.be.instanceOf(FencedOutError);
+        expect(error).to.have.property('lease', lease);
+        expect(await store.get(monitors.name, 'm1')).to.equal(null);
+        expect((await store.readCheckpoints()).map((c) => c.name)).to.not.include(`${name}_a`);
+        expect(await checkpointOf(name)).to.equal(3);
+      });
+    });
+
     it('bulk loads: queries inside see every write made before them, and queries after are the same', async () => {
       const during = await store.bulkLoad([monitors], async () => {
         await seed();
@@ -145,7 +263,8 @@ export function readModelStoreContract(adapter: string, open: () => Promise<Read
           await store.count(monitors.name);
         })
         .catch((e) => e);
-      expect(String(error)).to.match(/UNIQUE/);
+      expect(error).to.be.instanceOf(UniqueIndexViolationError);
+      expect(error).to.deep.include({ collection: monitors.name, id: 'm5', fields: ['slug'] });
       expect(await store.get(monitors.name, 'm5')).to.equal(null);
       expect(await store.count(monitors.name, { slug: 'a' })).to.equal(1);
     });
@@ -157,7 +276,7 @@ export function readModelStoreContract(adapter: string, open: () => Promise<Read
       }).catch((e) => e);
       expect(error).to.match(/load failed/);
       const duplicate = await store.commit([write('m5', 5, { name: 'echo', slug: 'a', project_id: 'p1' })], []).catch((e) => e);
-      expect(duplicate).to.be.instanceOf(Error);
+      expect(duplicate).to.be.instanceOf(UniqueIndexViolationError);
       expect(ids(await store.find(monitors.name, { project_id: 'p2' }))).to.deep.equal(['m3']);
     });
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
+import { MongoLeaseStore } from '../../src/coordination/mongo-lease-store.js';
+import { SqliteLeaseStore } from '../../src/coordination/sqlite-lease-store.js';
+import { type SqliteDatabase, openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { MongoReadModelStore } from '../../src/readstore/mongo-read-model-store.js';
 import { SqliteReadModelStore } from '../../src/readstore/sqlite-read-model-store.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -8,11 +10,19 @@ import { readModelStoreContract } from './read-model-store.contract.js';
 
 readModelStoreContract('SQLite', async () => {
   const dir = makeTempDir('vigil-rm');
-  const db = openSqliteDatabase(`${dir.path}/vigil.db`);
+  const opened: SqliteDatabase[] = [];
+  const open = () => {
+    const db = openSqliteDatabase(`${dir.path}/vigil.db`);
+    opened.push(db);
+    return db;
+  };
+  const db = open();
   return {
     store: new SqliteReadModelStore(db),
+    leases: new SqliteLeaseStore(db),
+    another: async () => new SqliteReadModelStore(open()),
     dispose: async () => {
-      db.close();
+      for (const connection of opened) connection.close();
       dir.remove();
     },
     indexes: async (collection) =>
@@ -33,16 +43,27 @@ if (mongoUrl) {
     const databaseName = `vigil_contract_${randomUUID().slice(0, 8)}`;
     const store = await MongoReadModelStore.connect(mongoUrl, databaseName);
     const client = await new MongoClient(mongoUrl).connect();
+    const leases = MongoLeaseStore.open(mongoUrl, databaseName);
+    const others: MongoReadModelStore[] = [];
     return {
       store,
+      leases,
+      another: async () => {
+        const other = await MongoReadModelStore.connect(mongoUrl, databaseName);
+        others.push(other);
+        return other;
+      },
       indexes: async (collection) =>
-        (await client.db(databaseName).collection(`rm_${collection}`).indexes())
+        // A collection that is not there (dropped) has no indexes; the server says so with an error.
+        (await client.db(databaseName).collection(`rm_${collection}`).indexes().catch((error) => (error?.code === 26 ? [] : Promise.reject(error))))
           .filter((index) => index.name !== '_id_')
           .map((index) => `${Object.keys(index.key).map((field) => field.replace(/^doc\./, '')).join(',')}${index.unique ? '!' : ''}`)
           .sort(),
       dispose: async () => {
         await store.dropDatabase();
         await store.close();
+        for (const other of others) await other.close();
+        await leases.close();
         await client.close();
       },
     };

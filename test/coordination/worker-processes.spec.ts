@@ -5,7 +5,7 @@ import { SqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { runCli } from '../../src/main/cli.js';
 import { eventually } from '../support/eventually.js';
 import { reply, startTarget } from '../support/http-targets.js';
-import { spawnServer } from '../support/server-process.js';
+import { childEnv, spawnServer } from '../support/server-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const PARTITIONS = 16;
@@ -13,7 +13,7 @@ const PARTITIONS = 16;
 /** `VIGIL_ROLES=timer,checker,notifier npm start`: a worker process with no API. */
 function spawnWorker(env: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import=tsx', 'src/main/server.ts'], {
-    env: { ...process.env, ...env, VIGIL_ROLES: 'timer,checker,notifier', VIGIL_LOG_LEVEL: 'warn' },
+    env: childEnv({ ...env, VIGIL_ROLES: 'timer,checker,notifier', VIGIL_LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { spawnServer, vigilCli } from '../support/server-process.js';
+import { childEnv, spawnServer, vigilCli } from '../support/server-process.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 describe('Bootstrap from the CLI against a running server', function () {
@@ -60,7 +60,7 @@ describe('Bootstrap from the CLI against a running server', function () {
 
   it('eval "$(npm run --silent vigil -- bootstrap --email …)" sets VIGIL_USER, VIGIL_API_KEY, VIGIL_PROJECT and VIGIL_PING_KEY for the running server', async () => {
     const script = 'eval "$(npm run --silent vigil -- bootstrap --email newcomer@example.com --project Backups)" && printf "%s\\n" "$VIGIL_USER" "$VIGIL_API_KEY" "$VIGIL_PROJECT" "$VIGIL_PING_KEY"';
-    const { stdout, stderr } = await promisify(execFile)('sh', ['-c', script], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await promisify(execFile)('sh', ['-c', script], { env: childEnv(env) });
     const [user, key, project, pingKey, ...rest] = stdout.split('\n');
     expect(rest).to.deep.equal(['']);
     expect(stderr).to.match(/^vigil: bootstrapped newcomer@example\.com with project "Backups" in .*vigil\.db \(VIGIL_DATA_DIR\)/);

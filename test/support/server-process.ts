@@ -16,11 +16,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * What a spec's child process starts from: this process's environment less the production store
+ * URLs (CI sets them for the adapter contract suites), so that the child runs on the stores its
+ * spec names, as it does where they are not set; then `env`.
+ */
+export function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { VIGIL_EVENTSTORE_URL: _events, VIGIL_MONGODB_URL: _readModels, ...inherited } = process.env;
+  return { ...inherited, ...env };
+}
+
 /** The server as its own OS process, as `npm start` runs it (without the build step). */
 export async function spawnServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess; exited: Promise<number | null> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import=tsx', 'src/main/server.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'warn' },
+    env: childEnv({ ...env, PORT: String(port), HOST: '127.0.0.1', VIGIL_LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -44,6 +54,6 @@ export async function spawnServer(env: NodeJS.ProcessEnv): Promise<{ url: string
 
 /** `npm run --silent vigil -- …` as a user types it; returns the JSON it printed. */
 export async function vigilCli(args: string[], env: NodeJS.ProcessEnv): Promise<any> {
-  const { stdout } = await run('npm', ['run', '--silent', 'vigil', '--', ...args], { env: { ...process.env, ...env } });
+  const { stdout } = await run('npm', ['run', '--silent', 'vigil', '--', ...args], { env: childEnv(env) });
   return JSON.parse(stdout);
 }
