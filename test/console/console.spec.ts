@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -342,7 +344,7 @@ describe('The web console in a real browser', function () {
     await context.close();
   });
 
-  it('changes a monitor\'s status on the open dashboard when a ping arrives, without a reload', async () => {
+  it('changes a monitor\'s status on the open dashboard when a ping sent with curl arrives, without a reload', async () => {
     const context = await newContext();
     const page = await signIn(context, seed.ownerKey, `/projects/${seed.jobs}`);
     const row = `tr[data-monitor-id="${seed.live}"]`;
@@ -354,7 +356,10 @@ describe('The web console in a real browser', function () {
     // The live stream is open before the ping is sent.
     await eventually(() => expect(requested).to.include(`${vigil.url}/projects/${seed.jobs}/events`), 10_000);
 
-    await ping(seed.live, '/fail');
+    // As a job's crontab line sends it.
+    // (Asynchronously: the server answering it runs in this process.)
+    const curl = await promisify(execFile)('curl', ['-fsS', '-m', '10', `${vigil.url}/v1/ping/${seed.live}/fail`], { encoding: 'utf8' });
+    expect(JSON.parse(curl.stdout)).to.include({ ok: true });
     await page.locator(`${row}[data-status="DOWN"]`).waitFor({ timeout: 15_000 });
     expect(await page.locator(`${row} .status`).innerText()).to.equal('DOWN');
     expect(await page.locator(`${row} .count-badge`).innerText()).to.equal('1');
