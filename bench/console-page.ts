@@ -12,6 +12,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { receivePing } from '../src/app/monitors.js';
 import type { IncomingPing } from '../src/domain/monitors/monitor.js';
@@ -136,6 +137,7 @@ try {
   const rows = (pageText.match(/<tr[ >]/g) ?? []).length - 1;
   if (rows < monitorCount) throw new Error(`the project page shows ${rows} rows, not ${monitorCount}`);
 
+  const loadAtTiming = loadavg()[0]!;
   const page = await timed('project page (1 request)', async () => (await get(pageUrl, { Cookie: cookie })).wireBytes);
   const api = await timed('GET /v1/monitors for the project (one request: the list is not paginated)', async () => {
     const answer = await get(`${url}/v1/monitors?project_id=${projectId}`, { 'X-API-Key': key });
@@ -160,6 +162,7 @@ try {
     notes: [
       `${monitorCount} JOB_BASIC monitors, ${runs} runs each (a full sparkline), one in ten DOWN with an open incident; one request at a time over a fresh connection, Accept-Encoding: gzip, deflate, br.`,
       'Bytes are the status line, headers and body as sent on the wire.',
+      `Load average (1 min) when the timing began: ${loadAtTiming.toFixed(1)} on ${String(availableParallelism())} cores; the ratio is the figure to compare, both sides run on the same machine at the same time.`,
     ],
   });
 } finally {
