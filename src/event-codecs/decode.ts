@@ -54,28 +54,28 @@ export function decodeEvent(recorded: RecordedEvent): VigilEvent {
   return { type, data: result.right } as VigilEvent;
 }
 
-/** The first few failures as `data.<path>: expected <type>, got <value>`, a union's members' as one. */
+/**
+ * The first few failures as `data.<path>: expected <type>, got <value>`. A nullable field's
+ * failure is told once, through its non-null member, and a leaf under a union names the union.
+ */
 export function describeErrors(errors: t.Errors): string {
   const lines = new Set<string>();
-  for (const error of errors) {
-    const keys: string[] = [];
-    let expected = error.context.at(-1)?.type.name ?? 'a value';
-    for (let i = 1; i < error.context.length; i += 1) {
-      const parent = error.context[i - 1]!.type;
-      if (parent instanceof t.UnionType) {
-        expected = parent.name;
-        break;
-      }
-      if (!(parent instanceof t.IntersectionType)) keys.push(error.context[i]!.key);
-    }
-    lines.add(`${['data', ...keys].join('.')}: expected ${expected}, got ${shown(error.value)}`);
+  for (const { context, value } of errors) {
+    if (context.some((entry) => entry.type instanceof t.NullType)) continue;
+    const keys = context.slice(1).filter((_, i) => !isCombinator(context[i]!.type)).map((entry) => entry.key);
+    const parent = context.at(-2)?.type;
+    const expected = parent instanceof t.UnionType ? parent.name : (context.at(-1)?.type.name ?? 'a value');
+    lines.add(`${['data', ...keys].join('.')}: expected ${clipped(expected)}, got ${shown(value)}`);
     if (lines.size === 3) break;
   }
-  return [...lines].join('; ');
+  return lines.size > 0 ? [...lines].join('; ') : 'does not match its type';
 }
+
+const isCombinator = (type: t.Decoder<unknown, unknown>) => type instanceof t.UnionType || type instanceof t.IntersectionType;
+
+const clipped = (text: string) => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
 
 function shown(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const json = JSON.stringify(value);
-  return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+  return clipped(JSON.stringify(value));
 }

@@ -42,4 +42,6 @@ export const EVENT_VERSIONS: Partial<Record<VigilEventType, number>> = {
   MonitorUpdated: 2,
 };
 
-export const currentVersion = (type: VigilEventType): number => EVENT_VERSIONS[type] ?? 1;
+const VERSIONS: ReadonlyMap<string, number> = new Map(Object.entries(EVENT_VERSIONS));
+
+export const currentVersion = (type: string): number => VERSIONS.get(type) ?? 1;
