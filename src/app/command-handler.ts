@@ -2,6 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, JsonObject, RecordedEvent, StreamAppend } from '../eventstore/event-store.js';
 import { AppendOutcomeUnknownError, WrongExpectedRevisionError } from '../eventstore/event-store.js';
+import { SCHEMA_VERSION, decodeEvent } from '../event-codecs/decode.js';
+import { currentVersion } from '../event-codecs/registry.js';
 import type { KeyedMutex } from './keyed-mutex.js';
 
 export interface CommandOutcome<S, E> {
@@ -49,7 +51,7 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, state, position: null };
     try {
-      const toAppend = events.map((event) => ({ type: event.type, data: toJsonObject(event.data), metadata: { ...actor } }));
+      const toAppend = events.map((event) => toAppendable(event, actor));
       const result = await appendRetrying(store, { streamName, events: withEventIds(commandId, streamName, revision, toAppend), expectedRevision: revision });
       return { events, state: events.reduce(decider.evolve, state), position: result.position };
     } catch (error) {
@@ -84,7 +86,7 @@ export async function handleCommandOnStreams<C, S, E extends DomainEvent>(
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, state, position: null };
       const revisions = recorded.map((stream) => stream.at(-1)?.revision ?? ('no_stream' as const));
-      const encoded = withEventIds(commandId, written, revisions[0]!, events.map((event) => ({ type: event.type, data: toJsonObject(event.data), metadata: { ...actor } })));
+      const encoded = withEventIds(commandId, written, revisions[0]!, events.map((event) => toAppendable(event, actor)));
       try {
         let position: number;
         if (store.appendToStreams) {
@@ -156,9 +158,18 @@ export async function loadState<S, E extends DomainEvent>(
   return { state, revision: last ? last.revision : 'no_stream' };
 }
 
-/** Events in the log were written by Vigil's own deciders, so their shape is trusted. */
+/**
+ * The recorded event as its decider folds it: upcast and decoded (see decodeEvent), so an event
+ * that does not fit its type stops the load, naming where it is, instead of reaching `evolve`.
+ * The data is checked; that the type is one of `E`'s is the stream's naming's promise.
+ */
 export function toDomainEvent<E extends DomainEvent>(recorded: RecordedEvent): E {
-  return { type: recorded.type, data: recorded.data } as E;
+  return decodeEvent(recorded) as E;
+}
+
+/** An event as appended: its data, and in its metadata who caused it and the version of its type it is. */
+export function toAppendable(event: DomainEvent, actor: Actor): Omit<EventToAppend, 'id'> {
+  return { type: event.type, data: toJsonObject(event.data), metadata: { ...actor, [SCHEMA_VERSION]: currentVersion(event.type) } };
 }
 
 /** Domain event data is built from JSON values only; this is where its type says so. */

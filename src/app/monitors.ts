@@ -15,7 +15,7 @@ import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/s
 import { incidentRecordDecider, incidentStream } from '../domain/incidents/incident-record.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { StreamDeletedError, WrongExpectedRevisionError } from '../eventstore/event-store.js';
-import { type Actor, appendRetrying, appendToStreamsRetrying, handleCommand, toJsonObject, withEventIds } from './command-handler.js';
+import { type Actor, appendRetrying, appendToStreamsRetrying, handleCommand, toAppendable, toJsonObject, withEventIds } from './command-handler.js';
 import type { LoadedMonitor } from './monitor-states.js';
 import { type CommandContext, nowIso } from './context.js';
 import { sealedConfig, sealedPatch } from './uptime-headers.js';
@@ -56,7 +56,7 @@ export async function runMonitorCommand(
       const events = monitorDecider.decide(typeof command === 'function' ? command(loaded) : command, loaded.state);
       if (events.length === 0) return { events, state: loaded.state, position: null };
       const encode = (stream: string, expectedRevision: number | 'no_stream', toAppend: MonitorEvent[]) =>
-        withEventIds(commandId, stream, expectedRevision, toAppend.map((e) => ({ type: e.type, data: toJsonObject(e.data), metadata: { ...actor } })));
+        withEventIds(commandId, stream, expectedRevision, toAppend.map((e) => toAppendable(e, actor)));
       const append = (stream: string, toAppend: MonitorEvent[], expectedRevision: number | 'no_stream') =>
         appendRetrying(context.events, { streamName: stream, events: encode(stream, expectedRevision, toAppend), expectedRevision });
       const pings = events.filter((e) => e.type === 'PingReceived');

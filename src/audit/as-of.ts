@@ -1,7 +1,7 @@
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import { monitorStream, pingStream } from '../domain/monitors/monitor.js';
 import { INCIDENT_STATUSES, type IncidentStatus } from '../domain/monitors/incidents.js';
-import type { ProjectedEvent } from '../projector/projection.js';
+import { toProjectedEvent } from '../projector/projector.js';
 import { type Filter, type FindOptions, type Range, type ReadModelStore, type Scalar, type StoredDocument, isRange } from '../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import { type IncidentHistoryDocument, incidentAt, incidentHistoryProjection } from '../../projections/incident-history.js';
@@ -91,10 +91,4 @@ function* mergedByPosition(a: readonly RecordedEvent[], b: readonly RecordedEven
     if (j >= b.length || (i < a.length && a[i]!.position < b[j]!.position)) yield a[i++]!;
     else yield b[j++]!;
   }
-}
-
-function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent {
-  // The log holds only events Vigil's deciders wrote, so their shape is trusted.
-  const { id, type, data, metadata, position, streamName, revision, created } = recorded;
-  return { id, type, data, metadata, position, streamName, revision, created } as ProjectedEvent;
 }

@@ -1,4 +1,5 @@
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import { decodeEvent } from '../event-codecs/decode.js';
 import type { IncidentKind } from '../domain/monitors/incidents.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import {
@@ -377,16 +378,8 @@ export class Projector implements ReadModelProgress {
   }
 }
 
-function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent {
-  // The log holds only events Vigil's deciders wrote, so their shape is trusted.
-  return {
-    id: recorded.id,
-    type: recorded.type,
-    data: recorded.data,
-    metadata: recorded.metadata,
-    position: recorded.position,
-    streamName: recorded.streamName,
-    revision: recorded.revision,
-    created: recorded.created,
-  } as ProjectedEvent;
+/** The event decoded (see decodeEvent), plus where it sits in the log. */
+export function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent {
+  const { id, metadata, position, streamName, revision, created } = recorded;
+  return { ...decodeEvent(recorded), id, metadata, position, streamName, revision, created };
 }

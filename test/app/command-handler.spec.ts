@@ -54,6 +54,6 @@ describe('handleCommand', () => {
     const context = commandContext(stores.events);
     const { projectId } = await createProject(context, { name: 'P', description: '', owner_id: 'owner' }, { ...actor, kind: 'user', user_id: 'u-9', api_key_id: 'k-9' });
     const [created] = await stores.events.readStream(`project-${projectId}`);
-    expect(created?.metadata).to.deep.equal({ kind: 'user', user_id: 'u-9', api_key_id: 'k-9', request_id: 'r-1' });
+    expect(created?.metadata).to.deep.equal({ kind: 'user', user_id: 'u-9', api_key_id: 'k-9', request_id: 'r-1', schema_version: 1 });
   });
 });

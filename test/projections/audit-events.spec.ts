@@ -4,6 +4,7 @@ import type { JsonObject } from '../../src/eventstore/event-store.js';
 import type { ProjectedEvent } from '../../src/projector/projection.js';
 import { Projector } from '../../src/projector/projector.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
+import { monitorCreated, monitorUpdated, pingReceived } from '../support/recorded-events.js';
 
 const at = '2026-11-21T00:00:00.000Z';
 const projectId = 'p1';
@@ -28,8 +29,8 @@ describe('Audit events projection', () => {
 
   async function monitorWithHistory(monitorId: string, pings: number) {
     const ids = { monitor_id: monitorId, project_id: projectId };
-    await append(`monitor-${monitorId}`, 'MonitorCreated', { ...ids, created_at: at });
-    for (let n = 0; n < pings; n++) await append(`pings-${monitorId}`, 'PingReceived', { ...ids, ping_id: `${monitorId}-${n}`, retention_count: 100 });
+    await append(`monitor-${monitorId}`, 'MonitorCreated', monitorCreated(ids, at));
+    for (let n = 0; n < pings; n++) await append(`pings-${monitorId}`, 'PingReceived', pingReceived(ids, at, { ping_id: `${monitorId}-${n}` }));
   }
 
   it('records every event with its secrets redacted and the rest of its data as it was', async () => {
@@ -57,7 +58,7 @@ describe('Audit events projection', () => {
   it('forgets the ping entries a lowered retention leaves behind', async () => {
     await monitorWithHistory('m1', 5);
     await monitorWithHistory('m2', 2);
-    await append('monitor-m1', 'MonitorUpdated', { monitor_id: 'm1', project_id: projectId, config: { retention_count: 2 }, last_ping_seq: 4, updated_at: at });
+    await append('monitor-m1', 'MonitorUpdated', monitorUpdated({ monitor_id: 'm1', project_id: projectId }, at, { retention_count: 2 }, 4));
     await project();
     expect(await entries()).to.deep.equal(['monitor-m1@0', 'pings-m1@3', 'pings-m1@4', 'monitor-m2@0', 'pings-m2@0', 'pings-m2@1', 'monitor-m1@1']);
   });

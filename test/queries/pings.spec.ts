@@ -1,18 +1,18 @@
 import { expect } from 'chai';
 import { auditEventsProjection } from '../../projections/audit-events.js';
+import type { PingKind } from '../../src/domain/monitors/pings.js';
 import type { JsonObject } from '../../src/eventstore/event-store.js';
 import { Projector } from '../../src/projector/projector.js';
 import { NEWEST_FIRST, getPing, pingEntries, pingPage, recentPings } from '../../src/queries/pings.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
+import { checkCompleted, monitorCreated, pingReceived } from '../support/recorded-events.js';
 
 const ids = { monitor_id: 'm1', project_id: 'p1' };
 
-function ping(n: number, event: string, receivedAt: string): JsonObject {
-  return {
-    ...ids, ping_id: `ping-${n}`, event, run_id: null, exit_code: event === 'FAILURE' ? 1 : null, duration_ms: null, duration_assertion: null,
-    message: `ping ${n}`, payload: null, payload_truncated: false, payload_bytes: null, request_ip: '127.0.0.1', request_ua: 'curl/8',
-    started_at: null, received_at: receivedAt, retention_count: 100,
-  };
+function ping(n: number, event: PingKind, receivedAt: string): JsonObject {
+  return pingReceived(ids, receivedAt, {
+    ping_id: `ping-${n}`, event, exit_code: event === 'FAILURE' ? 1 : null, message: `ping ${n}`, request_ip: '127.0.0.1', request_ua: 'curl/8',
+  });
 }
 
 describe('The ping history, read from the history entries', () => {
@@ -24,11 +24,11 @@ describe('The ping history, read from the history entries', () => {
   const project = () => new Projector(stores.events, stores.readModels, [auditEventsProjection]).catchUp();
 
   beforeEach(async () => {
-    await append('monitor-m1', 'MonitorCreated', { ...ids, created_at: '2026-11-21T00:00:00.000Z' });
+    await append('monitor-m1', 'MonitorCreated', monitorCreated(ids, '2026-11-21T00:00:00.000Z'));
     await append('pings-m1', 'PingReceived', ping(0, 'START', '2026-11-21T00:01:00.000Z'));
     // A check result shares the stream of pings (and its retention) but is no ping.
-    await append('pings-m1', 'CheckCompleted', { ...ids, check_id: 'c1', is_up: true, retention_count: 100 });
-    await append('monitor-m1', 'MonitorPaused', { ...ids, at: '2026-11-21T00:02:00.000Z' });
+    await append('pings-m1', 'CheckCompleted', checkCompleted(ids, '2026-11-21T00:01:30.000Z', { check_id: 'c1' }));
+    await append('monitor-m1', 'MonitorPaused', { ...ids, paused_at: '2026-11-21T00:02:00.000Z' });
     await append('pings-m1', 'PingReceived', ping(2, 'FAILURE', '2026-11-21T00:03:00.000Z'));
     await append('pings-m2', 'PingReceived', { ...ping(0, 'SUCCESS', '2026-11-21T00:03:30.000Z'), monitor_id: 'm2', ping_id: 'other' });
     await project();

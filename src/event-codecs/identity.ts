@@ -1,0 +1,23 @@
+import * as t from 'io-ts';
+import { SCOPES } from '../domain/access/scopes.js';
+import { NullableString, oneOf } from './fields.js';
+
+export const identityEventCodecs = {
+  UserRegistered: t.type({ user_id: t.string, email: t.string, first_name: t.string, last_name: t.string, registered_at: t.string }),
+  ApiKeyCreated: t.type({
+    user_id: t.string,
+    api_key_id: t.string,
+    name: t.string,
+    key_hash: t.string,
+    key_preview: t.string,
+    env: oneOf(['live', 'test'], 'KeyEnv'),
+    kind: oneOf(['ACCOUNT', 'PROJECT'], 'KeyKind'),
+    project_id: NullableString,
+    scopes: t.array(oneOf(SCOPES, 'Scope')),
+    created_at: t.string,
+    expires_at: t.string,
+    created_by_api_key_id: NullableString,
+  }),
+  ApiKeyRevoked: t.type({ user_id: t.string, api_key_id: t.string, revoked_at: t.string, revoked_by_api_key_id: NullableString }),
+  EmailClaimed: t.type({ email: t.string, user_id: t.string, claimed_at: t.string }),
+};

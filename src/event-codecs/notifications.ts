@@ -1,0 +1,34 @@
+import * as t from 'io-ts';
+import { CHANNEL_TYPES } from '../domain/notifications/channel.js';
+import { NullableString, oneOf } from './fields.js';
+
+export const PageReason = oneOf(['opened', 'repage', 'acknowledged', 'resolved'], 'PageReason');
+
+const ChannelIds = { channel_id: t.string, project_id: t.string };
+const ChannelSettings = { name: t.string, config_sealed: t.string, config_fields: t.array(t.string), enabled: t.boolean, is_default: t.boolean };
+const GroupIds = { group_id: t.string, project_id: t.string };
+const GroupSettings = { name: t.string, description: t.string, is_default: t.boolean };
+const PageIds = { page_id: t.string, project_id: t.string };
+
+export const notificationEventCodecs = {
+  ChannelCreated: t.type({ ...ChannelIds, ...ChannelSettings, type: oneOf(CHANNEL_TYPES, 'ChannelType'), created_at: t.string }),
+  ChannelUpdated: t.type({ ...ChannelIds, ...ChannelSettings, updated_at: t.string }),
+  ChannelDeleted: t.type({ ...ChannelIds, deleted_at: t.string }),
+  GroupCreated: t.type({ ...GroupIds, ...GroupSettings, created_at: t.string }),
+  GroupUpdated: t.type({ ...GroupIds, ...GroupSettings, updated_at: t.string }),
+  GroupChannelAttached: t.type({ ...GroupIds, channel_id: t.string, attached_at: t.string }),
+  GroupChannelDetached: t.type({ ...GroupIds, channel_id: t.string, detached_at: t.string }),
+  GroupDeleted: t.type({ ...GroupIds, deleted_at: t.string }),
+  PageFannedOut: t.type({ ...PageIds, incident_id: t.string, monitor_id: t.string, reason: PageReason, channel_ids: t.array(t.string), at: t.string }),
+  PageDelivered: t.type({ ...PageIds, incident_id: t.string, monitor_id: t.string, channel_id: t.string, attempt: t.number, at: t.string }),
+  PageDeliveryFailed: t.type({
+    ...PageIds,
+    incident_id: t.string,
+    monitor_id: t.string,
+    channel_id: t.string,
+    attempt: t.number,
+    error: t.string,
+    next_attempt_at: NullableString,
+    at: t.string,
+  }),
+};

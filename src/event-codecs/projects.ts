@@ -1,0 +1,18 @@
+import * as t from 'io-ts';
+import { ROLES } from '../domain/access/roles.js';
+import { oneOf } from './fields.js';
+
+const Role = oneOf(ROLES, 'Role');
+
+export const projectEventCodecs = {
+  ProjectCreated: t.type({ project_id: t.string, name: t.string, description: t.string, owner_id: t.string, ping_key: t.string, created_at: t.string }),
+  ProjectUpdated: t.type({ project_id: t.string, name: t.string, description: t.string, updated_at: t.string }),
+  ProjectMemberAdded: t.type({ project_id: t.string, member_id: t.string, user_id: t.string, role: Role, joined_at: t.string }),
+  ProjectMemberRoleChanged: t.type({ project_id: t.string, user_id: t.string, role: Role, changed_at: t.string }),
+  ProjectMemberRemoved: t.type({ project_id: t.string, user_id: t.string, removed_at: t.string }),
+  ProjectPingKeyRotated: t.type({ project_id: t.string, ping_key: t.string, rotated_at: t.string }),
+  ProjectBadgeKeyIssued: t.type({ project_id: t.string, badge_key: t.string, issued_at: t.string }),
+  ProjectDeleted: t.type({ project_id: t.string, deleted_at: t.string }),
+  ProjectMonitorRemoved: t.type({ project_id: t.string, monitor_id: t.string, name: t.string, slug: t.string, removed_at: t.string }),
+  ProjectMonitorStreamsDeleted: t.type({ project_id: t.string, monitor_id: t.string, deleted_at: t.string }),
+};

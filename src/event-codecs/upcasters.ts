@@ -1,0 +1,26 @@
+import type { VigilEventType } from '../domain/events.js';
+import type { JsonObject, JsonValue } from '../eventstore/event-store.js';
+
+/** Turns the data of one version of an event type into the next version's; never edits its input. */
+export type Upcaster = (data: JsonObject) => JsonObject;
+
+const isObject = (value: JsonValue | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Version 1 of MonitorCreated and MonitorUpdated was recorded before uptime header values were
+ * sealed (SecretBox): such a config has no `uptime_headers_sealed`, and its values are as sent.
+ * Version 2 says so: `false`. Events are never edited; this is how an old one is read.
+ */
+const sealedFlagSaid: Upcaster = (data) => {
+  const config = data['config'];
+  if (!isObject(config)) return data;
+  const uptime = config['uptime'];
+  if (!isObject(uptime) || 'uptime_headers_sealed' in uptime) return data;
+  return { ...data, config: { ...config, uptime: { ...uptime, uptime_headers_sealed: false } } };
+};
+
+/** Keyed by event type, then by the version they read (they write the one after). */
+export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>> = {
+  MonitorCreated: { 1: sealedFlagSaid },
+  MonitorUpdated: { 1: sealedFlagSaid },
+};
