@@ -1,5 +1,6 @@
 import type * as t from 'io-ts';
 import type { VigilEvent, VigilEventType } from '../domain/events.js';
+import { auditEventCodecs } from './audit.js';
 import { identityEventCodecs } from './identity.js';
 import { incidentEventCodecs } from './incidents.js';
 import { monitorEventCodecs } from './monitors.js';
@@ -19,6 +20,7 @@ export const EVENT_CODECS = {
   ...incidentEventCodecs,
   ...notificationEventCodecs,
   ...statusPageEventCodecs,
+  ...auditEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];
