@@ -103,6 +103,7 @@ export const Monitor = t.intersection([
     notification_group_ids: t.array(Id),
     notification_channel_ids: t.array(Id),
     status: Enum(['UP', 'DOWN', 'PAUSED']),
+    is_new: t.boolean,
     consecutive_failures: t.number,
     consecutive_misses: t.number,
     consecutive_alerts: t.number,
