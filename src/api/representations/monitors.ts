@@ -3,9 +3,12 @@ import type { MonitorDocument } from '../../../projections/monitors.js';
 /** Where the uptime checks run from; one local checker for now. */
 export const CHECK_LOCATIONS = ['local'];
 
-/** Nothing is expected of a paused monitor, nor of a job before its first ping. */
+/**
+ * Nothing is expected of a paused monitor. A job waiting for its first ping (`is_new`) shows the
+ * first time it would be expected; its deadlines only count from its first ping.
+ */
 export function shownNextExpected(doc: MonitorDocument): string | null {
-  return doc.paused || (doc.is_new && doc.type !== 'UPTIME_HTTP') ? null : doc.next_expected_at;
+  return doc.paused ? null : doc.next_expected_at;
 }
 
 export function monitorBody(doc: MonitorDocument) {

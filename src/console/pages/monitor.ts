@@ -153,7 +153,7 @@ ${v.warnings.length > 0
 ${m.paused
   ? html`<p class="muted">Paused: nothing is expected until it is resumed.</p>`
   : v.upcoming.length === 0
-    ? html`<p class="muted">${m.type === 'JOB_BASIC' ? 'No schedule: this monitor waits for the job to report.' : m.is_new && m.type !== 'UPTIME_HTTP' ? 'Waiting for the first ping: the schedule counts from then.' : 'Nothing scheduled.'}</p>`
+    ? html`<p class="muted">${m.type === 'JOB_BASIC' ? 'No schedule: this monitor waits for the job to report.' : 'Nothing scheduled.'}</p>`
     : html`<p class="hint">In ${m.timezone}:</p><ol class="upcoming">${v.upcoming.map((at) => html`<li><time datetime="${at}">${inZone(at, m.timezone)}</time></li>`)}</ol>`}
 </section>
 </div>
