@@ -175,7 +175,7 @@ export const PingDetail = t.intersection([Ping, t.type({ truncated: t.boolean })
 
 export const PingAccepted = t.intersection([
   t.type({ ok: t.literal(true), ping_id: Id, monitor_id: Id, event: Enum(PING_KINDS) }),
-  t.partial({ code: t.literal('MONITOR_PAUSED') }),
+  t.partial({ code: t.literal('MONITOR_PAUSED'), created: t.literal(true) }),
 ]);
 
 export const Schedule = t.type({
