@@ -11,6 +11,8 @@ export interface DeadlineDocument {
   /** `checkin`: jobs report to Vigil; `check`: Vigil checks the monitor itself (UPTIME_HTTP). */
   kind: 'checkin' | 'check';
   paused: boolean;
+  /** A job that has not checked in yet: its slot deadlines are not counted (see awaitsFirstPing). */
+  waiting: boolean;
   next_expected_at: string | null;
   grace_period_seconds: number;
   max_duration_seconds: number | null;
@@ -27,7 +29,7 @@ export interface DeadlineDocument {
 function withDue(doc: Omit<DeadlineDocument, 'due_at' | 'check_due_at'>): DeadlineDocument {
   const candidates: string[] = [];
   if (!doc.paused) {
-    if (doc.kind === 'checkin' && doc.next_expected_at !== null) candidates.push(addSeconds(doc.next_expected_at, doc.grace_period_seconds));
+    if (doc.kind === 'checkin' && !doc.waiting && doc.next_expected_at !== null) candidates.push(addSeconds(doc.next_expected_at, doc.grace_period_seconds));
     if (doc.max_duration_seconds !== null) for (const run of doc.open_runs) candidates.push(addSeconds(run.started_at, doc.max_duration_seconds));
     candidates.push(...Object.values(doc.repages));
   }
@@ -44,7 +46,7 @@ function withDue(doc: Omit<DeadlineDocument, 'due_at' | 'check_due_at'>): Deadli
  */
 export const deadlinesProjection: Projection<DeadlineDocument> = {
   name: 'deadlines',
-  version: 6,
+  version: 7,
   collection: { name: 'deadlines', indexes: [{ fields: ['due_at'] }, { fields: ['check_due_at'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue',
@@ -55,7 +57,8 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
     if (event.type === 'MonitorCreated') {
       const { monitor_id, next_expected_at, config } = event.data;
       return withDue({
-        id: monitor_id, monitor_id, slot: slotOf(monitor_id), kind: config.type === 'UPTIME_HTTP' ? 'check' : 'checkin', paused: false, next_expected_at,
+        id: monitor_id, monitor_id, slot: slotOf(monitor_id), kind: config.type === 'UPTIME_HTTP' ? 'check' : 'checkin', paused: false,
+        waiting: config.type !== 'UPTIME_HTTP', next_expected_at,
         grace_period_seconds: config.grace_period_seconds, max_duration_seconds: config.max_duration_seconds, open_runs: [], repages: {},
       });
     }
@@ -75,7 +78,7 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
         const d = event.data;
         let runs = base.open_runs.filter((run) => run.ping_id !== d.closed_start_ping_id);
         if (d.evaluated && d.event === 'START') runs = [...runs, { ping_id: d.ping_id, started_at: d.received_at }].slice(-OPEN_RUNS_KEPT);
-        return withDue({ ...base, next_expected_at: d.next_expected_at, open_runs: runs });
+        return withDue({ ...base, waiting: base.waiting && d.last_checkin_at === null, next_expected_at: d.next_expected_at, open_runs: runs });
       }
       case 'CheckCompleted':
       case 'CheckInMissed':

@@ -19,6 +19,11 @@ export interface MonitorDocument extends Omit<MonitorConfig, 'uptime'> {
   next_expected_at: string | null;
   total_pings_received: number;
   /**
+   * Waiting for its first ping (a job that has never checked in) or first check (UPTIME_HTTP):
+   * not reported healthy, its deadlines not counted. Apart from `status`, which stays UP/DOWN/PAUSED.
+   */
+  is_new: boolean;
+  /**
    * The dashboard's row, kept on the document every ping and check already rewrites: when the
    * monitor last heard anything (a ping of any kind, or a check), and its last runs (a SUCCESS or
    * FAILURE ping, or a check), oldest first. Not part of the API's representation.
@@ -62,7 +67,7 @@ function derive(doc: MonitorDocument): MonitorDocument {
 
 export const monitorsProjection: Projection<MonitorDocument> = {
   name: 'monitors',
-  version: 8,
+  version: 9,
   collection: { name: 'monitors', indexes: [{ fields: ['project_id', 'created_at'] }, { fields: ['project_id', 'slug'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'MonitorCountersReset',
@@ -75,7 +80,7 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       return derive({
         ...config, uptime: config.uptime && shownUptime(config.uptime), id: monitor_id, project_id, status: 'UP', health: 'UP', paused: false,
         consecutive_failures: 0, consecutive_misses: 0, consecutive_alerts: 0, alerts_paused_until: null,
-        last_success_at: null, next_expected_at, total_pings_received: 0, last_seen_at: null, recent_runs: [],
+        last_success_at: null, next_expected_at, total_pings_received: 0, is_new: true, last_seen_at: null, recent_runs: [],
         created_at, updated_at: created_at,
       });
     }
@@ -107,6 +112,8 @@ export const monitorsProjection: Projection<MonitorDocument> = {
           consecutive_failures: d.consecutive_failures,
           consecutive_misses: d.consecutive_misses,
           total_pings_received: d.total_pings_received,
+          // Carried by every ping, so a rebuild after retention finds the same.
+          is_new: d.last_checkin_at === null,
           last_success_at: d.last_success_at,
           next_expected_at: d.next_expected_at,
           last_seen_at: d.received_at,
@@ -121,7 +128,7 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       case 'CheckCompleted': {
         const { consecutive_failures, last_success_at, next_expected_at, checked_at, is_up, response_time_ms } = event.data;
         return derive({
-          ...doc, consecutive_failures, last_success_at, next_expected_at,
+          ...doc, consecutive_failures, last_success_at, next_expected_at, is_new: false,
           last_seen_at: checked_at, recent_runs: withRun(doc, { at: checked_at, ok: is_up, duration_ms: response_time_ms, ping_number: null }),
         });
       }

@@ -51,7 +51,7 @@ export function errorResponse(caught: unknown): { status: number; body: { error:
     return { status: caught.status, body: { error: caught.message, ...(caught.code ? { code: caught.code } : {}) }, headers: caught.headers };
   }
   if (caught instanceof DomainError) {
-    return { status: caught.reason === 'not_found' ? 404 : caught.reason === 'conflict' ? 409 : 400, body: { error: caught.message }, headers: {} };
+    return { status: caught.reason === 'not_found' ? 404 : caught.reason === 'conflict' ? 409 : caught.reason === 'rate_limited' ? 429 : 400, body: { error: caught.message }, headers: {} };
   }
   if (caught instanceof ReadModelLagError) {
     return {

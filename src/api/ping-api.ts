@@ -1,14 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProjectDocument } from '../../projections/projects.js';
 import * as t from 'io-ts';
 import { receivePing } from '../app/monitors.js';
+import { provisionOnFirstPing } from '../app/auto-provisioning.js';
+import { Slug } from './codecs/monitors.js';
 import type { PingKind } from '../domain/monitors/pings.js';
-import { findMonitorBySlug } from '../queries/monitors.js';
+import { findSlugTarget } from '../queries/monitors.js';
 import { IntegerFromQuery, queryFields } from './codecs/queries.js';
 import type { ApiDependencies } from './dependencies.js';
 import { HttpError, badRequest, loggedErrorResponse } from './errors.js';
 import { readCappedBody } from './raw-body.js';
 import { logRequest, requestIdFrom } from './request-context.js';
-import { BoundedString, decode, pathId } from './validation.js';
+import { BoundedString, OneOf, decode, pathId } from './validation.js';
 
 export interface PingApiConfig {
   /** Bytes of a POST body kept as the ping's payload; the excess is discarded and flagged. */
@@ -22,6 +25,8 @@ export const PingQuery = t.partial({
   exit_code: IntegerFromQuery('exit_code', -2_147_483_648, 4_294_967_295),
   duration_ms: IntegerFromQuery('duration_ms', 0, 2_147_483_647),
   message: BoundedString(0, 2000),
+  /** On `/v1/s-ping/...`: create the monitor if the slug is unknown and the project allows it. */
+  create: OneOf(['0', '1']),
 });
 
 /** A route of the Ping API, named as the REST routers name theirs (metrics, OpenAPI, tests). */
@@ -121,14 +126,24 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
     if (method === 'OPTIONS') return { status: 200, body: null, headers: { Allow: PING_METHODS.join(', ') } };
     if (OTHER_ROUTER_METHODS.has(method)) throw new HttpError(405, 'Method Not Allowed');
     if (!(PING_METHODS as readonly string[]).includes(method)) throw new HttpError(501, 'Not Implemented');
-    const monitorId = params['monitorId'] !== undefined ? pathId(params['monitorId'], 'monitor') : await monitorIdBySlug(params['pingKey'], params['slug']);
+    const byId = params['monitorId'] !== undefined ? pathId(params['monitorId'], 'monitor') : await monitorIdBySlug(params['pingKey'], params['slug']);
     const { kind, exitCode: suffixExitCode } = kindOf(params['suffix']);
     const query = decode(PingQuery, queryFields(parseQuery(querystring), PingQuery), 'query');
+    const userAgent = request.headers['user-agent'] ?? '';
+    const requestIp = clientAddress(request, config.trustProxy) || null;
+    const requestUa = userAgent.slice(0, 512) || null;
+    let monitorId: string;
+    let created = false;
+    if (typeof byId === 'string') monitorId = byId;
+    else if (query.create === '1' && byId.project.auto_provisioning.enabled) {
+      const slug = decode(Slug, byId.slug, 'slug');
+      monitorId = (await provisionOnFirstPing(deps.commands, { project_id: byId.project.id, slug, request_ip: requestIp, request_ua: requestUa, request_id: requestId })).monitorId;
+      created = true;
+    } else throw new HttpError(404, 'monitor not found');
     if (suffixExitCode !== null && query.exit_code !== undefined && query.exit_code !== suffixExitCode) {
       throw badRequest(`exit_code ${query.exit_code} contradicts the exit code ${suffixExitCode} in the path`);
     }
     const body = method === 'POST' ? await readCappedBody(request, config.payloadLimitBytes, Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024)) : null;
-    const userAgent = request.headers['user-agent'] ?? '';
     const recorded = await receivePing(
       deps.commands,
       monitorId,
@@ -141,29 +156,33 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
         payload: body && body.bytes > 0 ? body.text : null,
         payload_truncated: body?.truncated ?? false,
         payload_bytes: body && body.bytes > 0 ? body.bytes : null,
-        request_ip: clientAddress(request, config.trustProxy) || null,
-        request_ua: userAgent.slice(0, 512) || null,
+        request_ip: requestIp,
+        request_ua: requestUa,
       },
       { kind: 'system', user_id: null, api_key_id: null, request_id: requestId },
     );
     deps.metrics?.pingsReceived.inc({ event: recorded.event });
     return {
-      status: 200,
+      status: created ? 201 : 200,
       body: {
         ok: true,
         ping_id: recorded.pingId,
         monitor_id: monitorId,
         event: recorded.event,
+        ...(created ? { created: true } : {}),
         ...(recorded.evaluated ? {} : { code: 'MONITOR_PAUSED' }),
       },
     };
   }
 
-  async function monitorIdBySlug(pingKey: string | undefined, slug: string | undefined): Promise<string> {
+  /** The monitor's id, or for an unknown slug its project, which may create it on a first ping. */
+  async function monitorIdBySlug(pingKey: string | undefined, slug: string | undefined): Promise<string | { project: ProjectDocument; slug: string }> {
+    if (!pingKey || !slug) throw new HttpError(404, 'monitor not found');
     // Slugs are lowercase, and paths match in any case (as the router matched them): so does the slug.
-    const monitor = pingKey && slug ? await findMonitorBySlug(deps.readModels, pingKey, slug.toLowerCase()) : null;
-    if (!monitor) throw new HttpError(404, 'monitor not found');
-    return monitor.id;
+    const target = await findSlugTarget(deps.readModels, pingKey, slug.toLowerCase());
+    if (target.monitor) return target.monitor.id;
+    if (!target.project) throw new HttpError(404, 'monitor not found');
+    return { project: target.project, slug: slug.toLowerCase() };
   }
 }
 

@@ -20,6 +20,10 @@ export interface Actor {
   user_id: string | null;
   api_key_id: string | null;
   request_id: string | null;
+  /** Why the system acted, where a request other than the caller's own made it (`first_ping`). */
+  cause?: string;
+  request_ip?: string | null;
+  request_ua?: string | null;
 }
 
 const MAX_ATTEMPTS = 8;

@@ -192,10 +192,11 @@ async function claimFreeSlug(context: CommandContext, projectId: string, config:
 
 export async function createMonitor(
   context: CommandContext,
-  input: { project_id: string; config: MonitorConfig; slugGiven: boolean },
+  input: { project_id: string; config: MonitorConfig; slugGiven: boolean; monitor_id?: string },
   actor: Actor,
 ): Promise<{ monitorId: string; position: number | null }> {
-  const monitorId = context.newId();
+  // A workflow that chose the id beforehand (a first ping's) creates the monitor under it, once.
+  const monitorId = input.monitor_id ?? context.newId();
   const config = sealedConfig(context.secrets, input.config);
   const slug = await claimFreeSlug(context, input.project_id, input.config, input.slugGiven, monitorId, actor);
   // Before the monitor exists (see keepsAtLeastTheHistory): a crash in between leaves only an unused window.

@@ -27,9 +27,9 @@ export interface MonitorOverview {
 
 export const RUNS_SHOWN = 30;
 
-export function displayStatus(monitor: MonitorDocument, lastSeenAt: string | null): DisplayStatus {
+export function displayStatus(monitor: MonitorDocument): DisplayStatus {
   if (monitor.status === 'PAUSED' || monitor.status === 'DOWN') return monitor.status;
-  return lastSeenAt === null ? 'WAITING' : 'UP';
+  return monitor.is_new ? 'WAITING' : 'UP';
 }
 
 /** The newest `limit` uptime checks of a monitor, newest first, from its history. */
@@ -88,6 +88,6 @@ export async function monitorOverviews(readModels: ReadModelStore, projectId: st
   const counts = await openIncidentCounts(readModels, projectId);
   return monitors.map((monitor) => {
     const { runs, lastSeenAt } = rowActivity(monitor);
-    return { monitor, status: displayStatus(monitor, lastSeenAt), lastSeenAt, runs, openIncidents: counts.get(monitor.id) ?? 0 };
+    return { monitor, status: displayStatus(monitor), lastSeenAt, runs, openIncidents: counts.get(monitor.id) ?? 0 };
   });
 }

@@ -31,6 +31,7 @@ import { type Html, html } from './html.js';
 import { type Viewer, page } from './layout.js';
 import { liveProjectStream } from './live.js';
 import { displayStatus, monitorActivity, monitorOverviews } from './overview.js';
+import { shownNextExpected } from '../api/representations/monitors.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { errorPage } from './pages/error.js';
 import { incidentPage } from './pages/incident.js';
@@ -402,8 +403,8 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     ]);
     render(ctx, monitorPage({
       viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage,
-      status: displayStatus(monitor, activity.lastSeenAt), lastSeenAt: activity.lastSeenAt, runs: activity.runs,
-      upcoming: monitor.paused ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
+      status: displayStatus(monitor), lastSeenAt: activity.lastSeenAt, runs: activity.runs,
+      upcoming: shownNextExpected(monitor) === null ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
       pings: pings.pings, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),
       uptimeDays: isUptime ? await uptimeByDay(monitor.id, now) : null,
     }));

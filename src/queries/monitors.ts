@@ -13,10 +13,15 @@ export async function listMonitors(readModels: ReadModelStore, projectId: string
 
 /** The monitor a slug ping names: the project by its ping key, then the slug within it. */
 export async function findMonitorBySlug(readModels: ReadModelStore, pingKey: string, slug: string): Promise<MonitorDocument | null> {
+  return (await findSlugTarget(readModels, pingKey, slug)).monitor;
+}
+
+/** The project of a ping key and its monitor of that slug, each null when there is none. */
+export async function findSlugTarget(readModels: ReadModelStore, pingKey: string, slug: string): Promise<{ project: ProjectDocument | null; monitor: MonitorDocument | null }> {
   const [project] = await readModels.find<ProjectDocument>('projects', { ping_key: pingKey }, { limit: 1 });
-  if (!project) return null;
+  if (!project) return { project: null, monitor: null };
   const [monitor] = await readModels.find<MonitorDocument>('monitors', { project_id: project.doc.id, slug }, { limit: 1 });
-  return monitor?.doc ?? null;
+  return { project: project.doc, monitor: monitor?.doc ?? null };
 }
 
 export async function pagedFind<D>(readModels: ReadModelStore, collection: string, filter: Filter, sort: [string, 1 | -1][], page: { page: number; limit: number }) {

@@ -28,6 +28,12 @@ describe('Metrics', () => {
     expect(created.status, created.text).to.equal(201);
     return created.body.monitor as { id: string; next_expected_at: string };
   }
+  /** Deadlines count from a monitor's first ping. */
+  async function pingedMonitor(body: Record<string, unknown> = {}) {
+    const created = await monitor(body);
+    await ping(created.id);
+    return created;
+  }
   async function ping(id: string, suffix = '') {
     const response = await vigil.request('GET', `/v1/ping/${id}${suffix}`);
     expect(response.status, response.text).to.equal(200);
@@ -62,7 +68,7 @@ describe('Metrics', () => {
   it('counts incidents opened by kind: FAILED on a failure ping, MISSED when the timer fires, each once', async () => {
     // JOB_BASIC has no schedule, so only the heartbeat can miss (the timer re-pages the FAILED one).
     const failing = await monitor({ type: 'JOB_BASIC', schedule: 'x' });
-    const silent = await monitor({ name: 'Silent' });
+    const silent = await pingedMonitor({ name: 'Silent' });
     const before = await scrape();
     await ping(failing.id, '/fail');
     await ping(failing.id, '/fail');
@@ -77,8 +83,8 @@ describe('Metrics', () => {
   });
 
   it('observes how late the timer fired each deadline, on the injected clock', async () => {
-    await monitor();
-    await monitor({ name: 'Other' });
+    await pingedMonitor();
+    await pingedMonitor({ name: 'Other' });
     vigil.clock.advance(HOUR + 5 * MINUTE + 30_000);
     await vigil.tick();
     const scraped = await scrape();

@@ -16,6 +16,8 @@ describe('vigil events export and vigil replay', function () {
     const job = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Job', type: 'JOB_BASIC', schedule: 'x', alert_enabled: false } })).body.monitor;
     const beat = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Beat', type: 'JOB_HEARTBEAT', schedule: '1h', alert_enabled: false } })).body.monitor;
     const other = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: otherProject, name: 'Other', type: 'JOB_BASIC', schedule: 'x' } })).body.monitor;
+    // Deadlines count from a monitor's first ping.
+    await vigil.request('GET', `/v1/ping/${beat.id}`);
     await vigil.request('GET', `/v1/ping/${job.id}/fail`);
     await vigil.request('GET', `/v1/ping/${job.id}`);
     await vigil.request('GET', `/v1/ping/${job.id}/3`);

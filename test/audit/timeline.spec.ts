@@ -56,6 +56,8 @@ describe('Incident timeline', () => {
 
   it('tells a MISSED incident by the deadlines that passed, and one resolved by a person', async () => {
     const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Beat', type: 'JOB_HEARTBEAT', schedule: '1h', schedule_tolerance: 2, alert_enabled: false } })).body.monitor;
+    // Deadlines count from a monitor's first ping.
+    await vigil.request('GET', `/v1/ping/${m.id}`);
     vigil.clock.advance(2 * 3600_000 + 10 * 60_000);
     await vigil.tick();
     const [incident] = (await vigil.request('GET', `/v1/monitors/${m.id}/incidents`, { key })).body.data;

@@ -84,6 +84,8 @@ describe('Timer, checker and notifier instances sharing one store', function () 
       const created = await a.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: `Job ${i}`, type: 'JOB_HEARTBEAT', schedule: '1h', notification_channel_ids: [hook] } });
       expect(created.status, created.text).to.equal(201);
       jobs.push(created.body.monitor.id);
+      // Deadlines count from a monitor's first ping.
+      expect((await a.request('GET', `/v1/ping/${created.body.monitor.id}`)).status).to.equal(200);
     }
     for (let i = 0; i < 8; i += 1) {
       const created = await a.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: `Site ${i}`, type: 'UPTIME_HTTP', schedule: '1h', uptime_url: site.url, notification_channel_ids: [hook] } });

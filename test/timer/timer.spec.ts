@@ -18,10 +18,12 @@ describe('Timer', () => {
   });
   afterEach(() => vigil.stop());
 
+  /** A monitor that had its first ping when created: deadlines count only from then. */
   async function monitor(body: Record<string, unknown> = {}) {
     const created = await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Heartbeat', type: 'JOB_HEARTBEAT', schedule: '1h', ...body } });
     expect(created.status).to.equal(201);
-    return created.body.monitor as { id: string; next_expected_at: string; created_at: string };
+    expect((await vigil.request('GET', `/v1/ping/${created.body.monitor.id}`)).status).to.equal(200);
+    return (await read(created.body.monitor.id)) as { id: string; next_expected_at: string; created_at: string };
   }
   const read = async (id: string) => (await vigil.request('GET', `/v1/monitors/${id}`, { key })).body.monitor;
   const incidents = async (id: string) => (await vigil.request('GET', `/v1/monitors/${id}/incidents`, { key })).body.data;

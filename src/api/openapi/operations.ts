@@ -160,7 +160,10 @@ function pingOperations(): Operation[] {
       summary: form.summary,
       public: true,
       description:
-        'No API key. Answered once the ping is durably recorded. A POST body is kept as the payload up to the configured limit (the excess is counted and discarded).',
+        'No API key. Answered once the ping is durably recorded. A POST body is kept as the payload up to the configured limit (the excess is counted and discarded).' +
+        (form.path.startsWith('/v1/s-ping')
+          ? " With `create=1`, a slug no monitor has creates one with the project's `auto_provisioning` defaults when that setting is enabled: 201 with `created: true`, the ping recorded as its first; 429 over `max_per_hour`, 400 for an invalid slug, 404 when the setting is off."
+          : ''),
       query: PingQuery,
       ...(method === 'post' ? { payload: true } : {}),
       success: { status: 200 as const, description: 'Recorded', body: R.PingAccepted },

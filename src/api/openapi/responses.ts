@@ -6,6 +6,7 @@ import { ROLES } from '../../domain/access/roles.js';
 import { SCOPES } from '../../domain/access/scopes.js';
 import { HEADER_VALUE_MASK } from '../../domain/monitors/monitor-config.js';
 import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
+import { PROVISIONED_TYPES } from '../../domain/projects/auto-provisioning.js';
 import { described } from './json-schema.js';
 
 /**
@@ -44,6 +45,12 @@ export const Project = t.type({
   members: t.array(Member),
   _count: t.type({ members: t.number }),
   ping_key: t.string,
+  /** Monitors created by a first ping to an unknown slug with `?create=1`. */
+  auto_provisioning: t.type({
+    enabled: t.boolean,
+    max_per_hour: t.number,
+    defaults: t.type({ type: Enum(PROVISIONED_TYPES), schedule: t.string, timezone: t.string, grace_period_seconds: t.number }),
+  }),
   created_at: Time,
   updated_at: Time,
 });
@@ -103,6 +110,7 @@ export const Monitor = t.intersection([
     notification_group_ids: t.array(Id),
     notification_channel_ids: t.array(Id),
     status: Enum(['UP', 'DOWN', 'PAUSED']),
+    is_new: t.boolean,
     consecutive_failures: t.number,
     consecutive_misses: t.number,
     consecutive_alerts: t.number,
@@ -167,7 +175,7 @@ export const PingDetail = t.intersection([Ping, t.type({ truncated: t.boolean })
 
 export const PingAccepted = t.intersection([
   t.type({ ok: t.literal(true), ping_id: Id, monitor_id: Id, event: Enum(PING_KINDS) }),
-  t.partial({ code: t.literal('MONITOR_PAUSED') }),
+  t.partial({ code: t.literal('MONITOR_PAUSED'), created: t.literal(true) }),
 ]);
 
 export const Schedule = t.type({

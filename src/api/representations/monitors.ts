@@ -3,6 +3,14 @@ import type { MonitorDocument } from '../../../projections/monitors.js';
 /** Where the uptime checks run from; one local checker for now. */
 export const CHECK_LOCATIONS = ['local'];
 
+/**
+ * Nothing is expected of a paused monitor. A job waiting for its first ping (`is_new`) shows the
+ * first time it would be expected; its deadlines only count from its first ping.
+ */
+export function shownNextExpected(doc: MonitorDocument): string | null {
+  return doc.paused ? null : doc.next_expected_at;
+}
+
 export function monitorBody(doc: MonitorDocument) {
   return {
     id: doc.id,
@@ -26,11 +34,12 @@ export function monitorBody(doc: MonitorDocument) {
     notification_group_ids: doc.notification_group_ids,
     notification_channel_ids: doc.notification_channel_ids,
     status: doc.status,
+    is_new: doc.is_new,
     consecutive_failures: doc.consecutive_failures,
     consecutive_misses: doc.consecutive_misses,
     consecutive_alerts: doc.consecutive_alerts,
     last_success_at: doc.last_success_at,
-    next_expected_at: doc.paused ? null : doc.next_expected_at,
+    next_expected_at: shownNextExpected(doc),
     total_pings_received: doc.total_pings_received,
     created_at: doc.created_at,
     updated_at: doc.updated_at,

@@ -29,6 +29,7 @@ export function projectBody({ project, members, users }: ProjectDetails, options
     members: members.map((member) => memberBody(member, options.embedUsers ? users.get(member.user_id) : undefined)),
     _count: { members: members.length },
     ping_key: project.ping_key,
+    auto_provisioning: project.auto_provisioning,
     created_at: withoutMilliseconds(project.created_at),
     updated_at: withoutMilliseconds(project.updated_at),
   };

@@ -19,7 +19,7 @@ import { gatedMonitor, targetProject, userActor } from '../monitor-access.js';
 import { configFromCreate, patchFromUpdate } from '../monitor-input.js';
 import { envelope, pageOf } from '../pagination.js';
 import { incidentBody } from '../representations/incidents.js';
-import { monitorBody } from '../representations/monitors.js';
+import { monitorBody, shownNextExpected } from '../representations/monitors.js';
 import { pingBody } from '../representations/pings.js';
 import type { VigilState } from '../state.js';
 import { AsOfQuery, PingHistoryQuery, ProjectScopeQuery, queryFields } from '../codecs/queries.js';
@@ -164,7 +164,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
 
   router.get('/monitors/:monitorId/schedule', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
-    const next = monitor.paused ? null : monitor.next_expected_at;
+    const next = shownNextExpected(monitor);
     ctx.body = {
       type: monitor.type,
       schedule: monitor.schedule,

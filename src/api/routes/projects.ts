@@ -3,6 +3,7 @@ import type * as t from 'io-ts';
 import { findUserIdByEmail } from '../../app/identity.js';
 import { addMember, changeMemberRole, createProject, deleteProject, removeMember, rotatePingKey, updateProject } from '../../app/projects.js';
 import { deleteMonitor } from '../../app/monitor-deletion.js';
+import { configureAutoProvisioning } from '../../app/auto-provisioning.js';
 import { getUser, roleOf } from '../../queries/identity.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { getMember, projectDetails, projectIdsOfUser } from '../../queries/projects.js';
@@ -72,9 +73,11 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
   router.patch('/projects/:projectId', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, MANAGE, projectId);
-    const body = decode(UpdateProjectBody, ctx.request.body);
+    const { auto_provisioning, ...body } = decode(UpdateProjectBody, ctx.request.body);
+    // The setting first: refused (defaults that could make no monitor), it leaves the rest unchanged too.
+    const configured = auto_provisioning ? await configureAutoProvisioning(commands, { project_id: projectId, patch: auto_provisioning }, actorOf(ctx.state)) : null;
     const outcome = await updateProject(commands, { project_id: projectId, ...body }, actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position ?? configured?.position ?? null);
     ctx.body = { project: await projectOr404(projectId, true) };
   });
 

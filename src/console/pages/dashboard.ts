@@ -14,6 +14,8 @@ export interface DashboardFilter {
 function nextExpected(o: MonitorOverview, now: Date): Html {
   const { monitor } = o;
   if (monitor.paused) return html`<span class="muted">paused</span>`;
+  // Not yet counted: nothing is late before the first ping.
+  if (monitor.is_new && monitor.type !== 'UPTIME_HTTP' && monitor.type !== 'JOB_BASIC') return html`<span class="muted">waiting for first ping</span>`;
   if (monitor.type === 'JOB_BASIC' || monitor.next_expected_at === null) return html`<span class="muted">no schedule</span>`;
   const at = monitor.next_expected_at;
   const late = Date.parse(at) < now.getTime();

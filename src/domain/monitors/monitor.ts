@@ -185,6 +185,15 @@ export const monitorStream = (monitorId: string) => `monitor-${monitorId}`;
 /** Pings live apart from the monitor so that retention can truncate them alone. */
 export const pingStream = (monitorId: string) => `pings-${monitorId}`;
 
+/**
+ * Waiting for its first ping: a job that has never checked in (a START, SUCCESS or FAILURE while
+ * not paused; a LOG only records output). Its deadlines are not counted until then.
+ * `last_checkin_at` rides on every ping, so this survives the retention of old pings.
+ */
+export function awaitsFirstPing(state: MonitorState): boolean {
+  return state.lastCheckinAt === null;
+}
+
 export function openIncidentOf(state: MonitorState, kind: IncidentKind): string | null {
   for (const [id, incident] of state.incidents) if (incident.kind === kind && incident.status !== 'RESOLVED') return id;
   return null;
@@ -568,7 +577,8 @@ function expireDeadlines(state: MonitorState, config: MonitorConfig, command: Ex
   const ids = { monitor_id: state.monitorId, project_id: state.projectId };
   const events: MonitorEvent[] = [];
   // Uptime monitors are checked by Vigil itself: a late check is the checker's business, not a miss.
-  let expected = config.type === 'UPTIME_HTTP' ? null : state.nextExpectedAt;
+  // A job that has never checked in is waiting for its first ping: nothing is overdue yet.
+  let expected = config.type === 'UPTIME_HTTP' || awaitsFirstPing(state) ? null : state.nextExpectedAt;
   let misses = state.consecutiveMisses;
   let health = state.health;
   let missedOpen = openIncidentOf(state, 'MISSED') !== null;

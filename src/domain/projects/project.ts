@@ -1,6 +1,8 @@
 import type { Decider, DomainEvent } from '../decider.js';
-import { invalid, notFound } from '../errors.js';
+import { invalid, notFound, rateLimited } from '../errors.js';
 import type { Role } from '../access/roles.js';
+import { type AutoProvisioning, type AutoProvisioningPatch, AUTO_PROVISIONING_DEFAULTS, mergeAutoProvisioning, provisionedConfig } from './auto-provisioning.js';
+import { assertConsistent } from '../monitors/monitor-config.js';
 
 /** Roles the members API hands out: a project has exactly one OWNER, the user who created it. */
 export type AssignableRole = Exclude<Role, 'OWNER'>;
@@ -19,6 +21,13 @@ export type ProjectEvent =
    */
   | DomainEvent<'ProjectBadgeKeyIssued', { project_id: string; badge_key: string; issued_at: string }>
   | DomainEvent<'ProjectDeleted', { project_id: string; deleted_at: string }>
+  /** The project's settings for monitors created by a first ping to an unknown slug, whole after the change. */
+  | DomainEvent<'ProjectAutoProvisioningConfigured', { project_id: string; auto_provisioning: AutoProvisioning; configured_at: string }>
+  /**
+   * A ping with `?create=1` to an unknown slug is creating a monitor: recorded on the project
+   * first, where the hourly cap is decided, then the monitor is created with this id.
+   */
+  | DomainEvent<'MonitorAutoProvisioned', { project_id: string; monitor_id: string; slug: string; provisioned_at: string; request_ip: string | null; request_ua: string | null }>
   /**
    * A monitor was deleted: its project keeps the record that it existed and went. Recorded before
    * the monitor's own streams are hard-deleted, so it also says that a deletion is under way.
@@ -36,6 +45,8 @@ export type ProjectCommand =
   | { type: 'RotatePingKey'; project_id: string; ping_key: string; now: string }
   | { type: 'IssueBadgeKey'; project_id: string; badge_key: string; now: string }
   | { type: 'DeleteProject'; project_id: string; now: string }
+  | { type: 'ConfigureAutoProvisioning'; project_id: string; patch: AutoProvisioningPatch; now: string }
+  | { type: 'ProvisionMonitor'; project_id: string; monitor_id: string; slug: string; request_ip: string | null; request_ua: string | null; now: string }
   | { type: 'RecordMonitorRemoval'; project_id: string; monitor_id: string; name: string; slug: string; now: string }
   | { type: 'RecordMonitorStreamsDeletion'; project_id: string; monitor_id: string; now: string };
 
@@ -47,12 +58,17 @@ export interface ProjectState {
   members: ReadonlyMap<string, Role>;
   /** Its deleted monitors, by how far their deletion has come. */
   monitorRemovals: ReadonlyMap<string, 'recorded' | 'streams_deleted'>;
+  autoProvisioning: AutoProvisioning;
+  /** Monitors created by a first ping, oldest first. */
+  provisioned: readonly { slug: string; monitorId: string; at: string }[];
 }
 
 export const projectStream = (projectId: string) => `project-${projectId}`;
 
 export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent> = {
-  initialState: () => ({ status: 'absent', name: '', description: '', ownerId: null, members: new Map(), monitorRemovals: new Map() }),
+  initialState: () => ({
+    status: 'absent', name: '', description: '', ownerId: null, members: new Map(), monitorRemovals: new Map(), autoProvisioning: AUTO_PROVISIONING_DEFAULTS, provisioned: [],
+  }),
 
   evolve(state, event) {
     switch (event.type) {
@@ -77,6 +93,10 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
         return { ...state, monitorRemovals: new Map(state.monitorRemovals).set(event.data.monitor_id, 'streams_deleted') };
       case 'ProjectDeleted':
         return { ...state, status: 'deleted', members: new Map() };
+      case 'ProjectAutoProvisioningConfigured':
+        return { ...state, autoProvisioning: event.data.auto_provisioning };
+      case 'MonitorAutoProvisioned':
+        return { ...state, provisioned: [...state.provisioned, { slug: event.data.slug, monitorId: event.data.monitor_id, at: event.data.provisioned_at }] };
       default: {
         const exhaustive: never = event;
         return exhaustive;
@@ -127,6 +147,15 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
         return [{ type: 'ProjectBadgeKeyIssued', data: { project_id: command.project_id, badge_key: command.badge_key, issued_at: command.now } }];
       case 'DeleteProject':
         return [{ type: 'ProjectDeleted', data: { project_id: command.project_id, deleted_at: command.now } }];
+      case 'ConfigureAutoProvisioning': {
+        const next = mergeAutoProvisioning(state.autoProvisioning, command.patch);
+        // The defaults must make a monitor that can be created: refused here, not at the first ping.
+        assertConsistent(provisionedConfig(next.defaults, 'example'), command.now);
+        if (JSON.stringify(next) === JSON.stringify(state.autoProvisioning)) return [];
+        return [{ type: 'ProjectAutoProvisioningConfigured', data: { project_id: command.project_id, auto_provisioning: next, configured_at: command.now } }];
+      }
+      case 'ProvisionMonitor':
+        return provisionMonitor(command, state);
       default: {
         const exhaustive: never = command;
         return exhaustive;
@@ -152,6 +181,36 @@ function recordMonitorDeletion(
   }
   if (reached === 'streams_deleted') return [];
   return [{ type: 'ProjectMonitorStreamsDeleted', data: { project_id, monitor_id, deleted_at: now } }];
+}
+
+/** The monitor a first ping is creating for this slug, still to be finished (or since created): null when there is none. */
+export function provisioningOf(state: ProjectState, slug: string): string | null {
+  const last = state.provisioned.findLast((p) => p.slug === slug);
+  return last && !state.monitorRemovals.has(last.monitorId) ? last.monitorId : null;
+}
+
+export const HOUR_MS = 3_600_000;
+
+/** Monitors created by a first ping in the hour before `now`. */
+export function provisionedInHour(state: ProjectState, now: string): number {
+  const since = Date.parse(now) - HOUR_MS;
+  return state.provisioned.filter((p) => Date.parse(p.at) > since).length;
+}
+
+/**
+ * Decided on the project's stream, so that however many API processes receive first pings, no
+ * more than max_per_hour monitors are created in any hour. A slug whose creation is already under
+ * way (or done) decides nothing: the caller finishes that one.
+ */
+function provisionMonitor(command: Extract<ProjectCommand, { type: 'ProvisionMonitor' }>, state: ProjectState): ProjectEvent[] {
+  if (provisioningOf(state, command.slug) !== null) return [];
+  const settings = state.autoProvisioning;
+  if (!settings.enabled) throw notFound('monitor not found');
+  if (provisionedInHour(state, command.now) >= settings.max_per_hour) {
+    throw rateLimited(`this project may create at most ${settings.max_per_hour} monitors per hour on first ping; the monitor was not created`);
+  }
+  const { project_id, monitor_id, slug, request_ip, request_ua, now } = command;
+  return [{ type: 'MonitorAutoProvisioned', data: { project_id, monitor_id, slug, provisioned_at: now, request_ip, request_ua } }];
 }
 
 /** A member's role, or null when the user is not a member (or the project is gone). */

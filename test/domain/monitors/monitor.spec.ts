@@ -357,13 +357,48 @@ describe('Monitor deadlines (the timer)', () => {
     type: 'CheckInMissed',
     data: { ...ids, expected_at, deadline_at, consecutive_misses, next_expected_at },
   });
-  // Heartbeat every hour, grace 300 s: created at 10:00, first check-in expected at 11:00, deadline 11:05.
+  // Heartbeat every hour, grace 300 s: created and first pinged at 10:00, next check-in expected at 11:00, deadline 11:05.
   const deadline1 = '2026-11-21T11:05:00.000Z';
+  const firstPing = received({ ping_id: 'first', received_at: T0, last_success_at: T0, last_checkin_at: T0, next_expected_at: HOUR_AFTER_T0 });
+  /** Deadlines count only once the monitor has had its first ping. */
+  const pinged = (overrides: Partial<MonitorConfig> = {}): MonitorEvent[] => [created(overrides), firstPing];
+
+  describe('while waiting for the first ping', () => {
+    it('counts no missed deadline, however long the job stays silent', () =>
+      given([created()]).when(expire('2026-11-28T10:00:00.000Z')).then([]));
+
+    it('still counts none after a LOG ping, which only records output', () =>
+      given([created(), received({ event: 'LOG', last_success_at: null, last_checkin_at: null, next_expected_at: HOUR_AFTER_T0 })])
+        .when(expire('2026-11-28T10:00:00.000Z'))
+        .then([]));
+
+    it('still counts none after a ping received while paused, and resumed', () =>
+      given([
+        created(),
+        { type: 'MonitorPaused', data: { ...ids, paused_at: T0 } },
+        received({ evaluated: false, last_success_at: null, last_checkin_at: null, next_expected_at: HOUR_AFTER_T0 }),
+        { type: 'MonitorResumed', data: { ...ids, resumed_at: T1, next_expected_at: HOUR_AFTER_T1 } },
+      ])
+        .when(expire('2026-11-28T10:00:00.000Z'))
+        .then([]));
+
+    it('expects the next check-in one interval after the first ping, and counts misses from there', () => {
+      given([created()])
+        .when(receive({}, '2026-11-25T08:00:00.000Z'))
+        .thenMatches((events) => events[0]?.type === 'PingReceived' && events[0].data.next_expected_at === '2026-11-25T09:00:00.000Z');
+      given([created(), received({ received_at: '2026-11-25T08:00:00.000Z', last_checkin_at: '2026-11-25T08:00:00.000Z', next_expected_at: '2026-11-25T09:00:00.000Z' })])
+        .when(expire('2026-11-25T09:05:00.000Z'))
+        .thenMatches((events) => events[0]?.type === 'CheckInMissed' && events[0].data.expected_at === '2026-11-25T09:00:00.000Z' && events.some((e) => e.type === 'IncidentOpened'));
+    });
+
+    it('counts no miss for a JOB_CRON monitor either', () =>
+      given([created({ type: 'JOB_CRON', schedule: '*/5 * * * *' })]).when(expire('2026-11-22T10:00:00.000Z')).then([]));
+  });
 
   it('does nothing before the deadline', () => given([created()]).when(expire('2026-11-21T11:04:59.999Z')).then([]));
 
   it('at the deadline counts a miss and, at schedule_tolerance 1, goes DOWN with a MISSED incident stamped at the deadline', () =>
-    given([created()])
+    given(pinged())
       .when(expire('2026-11-21T11:05:03.000Z'))
       .then([
         missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z'),
@@ -379,7 +414,7 @@ describe('Monitor deadlines (the timer)', () => {
 
   it("names the missed run's expected time in the monitor's own time zone, whichever zone came before", () => {
     const causeIn = (timezone: string) => {
-      const events = monitorDecider.decide(expire('2026-11-21T11:05:00.000Z'), [created({ timezone })].reduce(monitorDecider.evolve, monitorDecider.initialState()));
+      const events = monitorDecider.decide(expire('2026-11-21T11:05:00.000Z'), pinged({ timezone }).reduce(monitorDecider.evolve, monitorDecider.initialState()));
       const opened = events.find((e) => e.type === 'IncidentOpened');
       return opened?.type === 'IncidentOpened' ? opened.data.cause : null;
     };
@@ -390,10 +425,10 @@ describe('Monitor deadlines (the timer)', () => {
   });
 
   it('only counts misses below schedule_tolerance', () =>
-    given([created({ schedule_tolerance: 3 })]).when(expire('2026-11-21T11:05:00.000Z')).then([missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]));
+    given(pinged({ schedule_tolerance: 3 })).when(expire('2026-11-21T11:05:00.000Z')).then([missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]));
 
   it('after downtime, accounts for every missed slot once, each stamped at its own deadline, with one incident', () =>
-    given([created({ schedule_tolerance: 2 })])
+    given(pinged({ schedule_tolerance: 2 }))
       .when(expire('2026-11-21T14:30:00.000Z'))
       .then([
         missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z'),
@@ -411,18 +446,18 @@ describe('Monitor deadlines (the timer)', () => {
       ]));
 
   it('is harmless when fired twice: the second fire finds nothing due', () =>
-    given([created({ schedule_tolerance: 5 }), missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]).when(expire('2026-11-21T11:05:01.000Z')).then([]));
+    given([...pinged({ schedule_tolerance: 5 }), missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]).when(expire('2026-11-21T11:05:01.000Z')).then([]));
 
   it('skips paused and JOB_BASIC monitors', () => {
-    given([created(), { type: 'MonitorPaused', data: { ...ids, paused_at: T0 } }]).when(expire('2026-11-22T00:00:00.000Z')).then([]);
+    given([...pinged(), { type: 'MonitorPaused', data: { ...ids, paused_at: T0 } }]).when(expire('2026-11-22T00:00:00.000Z')).then([]);
     given([created({ type: 'JOB_BASIC', schedule: 'x' })]).when(expire('2026-11-22T00:00:00.000Z')).then([]);
   });
 
   it('a check-in resets the misses and moves the deadline', () =>
-    given([created({ schedule_tolerance: 5 }), missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')])
+    given([...pinged({ schedule_tolerance: 5 }), missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')])
       .when(receive({}, '2026-11-21T11:30:00.000Z'))
       .then([
-        received({ received_at: '2026-11-21T11:30:00.000Z', last_success_at: '2026-11-21T11:30:00.000Z', last_checkin_at: '2026-11-21T11:30:00.000Z', next_expected_at: '2026-11-21T12:30:00.000Z' }),
+        received({ total_pings_received: 2, received_at: '2026-11-21T11:30:00.000Z', last_success_at: '2026-11-21T11:30:00.000Z', last_checkin_at: '2026-11-21T11:30:00.000Z', next_expected_at: '2026-11-21T12:30:00.000Z' }),
       ]));
 
   it('does not count the end of a run that started for an earlier slot as an early check-in for the next one', () => {
