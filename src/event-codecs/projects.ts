@@ -1,8 +1,15 @@
 import * as t from 'io-ts';
 import { ROLES } from '../domain/access/roles.js';
-import { oneOf } from './fields.js';
+import { PROVISIONED_TYPES } from '../domain/projects/auto-provisioning.js';
+import { NullableString, oneOf } from './fields.js';
 
 const Role = oneOf(ROLES, 'Role');
+
+const AutoProvisioning = t.type({
+  enabled: t.boolean,
+  max_per_hour: t.number,
+  defaults: t.type({ type: oneOf(PROVISIONED_TYPES, 'ProvisionedType'), schedule: t.string, timezone: t.string, grace_period_seconds: t.number }),
+});
 
 export const projectEventCodecs = {
   ProjectCreated: t.type({ project_id: t.string, name: t.string, description: t.string, owner_id: t.string, ping_key: t.string, created_at: t.string }),
@@ -15,4 +22,6 @@ export const projectEventCodecs = {
   ProjectDeleted: t.type({ project_id: t.string, deleted_at: t.string }),
   ProjectMonitorRemoved: t.type({ project_id: t.string, monitor_id: t.string, name: t.string, slug: t.string, removed_at: t.string }),
   ProjectMonitorStreamsDeleted: t.type({ project_id: t.string, monitor_id: t.string, deleted_at: t.string }),
+  ProjectAutoProvisioningConfigured: t.type({ project_id: t.string, auto_provisioning: AutoProvisioning, configured_at: t.string }),
+  MonitorAutoProvisioned: t.type({ project_id: t.string, monitor_id: t.string, slug: t.string, provisioned_at: t.string, request_ip: NullableString, request_ua: NullableString }),
 };

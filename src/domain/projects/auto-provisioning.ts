@@ -1,8 +1,8 @@
 import { MONITOR_DEFAULTS, type MonitorConfig } from '../monitors/monitor-config.js';
 import type { MonitorType } from '../monitors/schedule.js';
 
-/** Monitors a first ping may create: job monitors (an uptime monitor needs a URL a ping does not give). */
-export type ProvisionedType = Exclude<MonitorType, 'UPTIME_HTTP'>;
+/** Monitors a first ping may create: job monitors (an uptime monitor needs a target a ping does not give). */
+export type ProvisionedType = Extract<MonitorType, 'JOB_HEARTBEAT' | 'JOB_CRON' | 'JOB_BASIC'>;
 export const PROVISIONED_TYPES: readonly ProvisionedType[] = ['JOB_HEARTBEAT', 'JOB_CRON', 'JOB_BASIC'];
 
 export interface AutoProvisioningDefaults {
