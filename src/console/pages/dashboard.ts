@@ -4,6 +4,7 @@ import { TYPE_NAMES, plural, relativeTime } from '../format.js';
 import { type Html, html } from '../html.js';
 import { STATUS_TEXT, type Viewer, page, projectNav, statusBadge, timeAgo } from '../layout.js';
 import { DISPLAY_STATUSES, type DisplayStatus, type MonitorOverview, RUNS_SHOWN } from '../overview.js';
+import { isUptimeType } from '../../domain/monitors/schedule.js';
 
 export interface DashboardFilter {
   status: DisplayStatus | null;
@@ -22,12 +23,12 @@ function nextExpected(o: MonitorOverview, now: Date): Html {
 /** One monitor's row: the dashboard renders it, and the live stream sends it again when it changes. */
 export function monitorRow(o: MonitorOverview, now: Date): Html {
   const { monitor } = o;
-  const waitingText = monitor.type === 'UPTIME_HTTP' ? 'Waiting for first check' : STATUS_TEXT.WAITING;
+  const waitingText = isUptimeType(monitor.type) ? 'Waiting for first check' : STATUS_TEXT.WAITING;
   return html`<tr data-monitor-id="${monitor.id}" data-status="${o.status}"${o.status === 'DOWN' ? html` class="row-down"` : null}>
 <td><a class="monitor-name" href="/monitors/${monitor.id}">${monitor.name}</a><span class="monitor-slug">${monitor.slug}</span></td>
 <td class="hide-narrow">${TYPE_NAMES[monitor.type]}</td>
 <td>${o.status === 'WAITING' ? html`<span class="status status-waiting">${waitingText}</span>` : statusBadge(o.status)}</td>
-<td class="nowrap">${timeAgo(o.lastSeenAt, now, relativeTime, monitor.type === 'UPTIME_HTTP' ? 'no check yet' : 'no ping yet')}</td>
+<td class="nowrap">${timeAgo(o.lastSeenAt, now, relativeTime, isUptimeType(monitor.type) ? 'no check yet' : 'no ping yet')}</td>
 <td class="hide-narrow nowrap">${nextExpected(o, now)}</td>
 <td class="hide-narrow">${sparkline(o.runs, RUNS_SHOWN)}</td>
 <td class="num">${o.openIncidents > 0
