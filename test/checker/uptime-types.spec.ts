@@ -281,6 +281,32 @@ describe('Checker (UPTIME_TCP, UPTIME_DNS and JSON queries)', function () {
     });
   });
 
+  describe('in the console', () => {
+    beforeEach(() => startVigil());
+
+    async function page(path: string): Promise<string> {
+      const signIn = await fetch(`${vigil.url}/sign-in`, {
+        method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ api_key: key }),
+      });
+      const cookie = `vigil_session=${/vigil_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1] ?? ''}`;
+      const response = await fetch(`${vigil.url}${path}`, { headers: { Cookie: cookie } });
+      expect(response.status).to.equal(200);
+      return response.text();
+    }
+
+    it('describes each new check in words on its monitor page, escaping what the user wrote', async () => {
+      const tcp = await monitor({ type: 'UPTIME_TCP', tcp_host: 'db.example.test', tcp_port: 5432 });
+      const dnsMonitor = await monitor({ type: 'UPTIME_DNS', dns_hostname: 'app.example.test', dns_record_type: 'TXT', dns_expected: ['<b>v=1</b>', 'x'], dns_match: 'all' });
+      const json = await monitor({ type: 'UPTIME_HTTP', uptime_url: 'http://127.0.0.1:9/health', uptime_json_query: 'status', uptime_json_expected: 'ok' });
+      const tcpPage = await page(`/monitors/${tcp.id}`);
+      expect(tcpPage).to.include('<dd>TCP port</dd>').and.include('TCP connection to db.example.test port 5432 every').and.include('<code>db.example.test:5432</code>');
+      const dnsPage = await page(`/monitors/${dnsMonitor.id}`);
+      expect(dnsPage).to.include('<dd>DNS record</dd>').and.include('TXT record of app.example.test every').and.include('expecting all of &lt;b&gt;v=1&lt;/b&gt;, x');
+      expect(dnsPage).to.not.include('<b>v=1</b>');
+      expect(await page(`/monitors/${json.id}`)).to.include('expecting any 2xx, and JSON status equal to &quot;ok&quot;');
+    });
+  });
+
   describe('under VIGIL_PRIVATE_TARGETS=deny', () => {
     beforeEach(() => startVigil({ VIGIL_PRIVATE_TARGETS: 'deny' }));
 
