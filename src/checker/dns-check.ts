@@ -2,6 +2,7 @@ import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { DnsRecordType } from '../domain/monitors/monitor-config.js';
 import { formatDuration } from '../domain/monitors/pings.js';
+import { isPrivateAddress } from '../outbound/addresses.js';
 import type { OutboundGuard } from '../outbound/guard.js';
 import { type ProbeOutcome, probeOutcome } from './probe.js';
 
@@ -59,7 +60,9 @@ export async function runDnsCheck(request: DnsCheckRequest, deploymentServers: r
   const passes = wanted.length === 0 || (request.match === 'all' ? wanted.every(matches) : wanted.some(matches));
   if (passes) return probeOutcome(started, { is_up: true });
   const expected = `${wanted.length > 1 ? `${request.match} of ` : ''}${request.expected.join(', ')}`;
-  return probeOutcome(started, { error: `${record} is ${answers.join(', ')}; expected ${expected}` });
+  // Where checks may not reach private addresses, a check's result must not map them either.
+  const shown = answers.map((answer) => (!guard.allowsPrivate && isPrivateAddress(answer) ? 'a private address' : answer));
+  return probeOutcome(started, { error: `${record} is ${shown.join(', ')}; expected ${expected}` });
 }
 
 /** The answers as text: addresses, names, `priority exchange` for MX, and each TXT record's strings joined. */

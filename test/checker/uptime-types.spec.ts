@@ -324,13 +324,16 @@ describe('Checker (UPTIME_TCP, UPTIME_DNS and JSON queries)', function () {
       for (const id of [tcp.id, named.id]) expect(await read(id)).to.include({ status: 'UP', consecutive_failures: 0 });
     });
 
-    it('refuses a DNS check whose own resolver is private, but asks the operator-set VIGIL_DNS_SERVERS', async () => {
+    it('refuses a DNS check whose own resolver is private, asks the operator-set VIGIL_DNS_SERVERS, and shows no private answers', async () => {
       const own = await monitor({ type: 'UPTIME_DNS', dns_hostname: 'app.example.test', dns_resolver: dns.address });
       const deployment = await monitor({ type: 'UPTIME_DNS', dns_hostname: 'app.example.test', dns_expected: ['192.0.2.10'] });
+      const mismatch = await monitor({ type: 'UPTIME_DNS', dns_hostname: 'app.example.test', dns_expected: ['203.0.113.1'] });
       await vigil.check();
-      expect(dns.asked).to.deep.equal(['A app.example.test']);
+      expect(dns.asked).to.deep.equal(['A app.example.test', 'A app.example.test', 'A app.example.test']);
       expect(await latest(own.id)).to.include({ check_status: 'probe_error', error: 'refused to check a private address (127.0.0.1)' });
       expect(await latest(deployment.id)).to.include({ is_up: true, check_status: 'ok' });
+      // Not a map of the operator's private network: the answers it may not reach are not shown.
+      expect((await latest(mismatch.id)).error).to.equal('A record of app.example.test is a private address, a private address; expected 203.0.113.1');
     });
   });
 });
