@@ -1,5 +1,5 @@
 import { OPEN_RUNS_KEPT } from '../src/domain/monitors/pings.js';
-import { addSeconds } from '../src/domain/monitors/schedule.js';
+import { addSeconds, isUptimeType } from '../src/domain/monitors/schedule.js';
 import type { Projection } from '../src/projector/projection.js';
 import { slotOf } from '../src/coordination/partitions.js';
 
@@ -8,7 +8,7 @@ export interface DeadlineDocument {
   monitor_id: string;
   /** The monitor's work slot: which timer and checker instance handles it (see src/coordination). */
   slot: number;
-  /** `checkin`: jobs report to Vigil; `check`: Vigil checks the monitor itself (UPTIME_HTTP). */
+  /** `checkin`: jobs report to Vigil; `check`: Vigil checks the monitor itself (the UPTIME_* types). */
   kind: 'checkin' | 'check';
   paused: boolean;
   /** A job that has not checked in yet: its slot deadlines are not counted (see awaitsFirstPing). */
@@ -57,8 +57,8 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
     if (event.type === 'MonitorCreated') {
       const { monitor_id, next_expected_at, config } = event.data;
       return withDue({
-        id: monitor_id, monitor_id, slot: slotOf(monitor_id), kind: config.type === 'UPTIME_HTTP' ? 'check' : 'checkin', paused: false,
-        waiting: config.type !== 'UPTIME_HTTP', next_expected_at,
+        id: monitor_id, monitor_id, slot: slotOf(monitor_id), kind: isUptimeType(config.type) ? 'check' : 'checkin', paused: false,
+        waiting: !isUptimeType(config.type), next_expected_at,
         grace_period_seconds: config.grace_period_seconds, max_duration_seconds: config.max_duration_seconds, open_runs: [], repages: {},
       });
     }

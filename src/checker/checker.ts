@@ -7,11 +7,16 @@ import { openHeaders } from '../app/uptime-headers.js';
 import { UNCONTESTED, type WorkClaims } from '../coordination/work-claims.js';
 import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
 import type { CheckObservation } from '../domain/monitors/monitor.js';
-import type { UptimeConfig } from '../domain/monitors/monitor-config.js';
+import { type MonitorConfig, DNS_DEFAULTS, TCP_DEFAULTS, UPTIME_DEFAULTS } from '../domain/monitors/monitor-config.js';
+import { isUptimeType } from '../domain/monitors/schedule.js';
+import { type OutboundGuard, guardFor } from '../outbound/guard.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { DeadlineDocument } from '../../projections/deadlines.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
-import { type CheckerEnvironment, type HttpCheckOutcome, runHttpCheck } from './http-check.js';
+import { runDnsCheck } from './dns-check.js';
+import { type CheckerEnvironment, runHttpCheck } from './http-check.js';
+import type { ProbeOutcome } from './probe.js';
+import { runTcpCheck } from './tcp-check.js';
 
 export interface CheckerConfig extends CheckerEnvironment {
   /** Extra attempts after a failed check before it counts. */
@@ -21,6 +26,8 @@ export interface CheckerConfig extends CheckerEnvironment {
   region: string;
   concurrency: number;
   maxSleepMs: number;
+  /** VIGIL_DNS_SERVERS: where DNS checks without a resolver of their own ask; null for the system's. */
+  dnsServers: readonly string[] | null;
 }
 
 /** How checker instances divide the work: by monitor partition, and one claim per check in progress. */
@@ -32,7 +39,7 @@ export interface CheckerCoordination {
 const CHECKER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
 
 /**
- * Runs the uptime checks that are due (from the deadlines read model, `kind: check`) and records
+ * Runs the uptime checks (HTTP, TCP, DNS) that are due (from the deadlines read model, `kind: check`) and records
  * each outcome as a command; the monitor decides what it means. A failed check is retried a few
  * times, seconds apart, before it counts, so one dropped packet pages nobody.
  *
@@ -86,9 +93,8 @@ export class Checker {
 
   private async checkMonitor(monitorId: string, cycleId: string, dueBy: string): Promise<'claimed elsewhere' | void> {
     const monitor = (await this.readModels.get<MonitorDocument>('monitors', monitorId))?.doc;
-    if (!monitor?.uptime || monitor.paused) return;
-    const uptime = monitor.uptime;
-    const longestMs = (this.config.retries + 1) * (uptime.uptime_timeout_ms + this.config.retryDelayMs);
+    if (!monitor || !isUptimeType(monitor.type) || monitor.paused) return;
+    const longestMs = (this.config.retries + 1) * (timeoutOf(monitor) + this.config.retryDelayMs);
     if (!(await this.claims.claim(monitorId, longestMs))) return 'claimed elsewhere';
     try {
       const settings = await this.dueSettings(monitorId, dueBy);
@@ -102,32 +108,60 @@ export class Checker {
    * The monitor's stream, not the read model, says whether the check is still to be made, and
    * with what settings: the header values are only there (the read model masks them).
    */
-  private async dueSettings(monitorId: string, dueBy: string): Promise<UptimeConfig | null> {
+  private async dueSettings(monitorId: string, dueBy: string): Promise<MonitorConfig | null> {
     const state = await loadMonitorState(this.commands, monitorId);
     const due = state.lifecycle === 'active' && !state.paused && state.nextExpectedAt !== null && Date.parse(state.nextExpectedAt) <= Date.parse(dueBy);
-    return due ? (state.config?.uptime ?? null) : null;
+    return due ? state.config : null;
   }
 
-  private async probeAndRecord(monitorId: string, uptime: UptimeConfig, cycleId: string): Promise<void> {
-    let outcome: HttpCheckOutcome;
+  /** One attempt of the monitor's check, whatever its type; null when it has nothing to check. */
+  private probe(config: MonitorConfig, guard: OutboundGuard): Promise<ProbeOutcome> | null {
+    const { uptime, tcp, dns } = config;
+    switch (config.type) {
+      case 'UPTIME_HTTP':
+        if (!uptime) return null;
+        return runHttpCheck(
+          {
+            url: uptime.uptime_url,
+            method: uptime.uptime_method,
+            headers: openHeaders(this.commands.secrets, uptime),
+            body: uptime.uptime_request_body,
+            timeoutMs: uptime.uptime_timeout_ms,
+            followRedirects: uptime.uptime_follow_redirects,
+            verifySsl: uptime.uptime_verify_ssl,
+            expectedStatus: uptime.uptime_expected_status,
+            keyword: uptime.uptime_keyword,
+            keywordAbsent: uptime.uptime_keyword_absent,
+            json: uptime.uptime_json_query
+              ? { query: uptime.uptime_json_query, operator: uptime.uptime_json_operator ?? 'equals', expected: uptime.uptime_json_expected ?? null }
+              : null,
+          },
+          this.config,
+          guard,
+        );
+      case 'UPTIME_TCP':
+        return tcp ? runTcpCheck({ host: tcp.tcp_host, port: tcp.tcp_port, timeoutMs: tcp.tcp_timeout_ms }, guard) : null;
+      case 'UPTIME_DNS':
+        if (!dns) return null;
+        return runDnsCheck(
+          { hostname: dns.dns_hostname, recordType: dns.dns_record_type, expected: dns.dns_expected, match: dns.dns_match, resolver: dns.dns_resolver, timeoutMs: dns.dns_timeout_ms },
+          this.config.dnsServers,
+          guard,
+        );
+      default:
+        return null;
+    }
+  }
+
+  private async probeAndRecord(monitorId: string, config: MonitorConfig, cycleId: string): Promise<void> {
+    const guard = guardFor(this.config.privateTargets, 'check');
+    let outcome: ProbeOutcome;
     let attempts = 0;
     for (;;) {
       attempts += 1;
-      outcome = await runHttpCheck(
-        {
-          url: uptime.uptime_url,
-          method: uptime.uptime_method,
-          headers: openHeaders(this.commands.secrets, uptime),
-          body: uptime.uptime_request_body,
-          timeoutMs: uptime.uptime_timeout_ms,
-          followRedirects: uptime.uptime_follow_redirects,
-          verifySsl: uptime.uptime_verify_ssl,
-          expectedStatus: uptime.uptime_expected_status,
-          keyword: uptime.uptime_keyword,
-          keywordAbsent: uptime.uptime_keyword_absent,
-        },
-        this.config,
-      );
+      const attempt = this.probe(config, guard);
+      if (attempt === null) return;
+      outcome = await attempt;
       if (outcome.is_up || outcome.probe_error || attempts > this.config.retries) break;
       await this.sleep(this.config.retryDelayMs);
     }
@@ -165,5 +199,17 @@ export class Checker {
 
   stop(): Promise<void> {
     return this.loop.stop();
+  }
+}
+
+/** How long one attempt of the monitor's check may take. */
+function timeoutOf(monitor: MonitorDocument): number {
+  switch (monitor.type) {
+    case 'UPTIME_TCP':
+      return monitor.tcp?.tcp_timeout_ms ?? TCP_DEFAULTS.tcp_timeout_ms;
+    case 'UPTIME_DNS':
+      return monitor.dns?.dns_timeout_ms ?? DNS_DEFAULTS.dns_timeout_ms;
+    default:
+      return monitor.uptime?.uptime_timeout_ms ?? UPTIME_DEFAULTS.uptime_timeout_ms;
   }
 }

@@ -5,6 +5,7 @@ import { type PeerCertificate, type TLSSocket, rootCertificates } from 'node:tls
 import { formatDuration } from '../domain/monitors/pings.js';
 import { type OutboundGuard, guardFor, refusalIn } from '../outbound/guard.js';
 import type { PrivateTargets } from '../outbound/policy.js';
+import { type JsonAssertion, jsonAssertionFailure } from './json-query.js';
 
 export interface HttpCheckRequest {
   url: string;
@@ -18,6 +19,8 @@ export interface HttpCheckRequest {
   expectedStatus: readonly number[];
   keyword: string | null;
   keywordAbsent: boolean;
+  /** A JMESPath query on the JSON body and what its result must be; none when absent. */
+  json?: JsonAssertion | null;
 }
 
 export interface CheckerEnvironment {
@@ -78,7 +81,7 @@ interface Hop {
 /**
  * One uptime check: the request with its method, headers and body; redirects followed by hand (at
  * most 10, never from https down to http, custom headers only to the original origin); the status,
- * keyword and TLS verdicts; the peer certificate's expiry whether or not it verifies. Every hop
+ * keyword, JSON query and TLS verdicts; the peer certificate's expiry whether or not it verifies. Every hop
  * connects through the outbound guard, so a redirect to a refused address is refused too.
  */
 export async function runHttpCheck(request: HttpCheckRequest, env: CheckerEnvironment, guard: OutboundGuard = guardFor(env.privateTargets, 'check')): Promise<HttpCheckOutcome> {
@@ -136,6 +139,8 @@ export async function runHttpCheck(request: HttpCheckRequest, env: CheckerEnviro
           return outcome({ status_code: hop.status, error });
         }
       }
+      const jsonFailure = request.json ? jsonAssertionFailure(hop.body, request.json) : null;
+      if (jsonFailure !== null) return outcome({ status_code: hop.status, error: jsonFailure });
       return outcome({ is_up: true, status_code: hop.status });
     }
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { MonitorDocument } from '../../projections/monitors.js';
 import { parseInterval } from '../domain/monitors/schedule.js';
+import type { JsonOperator, UptimeConfig } from '../domain/monitors/monitor-config.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -63,7 +64,15 @@ export function scheduleInWords(m: MonitorDocument): string {
       return 'No schedule: only the success and failure pings the job sends count';
     case 'UPTIME_HTTP': {
       const expected = m.uptime && m.uptime.uptime_expected_status.length > 0 ? m.uptime.uptime_expected_status.join(', ') : 'any 2xx';
-      return `${m.uptime?.uptime_method ?? 'GET'} ${m.uptime?.uptime_url ?? ''} every ${intervalWords(m.schedule)}, expecting ${expected}`;
+      const query = m.uptime?.uptime_json_query ? `, and JSON ${jsonQueryInWords(m.uptime)}` : '';
+      return `${m.uptime?.uptime_method ?? 'GET'} ${m.uptime?.uptime_url ?? ''} every ${intervalWords(m.schedule)}, expecting ${expected}${query}`;
+    }
+    case 'UPTIME_TCP':
+      return `TCP connection to ${m.tcp?.tcp_host ?? ''} port ${m.tcp?.tcp_port ?? ''} every ${intervalWords(m.schedule)}`;
+    case 'UPTIME_DNS': {
+      const dns = m.dns;
+      const expected = !dns || dns.dns_expected.length === 0 ? 'any answer' : `${dns.dns_expected.length === 1 ? '' : `${dns.dns_match} of `}${dns.dns_expected.join(', ')}`;
+      return `${dns?.dns_record_type ?? 'A'} record of ${dns?.dns_hostname ?? ''} every ${intervalWords(m.schedule)}, expecting ${expected}${dns?.dns_resolver ? ` from ${dns.dns_resolver}` : ''}`;
     }
     default: {
       const exhaustive: never = m.type;
@@ -77,6 +86,23 @@ export const TYPE_NAMES: Record<MonitorDocument['type'], string> = {
   JOB_HEARTBEAT: 'Heartbeat',
   JOB_BASIC: 'Job',
   UPTIME_HTTP: 'HTTP uptime',
+  UPTIME_TCP: 'TCP port',
+  UPTIME_DNS: 'DNS record',
 };
+
+const JSON_OPERATOR_WORDS: Record<JsonOperator, string> = {
+  equals: 'equal to',
+  not_equals: 'not equal to',
+  contains: 'containing',
+  exists: 'present',
+  greater_than: 'greater than',
+  less_than: 'less than',
+};
+
+/** E.g. `status equal to "ok"`. */
+function jsonQueryInWords(uptime: UptimeConfig): string {
+  const operator = uptime.uptime_json_operator ?? 'equals';
+  return `${uptime.uptime_json_query} ${JSON_OPERATOR_WORDS[operator]}${operator === 'exists' ? '' : ` ${JSON.stringify(uptime.uptime_json_expected ?? '')}`}`;
+}
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -3,6 +3,7 @@ import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import { NEWEST_FIRST, type PingFilter, pingEntries } from '../queries/pings.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
+import { isUptimeType } from '../domain/monitors/schedule.js';
 
 /** What the console shows as a monitor's status: the read model's, told apart from a monitor that has heard nothing yet. */
 export type DisplayStatus = 'UP' | 'DOWN' | 'PAUSED' | 'WAITING';
@@ -60,7 +61,7 @@ function runOfPingEntry(entry: AuditEventDocument): Run {
 
 /** The last runs (oldest first) and when the monitor last heard anything. */
 export async function monitorActivity(readModels: ReadModelStore, monitor: MonitorDocument, limit = RUNS_SHOWN): Promise<Activity> {
-  if (monitor.type === 'UPTIME_HTTP') {
+  if (isUptimeType(monitor.type)) {
     const checks = await recentChecks(readModels, monitor.id, limit);
     return { runs: checks.map(runOfCheck).reverse(), lastSeenAt: checks[0] ? runOfCheck(checks[0]).at : null };
   }

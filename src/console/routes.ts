@@ -17,7 +17,7 @@ import { BoundedString, decode, pathId } from '../api/validation.js';
 import { acknowledgeIncident, pauseMonitor, resolveIncident, resumeMonitor } from '../app/monitors.js';
 import { API_KEY_PATTERN, hashApiKey } from '../app/random-tokens.js';
 import { type Caller, type Requirement, authorize, canReach } from '../domain/access/authorize.js';
-import { upcomingSlots } from '../domain/monitors/schedule.js';
+import { isUptimeType, upcomingSlots } from '../domain/monitors/schedule.js';
 import { getUser, roleOf } from '../queries/identity.js';
 import { getMonitor, listMonitors, pagedFind } from '../queries/monitors.js';
 import { pingPage, recentPings } from '../queries/pings.js';
@@ -393,7 +393,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const project = await getProject(readModels, monitor.project_id);
     if (!project) throw new HttpError(404, 'monitor not found');
     const now = clock();
-    const isUptime = monitor.type === 'UPTIME_HTTP';
+    const isUptime = isUptimeType(monitor.type);
     const [activity, pings, incidents, warningPings, canManage] = await Promise.all([
       monitorActivity(readModels, monitor, CHART_RUNS),
       isUptime ? Promise.resolve({ pings: [] }) : pingPage(readModels, monitor.id, {}, { page: 1, limit: PINGS_SHOWN }),

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { INCIDENT_KINDS } from '../domain/monitors/incidents.js';
 import { PING_KINDS } from '../domain/monitors/pings.js';
+import { DNS_RECORD_TYPES, JSON_OPERATORS } from '../domain/monitors/monitor-config.js';
 import { MONITOR_TYPES } from '../domain/monitors/schedule.js';
 import { NullableNumber, NullableString, nullable, oneOf } from './fields.js';
 import { UserActor } from './incidents.js';
@@ -26,10 +27,27 @@ const UptimeConfig = t.intersection([
     uptime_follow_redirects: t.boolean,
     uptime_verify_ssl: t.boolean,
   }),
-  t.partial({ uptime_headers_sealed: t.boolean }),
+  // Absent from events recorded before sealed headers and JSON queries existed.
+  t.partial({
+    uptime_headers_sealed: t.boolean,
+    uptime_json_query: NullableString,
+    uptime_json_operator: oneOf(JSON_OPERATORS, 'JsonOperator'),
+    uptime_json_expected: NullableString,
+  }),
 ]);
 
-export const MonitorConfig = t.type({
+const TcpCheckConfig = t.type({ tcp_host: t.string, tcp_port: t.number, tcp_timeout_ms: t.number });
+
+const DnsCheckConfig = t.type({
+  dns_hostname: t.string,
+  dns_record_type: oneOf(DNS_RECORD_TYPES, 'DnsRecordType'),
+  dns_expected: t.array(t.string),
+  dns_match: oneOf(['any', 'all'], 'DnsMatch'),
+  dns_resolver: NullableString,
+  dns_timeout_ms: t.number,
+});
+
+export const MonitorConfig = t.intersection([t.type({
   name: t.string,
   slug: t.string,
   description: t.string,
@@ -48,7 +66,10 @@ export const MonitorConfig = t.type({
   notification_group_ids: t.array(t.string),
   notification_channel_ids: t.array(t.string),
   uptime: nullable(UptimeConfig),
-});
+}),
+// Absent from events recorded before TCP and DNS checks existed (optional fields: the drift check
+// cannot see them, so they are listed here by hand).
+t.partial({ tcp: nullable(TcpCheckConfig), dns: nullable(DnsCheckConfig) })]);
 
 const Ping = {
   ping_id: t.string,

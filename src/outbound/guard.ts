@@ -1,7 +1,7 @@
 import { type LookupAddress, type LookupOptions, promises as dns } from 'node:dns';
 import http, { type ClientRequestArgs } from 'node:http';
 import https from 'node:https';
-import { Socket } from 'node:net';
+import { Socket, connect as netConnect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type ConnectionOptions, TLSSocket, connect as tlsConnect } from 'node:tls';
 import { isLocalhostName, isPrivateAddress, literalAddress } from './addresses.js';
@@ -134,6 +134,17 @@ export class OutboundGuard {
       return socket;
     }
     return tlsConnect({ ...options, lookup: this.lookup });
+  }
+
+  /** net.connect through the guard (a TCP uptime check); a refused address fails as the socket's 'error', as with connectTls. */
+  connectTcp(options: { host: string; port: number }): Socket {
+    const refused = this.refusalOfHost(options.host);
+    if (refused) {
+      const socket = new Socket();
+      process.nextTick(() => socket.destroy(refused));
+      return socket;
+    }
+    return netConnect({ ...options, lookup: this.lookup });
   }
 
   /** Closes the pooled agents' idle sockets. */

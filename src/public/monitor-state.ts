@@ -1,4 +1,5 @@
 import type { MonitorDocument } from '../../projections/monitors.js';
+import { isUptimeType } from '../domain/monitors/schedule.js';
 
 /**
  * What the public may know of a monitor right now: up, down, paused, new (never pinged or
@@ -15,8 +16,8 @@ const SEVERITY: Record<PublicState, number> = { down: 4, late: 3, up: 2, new: 1,
 export function publicState(monitor: MonitorDocument, checked: boolean, now: Date): PublicState {
   if (monitor.paused) return 'paused';
   if (monitor.status === 'DOWN') return 'down';
-  if (monitor.type === 'UPTIME_HTTP' ? !checked : monitor.total_pings_received === 0) return 'new';
-  if (monitor.type !== 'UPTIME_HTTP' && monitor.next_expected_at !== null && Date.parse(monitor.next_expected_at) < now.getTime()) return 'late';
+  if (isUptimeType(monitor.type) ? !checked : monitor.total_pings_received === 0) return 'new';
+  if (!isUptimeType(monitor.type) && monitor.next_expected_at !== null && Date.parse(monitor.next_expected_at) < now.getTime()) return 'late';
   return 'up';
 }
 

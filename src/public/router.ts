@@ -12,6 +12,7 @@ import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { BADGE_COLOURS, type PublicState, publicState, worstState } from './monitor-state.js';
 import { publicNotFound, statusDayPage, statusPage } from './pages/status.js';
 import { incidentsOfDay, loadStatusView } from './status-data.js';
+import { isUptimeType } from '../domain/monitors/schedule.js';
 
 /** Nothing but the page's own stylesheet: no script at all, no form, no frame. */
 export const PUBLIC_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -49,7 +50,7 @@ async function projectOfBadgeKey(readModels: ReadModelStore, key: string): Promi
 
 /** Each monitor's public state, in two queries (the monitors, and the latest checks of the uptime ones). */
 async function statesOf(readModels: ReadModelStore, monitors: readonly MonitorDocument[], now: Date): Promise<PublicState[]> {
-  const uptimeIds = monitors.filter((m) => m.type === 'UPTIME_HTTP').map((m) => m.id);
+  const uptimeIds = monitors.filter((m) => isUptimeType(m.type)).map((m) => m.id);
   const checks = uptimeIds.length === 0 ? [] : await readModels.find<CheckResultDocument>('check_results_latest', { $id: { $in: uptimeIds } });
   const checked = new Set(checks.map((c) => c.doc.monitor_id));
   return monitors.map((m) => publicState(m, checked.has(m.id), now));

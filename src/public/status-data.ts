@@ -6,6 +6,7 @@ import type { StatusPageDocument } from '../../projections/status-pages.js';
 import type { IncidentKind } from '../domain/monitors/incidents.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { type PublicState, publicState, worstState } from './monitor-state.js';
+import { isUptimeType } from '../domain/monitors/schedule.js';
 
 /** Days of daily bars a status page shows: today (UTC) and the 89 before it. */
 export const STATUS_DAYS = 90;
@@ -182,7 +183,7 @@ export async function loadStatusView(readModels: ReadModelStore, page: StatusPag
     return monitor ? [{ monitor, name: m.display_name ?? monitor.name }] : [];
   });
   const ids = shown.map((s) => s.monitor.id);
-  const uptimeIds = shown.filter((s) => s.monitor.type === 'UPTIME_HTTP').map((s) => s.monitor.id);
+  const uptimeIds = shown.filter((s) => isUptimeType(s.monitor.type)).map((s) => s.monitor.id);
 
   const [latest, checkDays, resolved, open] = await Promise.all([
     uptimeIds.length === 0 ? [] : readModels.find<CheckResultDocument>('check_results_latest', { $id: { $in: uptimeIds } }),
@@ -199,7 +200,7 @@ export async function loadStatusView(readModels: ReadModelStore, page: StatusPag
   const nameOf = new Map(shown.map((s) => [s.monitor.id, s.name]));
   const monitors: PublicMonitor[] = shown.map(({ monitor, name }) => {
     const own = incidents.filter((i) => i.monitor_id === monitor.id);
-    const isUptime = monitor.type === 'UPTIME_HTTP';
+    const isUptime = isUptimeType(monitor.type);
     const figures = isUptime
       ? uptimeDays(checkDays.map((s) => s.doc).filter((d) => d.monitor_id === monitor.id), own, days, now)
       : jobDays(monitor, own, days, now);

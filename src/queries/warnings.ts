@@ -1,6 +1,6 @@
 import type { MonitorDocument } from '../../projections/monitors.js';
 import type { PingRecord } from './pings.js';
-import { parseInterval } from '../domain/monitors/schedule.js';
+import { isUptimeType, parseInterval } from '../domain/monitors/schedule.js';
 import { Cron } from 'croner';
 
 export interface Warning {
@@ -83,7 +83,7 @@ export function monitorWarnings(monitor: MonitorDocument, pings: readonly PingRe
 }
 
 function expectedIntervalMs(monitor: MonitorDocument): number | null {
-  if (monitor.type === 'JOB_HEARTBEAT' || monitor.type === 'UPTIME_HTTP') return parseInterval(monitor.schedule);
+  if (monitor.type === 'JOB_HEARTBEAT' || isUptimeType(monitor.type)) return parseInterval(monitor.schedule);
   if (monitor.type !== 'JOB_CRON') return null;
   try {
     const cron = new Cron(monitor.schedule, { timezone: monitor.timezone, paused: true });

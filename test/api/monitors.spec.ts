@@ -132,7 +132,7 @@ describe('Monitors API', () => {
       ['timezone', { timezone: 'America/New_York' }, { timezone: 'Mars/Olympus' }, /^timezone must be an IANA time zone/],
       ['heartbeat schedule', { schedule: '30s' }, { schedule: '0 * * * *' }, /^schedule must be an interval such as 30s/],
       ['cron schedule', { type: 'JOB_CRON', schedule: '*/5 * * * *' }, { type: 'JOB_CRON', schedule: '*/5 * * *' }, /^schedule must be a five-field cron expression/],
-      ['type', { type: 'JOB_BASIC', schedule: 'x' }, { type: 'JOB_FOO' }, /^type must be one of JOB_CRON, JOB_HEARTBEAT, JOB_BASIC, UPTIME_HTTP$/],
+      ['type', { type: 'JOB_BASIC', schedule: 'x' }, { type: 'JOB_FOO' }, /^type must be one of JOB_CRON, JOB_HEARTBEAT, JOB_BASIC, UPTIME_HTTP, UPTIME_TCP, UPTIME_DNS$/],
       ['group ids', { notification_group_ids: [] }, { notification_group_ids: ['3f1c6f43-6f5b-4c55-9a34-0c2b8f5d2a11'] }, /^notification_group_ids: notification group .* does not exist in this project$/],
       ['channel ids', { notification_channel_ids: [] }, { notification_channel_ids: ['not-a-uuid'] }, /^notification_channel_ids\[0\] must be a UUID$/],
       ['uptime on a job', {}, { uptime_timeout_ms: 5000 }, /^uptime_timeout_ms is only accepted on UPTIME_HTTP monitors$/],

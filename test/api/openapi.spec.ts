@@ -47,6 +47,16 @@ describe('OpenAPI document', () => {
     expect(createMonitor.properties.tags).to.deep.include({ type: 'array', maxItems: 10 });
     expect(createMonitor.properties.project_id).to.deep.equal({ type: 'string', format: 'uuid' });
 
+    expect(createMonitor.properties.type.enum).to.include.members(['UPTIME_HTTP', 'UPTIME_TCP', 'UPTIME_DNS']);
+    expect(createMonitor.properties.tcp_port).to.deep.equal({ type: 'integer', minimum: 1, maximum: 65535 });
+    expect(createMonitor.properties.dns_record_type).to.deep.equal({ type: 'string', enum: ['A', 'AAAA', 'CNAME', 'MX', 'TXT'] });
+    expect(createMonitor.properties.uptime_json_operator.enum).to.deep.equal(['equals', 'not_equals', 'contains', 'exists', 'greater_than', 'less_than']);
+    for (const field of ['tcp_host', 'tcp_timeout_ms', 'dns_hostname', 'dns_expected', 'dns_match', 'dns_resolver', 'dns_timeout_ms', 'uptime_json_query', 'uptime_json_expected']) {
+      expect(createMonitor.properties, field).to.have.property(field);
+      expect(document['paths']['/v1/monitors/{monitorId}'].patch.requestBody.content['application/json'].schema.properties, field).to.have.property(field);
+      expect(document['paths']['/v1/monitors/{monitorId}'].get.responses['200'].content['application/json'].schema.properties.monitor.properties, field).to.have.property(field);
+    }
+
     const pingHistory = document['paths']['/v1/monitors/{monitorId}/pings'].get.parameters;
     expect(pingHistory.map((p: Json) => p['name'])).to.include.members(['monitorId', 'page', 'limit', 'run_id', 'exit_code', 'from_date', 'event']);
     expect(pingHistory.find((p: Json) => p['name'] === 'limit').schema).to.deep.equal({ type: 'integer', minimum: 1, maximum: 100 });
@@ -161,6 +171,16 @@ describe('OpenAPI document', () => {
 
         const job = (await call('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'Nightly', type: 'JOB_CRON', schedule: '0 3 * * *', notification_group_ids: [group.id] } })).body.monitor;
         const site = (await call('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'Site', type: 'UPTIME_HTTP', schedule: '1m', uptime_url: target.url } })).body.monitor;
+        // The other uptime types' settings in the published Monitor schema; removed before any check runs.
+        for (const fields of [
+          { type: 'UPTIME_TCP', tcp_host: '127.0.0.1', tcp_port: Number(new URL(target.url).port) },
+          { type: 'UPTIME_DNS', dns_hostname: 'example.test', dns_expected: ['192.0.2.1'], dns_resolver: '127.0.0.1:9' },
+          { type: 'UPTIME_HTTP', uptime_url: target.url, uptime_json_query: 'status', uptime_json_operator: 'exists' },
+        ]) {
+          const other = (await call('POST', '/v1/monitors', { key, body: { project_id: project.id, name: fields.type, schedule: '1m', ...fields } })).body.monitor;
+          await call('GET', `/v1/monitors/${other.id}`, { key });
+          await vigil.request('DELETE', `/v1/monitors/${other.id}`, { key });
+        }
         await call('GET', `/v1/monitors?project_id=${project.id}`, { key });
         await call('GET', `/v1/monitors/${job.id}`, { key });
         await call('GET', `/v1/monitors/${job.id}?as_of=${new Date(vigil.clock.now().getTime() + 1000).toISOString()}`, { key });

@@ -1,3 +1,4 @@
+import { toJsonObject } from '../../src/app/command-handler.js';
 import { expect } from 'chai';
 import type { Actor } from '../../src/app/command-handler.js';
 import { commandContext } from '../../src/app/context.js';
@@ -18,13 +19,14 @@ const at = '2026-11-21T00:00:00.000Z';
 const heartbeat: MonitorConfig = { ...MONITOR_DEFAULTS, name: 'Backup', slug: 'backup', type: 'JOB_HEARTBEAT', schedule: '1h', uptime: null };
 const success = { event: 'SUCCESS' as const, run_id: null, exit_code: 0, duration_ms: null, message: null, payload: null, payload_truncated: false, payload_bytes: null, request_ip: null, request_ua: null };
 
-const recorded = (type: string, data: JsonObject, metadata: JsonObject = {}): RecordedEvent => ({
+const recorded = (type: string, given: object, metadata: JsonObject = {}): RecordedEvent => ({
   id: 'e-1',
   streamName: 'monitor-m1',
   type,
   revision: 3,
   position: 10,
-  data,
+  // As the log holds it: JSON.
+  data: toJsonObject(given),
   metadata,
   created: at,
 });

@@ -1,5 +1,8 @@
 import * as t from 'io-ts';
-import { HEADER_VALUE_MASK } from '../../domain/monitors/monitor-config.js';
+import { isIP } from 'node:net';
+import { DNS_RECORD_TYPES, HEADER_VALUE_MASK, JSON_OPERATORS } from '../../domain/monitors/monitor-config.js';
+import { parseResolver } from '../../checker/dns-check.js';
+import { jsonQueryProblem } from '../../checker/json-query.js';
 import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
 import { withRefinementKeywords } from '../openapi/json-schema.js';
 import { BodyOf, BoundedString, Checked, Integer, OneOf, Uuid } from '../validation.js';
@@ -57,6 +60,28 @@ export const UptimeHeaders = Checked<Record<string, string>>('an object of heade
   description: `Header names to values. The values are stored encrypted and shown as ${HEADER_VALUE_MASK}; sending ${HEADER_VALUE_MASK} back for a header keeps its stored value.`,
 });
 
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+
+/** A DNS name or an IP address (an IPv6 one without brackets). */
+const Host = (field: string) =>
+  Checked<string>('a host name or IP address', (u) =>
+    typeof u === 'string' && (HOST_NAME.test(u) || isIP(u) !== 0)
+      ? { ok: true, value: u }
+      : { ok: false, message: `${field} must be a host name or an IP address, without a scheme, port or path` },
+  { type: 'string', maxLength: 253, description: 'A host name (example.com) or an IP address (192.0.2.1, 2001:db8::1).' });
+
+const DnsResolver = Checked<string>('an IP address with an optional port', (u) =>
+  typeof u === 'string' && u.length <= 64 && parseResolver(u) !== null
+    ? { ok: true, value: u }
+    : { ok: false, message: 'dns_resolver must be an IP address with an optional port, such as 9.9.9.9, 9.9.9.9:53 or [2620:fe::fe]:53' },
+  { type: 'string', maxLength: 64, description: 'The resolver to ask: an IP address with an optional port (9.9.9.9, 9.9.9.9:5353, [2620:fe::fe]:53).' });
+
+const JsonQuery = Checked<string>('a JMESPath expression', (u) => {
+  if (typeof u !== 'string' || u.trim().length === 0 || u.length > 1024) return { ok: false, message: 'uptime_json_query must be a JMESPath expression of 1 to 1024 characters' };
+  const problem = jsonQueryProblem(u);
+  return problem === null ? { ok: true, value: u } : { ok: false, message: `uptime_json_query is not a valid JMESPath expression: ${problem}` };
+}, { type: 'string', minLength: 1, maxLength: 1024, description: 'A JMESPath expression (https://jmespath.org) run on the JSON response body, e.g. status or checks[?name==`db`].ok | [0].' });
+
 /** The uptime-only fields; accepted only on UPTIME_HTTP monitors (the handler checks the type). */
 export const uptimeFields = {
   uptime_url: UptimeUrl,
@@ -70,8 +95,30 @@ export const uptimeFields = {
   uptime_timeout_ms: Integer(1000, 30_000),
   uptime_follow_redirects: t.boolean,
   uptime_verify_ssl: t.boolean,
+  uptime_json_query: t.union([JsonQuery, t.null], 'a JMESPath expression of 1 to 1024 characters, or null for none'),
+  uptime_json_operator: OneOf(JSON_OPERATORS),
+  uptime_json_expected: t.union([BoundedString(0, 1024), t.null], 'a string of at most 1024 characters, or null'),
 };
 export const UPTIME_FIELD_NAMES = Object.keys(uptimeFields) as (keyof typeof uptimeFields)[];
+
+/** The UPTIME_TCP fields; accepted only on UPTIME_TCP monitors. */
+export const tcpFields = {
+  tcp_host: Host('tcp_host'),
+  tcp_port: Integer(1, 65_535),
+  tcp_timeout_ms: Integer(1000, 30_000),
+};
+export const TCP_FIELD_NAMES = Object.keys(tcpFields) as (keyof typeof tcpFields)[];
+
+/** The UPTIME_DNS fields; accepted only on UPTIME_DNS monitors. */
+export const dnsFields = {
+  dns_hostname: Host('dns_hostname'),
+  dns_record_type: OneOf(DNS_RECORD_TYPES),
+  dns_expected: listOf(BoundedString(1, 1024), 20),
+  dns_match: OneOf(['any', 'all'] as const),
+  dns_resolver: t.union([DnsResolver, t.null], 'an IP address with an optional port, or null for the default resolvers'),
+  dns_timeout_ms: Integer(1000, 30_000),
+};
+export const DNS_FIELD_NAMES = Object.keys(dnsFields) as (keyof typeof dnsFields)[];
 
 const settableFields = {
   slug: Slug,
@@ -89,6 +136,8 @@ const settableFields = {
   notification_group_ids: Ids,
   notification_channel_ids: Ids,
   ...uptimeFields,
+  ...tcpFields,
+  ...dnsFields,
 };
 
 export const CreateMonitorBody = BodyOf(

@@ -4,7 +4,7 @@ import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/inciden
 import { PING_KINDS } from '../../domain/monitors/pings.js';
 import { ROLES } from '../../domain/access/roles.js';
 import { SCOPES } from '../../domain/access/scopes.js';
-import { HEADER_VALUE_MASK } from '../../domain/monitors/monitor-config.js';
+import { DNS_RECORD_TYPES, HEADER_VALUE_MASK, JSON_OPERATORS } from '../../domain/monitors/monitor-config.js';
 import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
 import { PROVISIONED_TYPES } from '../../domain/projects/auto-provisioning.js';
 import { described } from './json-schema.js';
@@ -68,7 +68,7 @@ export const ApiKey = t.type({
   revoked_at: nullable(Time),
 });
 
-/** Present on UPTIME_HTTP monitors only. */
+/** Present on UPTIME_HTTP monitors only; uptime_locations on every uptime monitor. */
 const uptimeFields = t.partial({
   uptime_url: t.string,
   uptime_method: Enum(['GET', 'HEAD', 'POST']),
@@ -84,7 +84,27 @@ const uptimeFields = t.partial({
   uptime_timeout_ms: t.number,
   uptime_follow_redirects: t.boolean,
   uptime_verify_ssl: t.boolean,
+  uptime_json_query: nullable(t.string),
+  uptime_json_operator: Enum(JSON_OPERATORS),
+  uptime_json_expected: nullable(t.string),
   uptime_locations: t.array(t.string),
+});
+
+/** Present on UPTIME_TCP monitors only. */
+const tcpFields = t.partial({
+  tcp_host: t.string,
+  tcp_port: t.number,
+  tcp_timeout_ms: t.number,
+});
+
+/** Present on UPTIME_DNS monitors only. */
+const dnsFields = t.partial({
+  dns_hostname: t.string,
+  dns_record_type: Enum(DNS_RECORD_TYPES),
+  dns_expected: t.array(t.string),
+  dns_match: Enum(['any', 'all']),
+  dns_resolver: nullable(t.string),
+  dns_timeout_ms: t.number,
 });
 
 export const Monitor = t.intersection([
@@ -121,6 +141,8 @@ export const Monitor = t.intersection([
     updated_at: Time,
   }),
   uptimeFields,
+  tcpFields,
+  dnsFields,
 ]);
 
 const IncidentActor = AnyObject;

@@ -44,5 +44,7 @@ export function monitorBody(doc: MonitorDocument) {
     created_at: doc.created_at,
     updated_at: doc.updated_at,
     ...(doc.uptime ? { ...doc.uptime, uptime_locations: CHECK_LOCATIONS } : {}),
+    ...(doc.tcp ? { ...doc.tcp, uptime_locations: CHECK_LOCATIONS } : {}),
+    ...(doc.dns ? { ...doc.dns, uptime_locations: CHECK_LOCATIONS } : {}),
   };
 }

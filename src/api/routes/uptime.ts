@@ -14,6 +14,7 @@ import type { VigilState } from '../state.js';
 import { PeriodQuery, queryFields } from '../codecs/queries.js';
 import { CheckDnsBody, CheckHttpBody, CheckSslBody } from '../codecs/tools.js';
 import { decode, pathId } from '../validation.js';
+import { isUptimeType } from '../../domain/monitors/schedule.js';
 
 const READ = { scope: 'read' } as const;
 const TOOL_TIMEOUT_MS = 10_000;
@@ -45,7 +46,7 @@ export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies):
     await gate(readModels, ctx.state.caller, READ, projectId);
     const period = periodQuery(ctx.query);
     const hours = await checkHours(readModels, { project_id: projectId }, periodStart(commands.clock(), period));
-    const monitors = (await listMonitors(readModels, projectId)).filter((m) => m.type === 'UPTIME_HTTP');
+    const monitors = (await listMonitors(readModels, projectId)).filter((m) => isUptimeType(m.type));
     const overall = summarize(hours);
     ctx.body = {
       period_hours: period,

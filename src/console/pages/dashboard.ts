@@ -5,6 +5,7 @@ import { type Html, html } from '../html.js';
 import { STATUS_TEXT, type Viewer, page, projectNav, statusBadge, timeAgo } from '../layout.js';
 import { asOfForm } from './past.js';
 import { DISPLAY_STATUSES, type DisplayStatus, type MonitorOverview, RUNS_SHOWN } from '../overview.js';
+import { isUptimeType } from '../../domain/monitors/schedule.js';
 
 export interface DashboardFilter {
   status: DisplayStatus | null;
@@ -15,7 +16,7 @@ function nextExpected(o: MonitorOverview, now: Date): Html {
   const { monitor } = o;
   if (monitor.paused) return html`<span class="muted">paused</span>`;
   // Not yet counted: nothing is late before the first ping.
-  if (monitor.is_new && monitor.type !== 'UPTIME_HTTP' && monitor.type !== 'JOB_BASIC') return html`<span class="muted">waiting for first ping</span>`;
+  if (monitor.is_new && !isUptimeType(monitor.type) && monitor.type !== 'JOB_BASIC') return html`<span class="muted">waiting for first ping</span>`;
   if (monitor.type === 'JOB_BASIC' || monitor.next_expected_at === null) return html`<span class="muted">no schedule</span>`;
   const at = monitor.next_expected_at;
   const late = Date.parse(at) < now.getTime();
@@ -25,12 +26,12 @@ function nextExpected(o: MonitorOverview, now: Date): Html {
 /** One monitor's row: the dashboard renders it, and the live stream sends it again when it changes. */
 export function monitorRow(o: MonitorOverview, now: Date): Html {
   const { monitor } = o;
-  const waitingText = monitor.type === 'UPTIME_HTTP' ? 'Waiting for first check' : STATUS_TEXT.WAITING;
+  const waitingText = isUptimeType(monitor.type) ? 'Waiting for first check' : STATUS_TEXT.WAITING;
   return html`<tr data-monitor-id="${monitor.id}" data-status="${o.status}"${o.status === 'DOWN' ? html` class="row-down"` : null}>
 <td><a class="monitor-name" href="/monitors/${monitor.id}">${monitor.name}</a><span class="monitor-slug">${monitor.slug}</span></td>
 <td class="hide-narrow">${TYPE_NAMES[monitor.type]}</td>
 <td>${o.status === 'WAITING' ? html`<span class="status status-waiting">${waitingText}</span>` : statusBadge(o.status)}</td>
-<td class="nowrap">${timeAgo(o.lastSeenAt, now, relativeTime, monitor.type === 'UPTIME_HTTP' ? 'no check yet' : 'no ping yet')}</td>
+<td class="nowrap">${timeAgo(o.lastSeenAt, now, relativeTime, isUptimeType(monitor.type) ? 'no check yet' : 'no ping yet')}</td>
 <td class="hide-narrow nowrap">${nextExpected(o, now)}</td>
 <td class="hide-narrow">${sparkline(o.runs, RUNS_SHOWN)}</td>
 <td class="num">${o.openIncidents > 0

@@ -8,6 +8,7 @@ import { TYPE_NAMES, duration, inZone, plural, relativeTime, scheduleInWords, ut
 import { type Fragment, type Html, html } from '../html.js';
 import { type Viewer, csrfField, incidentBadge, page, statusBadge, timeAgo } from '../layout.js';
 import type { DisplayStatus, Run } from '../overview.js';
+import { isUptimeType } from '../../domain/monitors/schedule.js';
 
 export interface UptimeDay {
   day: string;
@@ -55,7 +56,7 @@ function facts(m: MonitorDocument): Html {
       'Goes DOWN after',
       m.type === 'JOB_BASIC'
         ? plural(m.failure_tolerance, 'failed run')
-        : m.type === 'UPTIME_HTTP'
+        : isUptimeType(m.type)
           ? plural(m.failure_tolerance, 'failed check')
           : `${plural(m.schedule_tolerance, 'missed check-in')} or ${plural(m.failure_tolerance, 'failed run')}`,
     ],
@@ -67,14 +68,20 @@ function facts(m: MonitorDocument): Html {
   if (m.tags.length > 0) rows.push(['Tags', m.tags.join(', ')]);
   if (m.description) rows.push(['Description', m.description]);
   rows.push(['Slug', html`<code>${m.slug}</code>`]);
-  if (m.type !== 'UPTIME_HTTP') rows.push(['Keeps', `the last ${m.retention_count} pings`]);
+  if (!isUptimeType(m.type)) rows.push(['Keeps', `the last ${m.retention_count} pings`]);
   return html`<dl class="facts">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
+}
+
+function checkTarget(m: MonitorDocument): string {
+  if (m.type === 'UPTIME_TCP') return `${m.tcp?.tcp_host ?? ''}:${m.tcp?.tcp_port ?? ''}`;
+  if (m.type === 'UPTIME_DNS') return `${m.dns?.dns_hostname ?? ''} (${m.dns?.dns_record_type ?? 'A'})`;
+  return m.uptime?.uptime_url ?? '';
 }
 
 function pingUrls(v: MonitorView): Html {
   const { monitor: m, origin, project } = v;
-  if (m.type === 'UPTIME_HTTP') {
-    return html`<section class="panel"><h2>Target</h2><p>Vigil checks <code>${m.uptime?.uptime_url ?? ''}</code> itself; nothing needs to ping it.</p></section>`;
+  if (isUptimeType(m.type)) {
+    return html`<section class="panel"><h2>Target</h2><p>Vigil checks <code>${checkTarget(m)}</code> itself; nothing needs to ping it.</p></section>`;
   }
   const base = `${origin}/v1/ping/${m.id}`;
   const job = '/path/to/your-job';
@@ -139,8 +146,8 @@ export function monitorPage(v: MonitorView): Html {
     notice: v.notice,
     crumbs: [{ label: v.project.name, href: `/projects/${v.project.id}` }, { label: m.name }],
     body: html`<div class="page-head"><div>
-<h1>${m.name} ${v.status === 'WAITING' ? html`<span class="status status-waiting">${m.type === 'UPTIME_HTTP' ? 'Waiting for first check' : 'Waiting for first ping'}</span>` : statusBadge(v.status)}</h1>
-<p class="lede">${scheduleInWords(m)}. Last ${m.type === 'UPTIME_HTTP' ? 'check' : 'ping'} ${timeAgo(v.lastSeenAt, now, relativeTime)}.</p>
+<h1>${m.name} ${v.status === 'WAITING' ? html`<span class="status status-waiting">${isUptimeType(m.type) ? 'Waiting for first check' : 'Waiting for first ping'}</span>` : statusBadge(v.status)}</h1>
+<p class="lede">${scheduleInWords(m)}. Last ${isUptimeType(m.type) ? 'check' : 'ping'} ${timeAgo(v.lastSeenAt, now, relativeTime)}.</p>
 </div>
 ${v.canManage ? html`<div class="actions">${m.paused ? action('resume', 'Resume monitoring') : action('pause', 'Pause monitoring')}</div>` : null}
 </div>
@@ -159,14 +166,14 @@ ${m.paused
 </div>
 <div class="stack">
 ${pingUrls(v)}
-<section class="panel" aria-labelledby="runs"><h2 id="runs">${m.type === 'UPTIME_HTTP' ? 'Response time' : 'Run durations'}</h2>
-${m.type === 'UPTIME_HTTP'
+<section class="panel" aria-labelledby="runs"><h2 id="runs">${isUptimeType(m.type) ? 'Response time' : 'Run durations'}</h2>
+${isUptimeType(m.type)
   ? responseTimeChart(v.runs)
   : durationChart(v.runs, { minMs: m.min_duration_seconds === null ? null : m.min_duration_seconds * 1000, maxMs: m.max_duration_seconds === null ? null : m.max_duration_seconds * 1000 }, 'Run durations')}
 ${v.uptimeDays ? html`<h3>Uptime by day (UTC)</h3>${uptimeDays(v.uptimeDays)}` : null}
 </section>
 <section aria-labelledby="incidents"><h2 id="incidents">Incidents</h2>${incidentsTable(v.incidents, now)}</section>
-${m.type === 'UPTIME_HTTP' ? null : html`<section aria-labelledby="pings"><h2 id="pings">Recent pings</h2>${pingsTable(v.pings, now)}</section>`}
+${isUptimeType(m.type) ? null : html`<section aria-labelledby="pings"><h2 id="pings">Recent pings</h2>${pingsTable(v.pings, now)}</section>`}
 </div>`,
   });
 }

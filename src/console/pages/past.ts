@@ -1,3 +1,4 @@
+import { isUptimeType } from '../../domain/monitors/schedule.js';
 import type { IncidentActor, IncidentDocument } from '../../../projections/incidents.js';
 import type { MonitorDocument } from '../../../projections/monitors.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
@@ -35,7 +36,7 @@ export interface PastMonitorRow {
 /** What the monitor's status was, from its document then alone (no ping history is read). */
 function statusThen(m: MonitorDocument): Html {
   if (m.status === 'PAUSED' || m.status === 'DOWN') return statusBadge(m.status);
-  return m.type !== 'UPTIME_HTTP' && m.total_pings_received === 0 ? statusBadge('WAITING') : statusBadge('UP');
+  return !isUptimeType(m.type) && m.total_pings_received === 0 ? statusBadge('WAITING') : statusBadge('UP');
 }
 
 export function pastDashboardPage(v: { viewer: Viewer; project: ProjectDocument; asOf: string; rows: PastMonitorRow[]; projectCount: number }): Html {

@@ -3,6 +3,13 @@ import { type MonitorType, isTimeZone, scheduleProblem } from './schedule.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST';
 
+/** How a JSON query's result is compared with `uptime_json_expected`. */
+export const JSON_OPERATORS = ['equals', 'not_equals', 'contains', 'exists', 'greater_than', 'less_than'] as const;
+export type JsonOperator = (typeof JSON_OPERATORS)[number];
+
+export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT'] as const;
+export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
+
 /** The uptime-only settings, present on UPTIME_HTTP monitors only. */
 export interface UptimeConfig {
   uptime_url: string;
@@ -23,6 +30,37 @@ export interface UptimeConfig {
   uptime_timeout_ms: number;
   uptime_follow_redirects: boolean;
   uptime_verify_ssl: boolean;
+  /**
+   * A JMESPath expression run on the JSON body of a response that passed the status and keyword
+   * checks; its result is compared with `uptime_json_expected` by `uptime_json_operator`. All three
+   * are absent from events recorded before JSON queries existed, which means no query.
+   */
+  uptime_json_query?: string | null;
+  uptime_json_operator?: JsonOperator;
+  /** Compared with the result's text: a string as it is, anything else as JSON (true, 42, null). */
+  uptime_json_expected?: string | null;
+}
+
+/** The settings of an UPTIME_TCP monitor: up when a TCP connection to host:port opens in time. */
+export interface TcpCheckConfig {
+  tcp_host: string;
+  tcp_port: number;
+  tcp_timeout_ms: number;
+}
+
+/**
+ * The settings of an UPTIME_DNS monitor: up when the record resolves and its values match
+ * `dns_expected` (any one of them, or all of them). The values are only compared, never connected to.
+ */
+export interface DnsCheckConfig {
+  dns_hostname: string;
+  dns_record_type: DnsRecordType;
+  /** Empty means any answer at all. */
+  dns_expected: string[];
+  dns_match: 'any' | 'all';
+  /** An IP address (with an optional :port) to ask instead of VIGIL_DNS_SERVERS or the system's resolvers. */
+  dns_resolver: string | null;
+  dns_timeout_ms: number;
 }
 
 export interface MonitorConfig {
@@ -44,6 +82,10 @@ export interface MonitorConfig {
   notification_group_ids: string[];
   notification_channel_ids: string[];
   uptime: UptimeConfig | null;
+  /** UPTIME_TCP only; absent from events recorded before TCP checks existed. */
+  tcp?: TcpCheckConfig | null;
+  /** UPTIME_DNS only; absent from events recorded before DNS checks existed. */
+  dns?: DnsCheckConfig | null;
 }
 
 export const MONITOR_DEFAULTS = {
@@ -72,6 +114,19 @@ export const UPTIME_DEFAULTS: Omit<UptimeConfig, 'uptime_url'> = {
   uptime_timeout_ms: 10_000,
   uptime_follow_redirects: true,
   uptime_verify_ssl: true,
+  uptime_json_query: null,
+  uptime_json_operator: 'equals',
+  uptime_json_expected: null,
+};
+
+export const TCP_DEFAULTS: Omit<TcpCheckConfig, 'tcp_host' | 'tcp_port'> = { tcp_timeout_ms: 10_000 };
+
+export const DNS_DEFAULTS: Omit<DnsCheckConfig, 'dns_hostname'> = {
+  dns_record_type: 'A',
+  dns_expected: [],
+  dns_match: 'any',
+  dns_resolver: null,
+  dns_timeout_ms: 5_000,
 };
 
 /**
@@ -86,7 +141,7 @@ export const maskedHeaders = (headers: Record<string, string>): Record<string, s
 /** The uptime settings as documents and the API hold them: every header value masked, sealed or not. */
 export function shownUptime(uptime: UptimeConfig): UptimeConfig {
   const { uptime_headers_sealed: _sealed, ...shown } = uptime;
-  return { ...shown, uptime_headers: maskedHeaders(uptime.uptime_headers) };
+  return { ...UPTIME_DEFAULTS, ...shown, uptime_headers: maskedHeaders(uptime.uptime_headers) };
 }
 
 /**
@@ -105,4 +160,16 @@ export function assertConsistent(config: MonitorConfig, now: string, previous: M
     throw invalid('uptime_url is required for UPTIME_HTTP monitors');
   }
   if (config.type !== 'UPTIME_HTTP' && config.uptime !== null) throw invalid('uptime_* fields are only accepted on UPTIME_HTTP monitors');
+  const json = config.uptime;
+  if (json?.uptime_json_query && json.uptime_json_operator !== 'exists' && (json.uptime_json_expected ?? null) === null) {
+    throw invalid(`uptime_json_expected is required when uptime_json_operator is ${json.uptime_json_operator}`);
+  }
+  const tcp = config.tcp ?? null;
+  if (config.type === 'UPTIME_TCP' && (tcp === null || tcp.tcp_host === '' || tcp.tcp_port === 0)) {
+    throw invalid(tcp === null || tcp.tcp_host === '' ? 'tcp_host is required for UPTIME_TCP monitors' : 'tcp_port is required for UPTIME_TCP monitors');
+  }
+  if (config.type !== 'UPTIME_TCP' && tcp !== null) throw invalid('tcp_* fields are only accepted on UPTIME_TCP monitors');
+  const dns = config.dns ?? null;
+  if (config.type === 'UPTIME_DNS' && (dns === null || dns.dns_hostname === '')) throw invalid('dns_hostname is required for UPTIME_DNS monitors');
+  if (config.type !== 'UPTIME_DNS' && dns !== null) throw invalid('dns_* fields are only accepted on UPTIME_DNS monitors');
 }

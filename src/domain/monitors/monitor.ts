@@ -2,10 +2,10 @@ import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
 import { withPages } from './paging.js';
 import { checkFailureCause, failureCause, hungRunCause, missedCause, sslExpiringCause, tooFastCause, tooSlowCause } from './causes.js';
-import { addSeconds, nextExpectedAfter, nextExpectedAfterCheckIn } from './schedule.js';
+import { addSeconds, isUptimeType, nextExpectedAfter, nextExpectedAfterCheckIn } from './schedule.js';
 import type { PageReason } from '../notifications/page.js';
 import { INCIDENT_KINDS, type IncidentKind, type IncidentStatus, type UserActor } from './incidents.js';
-import { type MonitorConfig, type UptimeConfig, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
+import { type DnsCheckConfig, type MonitorConfig, type TcpCheckConfig, type UptimeConfig, DNS_DEFAULTS, TCP_DEFAULTS, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
 import { type DurationAssertion, type OpenRun, type PingKind, OPEN_RUNS_KEPT, assessDuration, effectiveKind, matchingStart, sameRun } from './pings.js';
 
 type Ids = { monitor_id: string; project_id: string };
@@ -65,7 +65,7 @@ export interface IncidentResolvedData extends Ids {
   reason: string | null;
 }
 
-/** What the checker saw on one check of an UPTIME_HTTP monitor. */
+/** What the checker saw on one check of an uptime monitor (UPTIME_HTTP, UPTIME_TCP or UPTIME_DNS). */
 export interface CheckObservation {
   check_id: string;
   status_code: number | null;
@@ -125,7 +125,7 @@ export type MonitorEvent =
   | DomainEvent<'AlertsPaused', Ids & { until: string; consecutive_alerts: number; at: string }>;
 
 export type UptimePatch = Partial<UptimeConfig>;
-export type MonitorPatch = Partial<Omit<MonitorConfig, 'uptime' | 'type'>> & { uptime?: UptimePatch };
+export type MonitorPatch = Partial<Omit<MonitorConfig, 'uptime' | 'tcp' | 'dns' | 'type'>> & { uptime?: UptimePatch; tcp?: Partial<TcpCheckConfig>; dns?: Partial<DnsCheckConfig> };
 
 
 export type MonitorCommand =
@@ -206,10 +206,13 @@ function withIncident(state: MonitorState, id: string, changes: Partial<Incident
 
 /** Only the fields sent change. Uptime fields sent to a monitor without them start from the defaults. */
 export function mergeConfig(config: MonitorConfig, patch: MonitorPatch): MonitorConfig {
-  const { uptime: uptimePatch, ...rest } = patch;
-  const changesUptime = uptimePatch !== undefined && Object.keys(uptimePatch).length > 0;
-  const uptime = changesUptime ? { ...(config.uptime ?? { ...UPTIME_DEFAULTS, uptime_url: '' }), ...uptimePatch } : config.uptime;
-  return { ...config, ...rest, uptime };
+  const { uptime: uptimePatch, tcp: tcpPatch, dns: dnsPatch, ...rest } = patch;
+  const changes = (part: object | undefined): part is object => part !== undefined && Object.keys(part).length > 0;
+  const uptime = changes(uptimePatch) ? { ...(config.uptime ?? { ...UPTIME_DEFAULTS, uptime_url: '' }), ...uptimePatch } : config.uptime;
+  const merged: MonitorConfig = { ...config, ...rest, uptime };
+  if (changes(tcpPatch)) merged.tcp = { ...(config.tcp ?? { ...TCP_DEFAULTS, tcp_host: '', tcp_port: 0 }), ...tcpPatch };
+  if (changes(dnsPatch)) merged.dns = { ...(config.dns ?? { ...DNS_DEFAULTS, dns_hostname: '' }), ...dnsPatch };
+  return merged;
 }
 
 export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent> = {
@@ -356,7 +359,7 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       case 'ReceivePing':
         // Its state is what Vigil's own checks find: a ping (anyone with its URL) must not push the
         // next check back or close an outage the checks see.
-        if (config.type === 'UPTIME_HTTP') throw invalid(`monitor ${state.monitorId} is UPTIME_HTTP: Vigil checks it itself, so it takes no pings`);
+        if (isUptimeType(config.type)) throw invalid(`monitor ${state.monitorId} is ${config.type}: Vigil checks it itself, so it takes no pings`);
         return receivePing(state, config, command);
       case 'AcknowledgeIncident': {
         const incident = state.incidents.get(command.incident_id);
@@ -560,7 +563,7 @@ function pingReceived(state: MonitorState, config: MonitorConfig, command: Extra
 
 /** Uptime monitors are checked at once; jobs are expected one interval or slot later. */
 function firstExpected(config: MonitorConfig, from: string): string | null {
-  return config.type === 'UPTIME_HTTP' ? from : nextExpectedAfter(config.type, config.schedule, config.timezone, from);
+  return isUptimeType(config.type) ? from : nextExpectedAfter(config.type, config.schedule, config.timezone, from);
 }
 
 /** Slots accounted for in one command; a longer backlog is worked off by the timer's next fires. */
@@ -578,7 +581,7 @@ function expireDeadlines(state: MonitorState, config: MonitorConfig, command: Ex
   const events: MonitorEvent[] = [];
   // Uptime monitors are checked by Vigil itself: a late check is the checker's business, not a miss.
   // A job that has never checked in is waiting for its first ping: nothing is overdue yet.
-  let expected = config.type === 'UPTIME_HTTP' || awaitsFirstPing(state) ? null : state.nextExpectedAt;
+  let expected = isUptimeType(config.type) || awaitsFirstPing(state) ? null : state.nextExpectedAt;
   let misses = state.consecutiveMisses;
   let health = state.health;
   let missedOpen = openIncidentOf(state, 'MISSED') !== null;
@@ -660,7 +663,7 @@ const DAY_MS = 86_400_000;
  * a renewed certificate is seen.
  */
 function recordCheck(state: MonitorState, config: MonitorConfig, command: Extract<MonitorCommand, { type: 'RecordCheck' }>): MonitorEvent[] {
-  if (config.type !== 'UPTIME_HTTP') throw invalid('only UPTIME_HTTP monitors are checked');
+  if (!isUptimeType(config.type)) throw invalid('only uptime monitors are checked');
   if (state.paused) return [];
   const { check, now } = command;
   const ids = { monitor_id: state.monitorId, project_id: state.projectId };

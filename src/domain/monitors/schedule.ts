@@ -4,8 +4,13 @@ import { ruleParts, ruleProblem } from './rrule-parts.js';
 
 const { RRule, rrulestr } = rrule;
 
-export type MonitorType = 'JOB_CRON' | 'JOB_HEARTBEAT' | 'JOB_BASIC' | 'UPTIME_HTTP';
-export const MONITOR_TYPES: readonly MonitorType[] = ['JOB_CRON', 'JOB_HEARTBEAT', 'JOB_BASIC', 'UPTIME_HTTP'];
+export type MonitorType = 'JOB_CRON' | 'JOB_HEARTBEAT' | 'JOB_BASIC' | UptimeType;
+export type UptimeType = 'UPTIME_HTTP' | 'UPTIME_TCP' | 'UPTIME_DNS';
+export const UPTIME_TYPES: readonly UptimeType[] = ['UPTIME_HTTP', 'UPTIME_TCP', 'UPTIME_DNS'];
+export const MONITOR_TYPES: readonly MonitorType[] = ['JOB_CRON', 'JOB_HEARTBEAT', 'JOB_BASIC', ...UPTIME_TYPES];
+
+/** Monitors Vigil checks itself, on an interval, rather than waiting for their pings. */
+export const isUptimeType = (type: MonitorType): type is UptimeType => (UPTIME_TYPES as readonly string[]).includes(type);
 
 const CRON_MACROS = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@hourly'] as const;
 const INTERVAL = /^(\d{1,7})(s|m|h|d|w)$/;
@@ -150,6 +155,8 @@ export function scheduleProblem(type: MonitorType, schedule: string, timezone: s
     }
     case 'JOB_HEARTBEAT':
     case 'UPTIME_HTTP':
+    case 'UPTIME_TCP':
+    case 'UPTIME_DNS':
       return parseInterval(schedule) !== null
         ? null
         : `schedule must be an interval such as 30s, 5m, 1h, 2d or 1w (from 1s to 365d) for ${type} monitors`;
@@ -318,7 +325,9 @@ export function nextExpectedAfter(type: MonitorType, schedule: string, timezone:
       return next ? next.toISOString() : null;
     }
     case 'JOB_HEARTBEAT':
-    case 'UPTIME_HTTP': {
+    case 'UPTIME_HTTP':
+    case 'UPTIME_TCP':
+    case 'UPTIME_DNS': {
       const interval = parseInterval(schedule);
       return interval === null ? null : new Date(Date.parse(from) + interval).toISOString();
     }

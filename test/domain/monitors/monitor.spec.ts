@@ -543,7 +543,7 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
   it('is never expired by the timer (the checker keeps its own schedule)', () =>
     given([createdUptime()]).when({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'a', overdue: 'b', failed: 'c' }, repage_after_seconds: 3600, now: '2026-11-22T00:00:00.000Z' }).then([]));
 
-  it('refuses checks for job monitors', () => given([created()]).when(record(check())).thenRefuses('invalid', /only UPTIME_HTTP/));
+  it('refuses checks for job monitors', () => given([created()]).when(record(check())).thenRefuses('invalid', /only uptime monitors are checked/));
 });
 
 describe('Monitor paging', () => {
