@@ -19,6 +19,8 @@ import { type Actor, appendRetrying, appendToStreamsRetrying, handleCommand, toA
 import type { LoadedMonitor } from './monitor-states.js';
 import { type CommandContext, nowIso } from './context.js';
 import { sealedConfig, sealedPatch } from './uptime-headers.js';
+import { type StreamRead, findPagingCircumstances } from './paging-circumstances.js';
+import { hasCircumstances, wouldRaise } from '../domain/monitors/circumstances.js';
 
 export interface MonitorOutcome {
   events: MonitorEvent[];
@@ -53,7 +55,7 @@ export async function runMonitorCommand(
     for (let attempt = 1; ; attempt += 1) {
       const remembered = attempt === 1 && context.events.appendToStreams ? context.monitorStates.remembered(monitorId) : undefined;
       const loaded = remembered ?? (await context.monitorStates.load(context.events, monitorId));
-      const events = monitorDecider.decide(typeof command === 'function' ? command(loaded) : command, loaded.state);
+      const { events, read } = await decideInCircumstances(context, typeof command === 'function' ? command(loaded) : command, loaded.state);
       if (events.length === 0) return { events, state: loaded.state, position: null };
       const encode = (stream: string, expectedRevision: number | 'no_stream', toAppend: MonitorEvent[]) =>
         withEventIds(commandId, stream, expectedRevision, toAppend.map((e) => toAppendable(e, actor)));
@@ -67,7 +69,8 @@ export async function runMonitorCommand(
         const toMonitor = { streamName: monitorStream(monitorId), events: encode(monitorStream(monitorId), loaded.monitorRevision, others), expectedRevision: loaded.monitorRevision };
         try {
           // A stream with nothing to write goes first: its check then never needs undoing.
-          const results = await appendToStreamsRetrying(context.events, others.length === 0 ? [toMonitor, toPings] : [toPings, toMonitor]);
+          const checks = read.map((stream) => ({ ...stream, events: [] }));
+          const results = await appendToStreamsRetrying(context.events, others.length === 0 ? [...checks, toMonitor, toPings] : [...checks, toPings, toMonitor]);
           position = Math.max(...results.map((r) => r.position));
         } catch (error) {
           context.monitorStates.forget(monitorId);
@@ -111,6 +114,22 @@ export async function runMonitorCommand(
       return { events, state, position: evidence ?? position };
     }
   });
+}
+
+/**
+ * Decides `command`; should that open an incident or page, looks for what silences the monitor's
+ * pages (a maintenance window, a dependency DOWN) and decides again in those circumstances. Only
+ * then is anything read beyond the monitor's own streams: a ping that changes nothing costs nothing
+ * more. `read`: the streams consulted, which the append must find unchanged. (On a store without a
+ * multi-stream append, EventStoreDB, they cannot be checked: docs/guarantees.md.)
+ */
+async function decideInCircumstances(context: CommandContext, command: MonitorCommand, state: MonitorState): Promise<{ events: MonitorEvent[]; read: StreamRead[] }> {
+  const events = monitorDecider.decide(command, state);
+  const circumstantial = command.type === 'ReceivePing' || command.type === 'ExpireDeadlines' || command.type === 'RecordCheck';
+  if (!circumstantial || !wouldRaise(events)) return { events, read: [] };
+  const found = await findPagingCircumstances(context, state, command.now);
+  if (!hasCircumstances(found.circumstances)) return { events, read: found.read };
+  return { events: monitorDecider.decide({ ...command, circumstances: found.circumstances }, state), read: found.read };
 }
 
 /** A stream's revision once `appended` more events are in it. */

@@ -1,6 +1,7 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
 import { withPages } from './paging.js';
+import { type PagingCircumstances, withCircumstances } from './circumstances.js';
 import { checkFailureCause, failureCause, hungRunCause, missedCause, sslExpiringCause, tooFastCause, tooSlowCause } from './causes.js';
 import { addSeconds, isUptimeType, nextExpectedAfter, nextExpectedAfterCheckIn } from './schedule.js';
 import type { PageReason } from '../notifications/page.js';
@@ -135,7 +136,7 @@ export type MonitorCommand =
   | { type: 'ResumeMonitor'; monitor_id: string; now: string }
   | { type: 'ForceMonitorUp'; monitor_id: string; by: UserActor; now: string }
   /** `incident_id` is used if the ping opens an incident. */
-  | { type: 'ReceivePing'; monitor_id: string; ping: IncomingPing; incident_id: string; repage_after_seconds: number; now: string }
+  | { type: 'ReceivePing'; monitor_id: string; ping: IncomingPing; incident_id: string; repage_after_seconds: number; now: string; circumstances?: PagingCircumstances }
   | { type: 'AcknowledgeIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'ResolveIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'DeleteMonitor'; monitor_id: string; now: string }
@@ -148,9 +149,10 @@ export type MonitorCommand =
       ssl_warning_days: number;
       repage_after_seconds: number;
       now: string;
+      circumstances?: PagingCircumstances;
     }
   /** From the timer: account for every slot and every run whose deadline has passed by `now`. */
-  | { type: 'ExpireDeadlines'; monitor_id: string; incident_ids: { missed: string; overdue: string; failed: string }; repage_after_seconds: number; now: string };
+  | { type: 'ExpireDeadlines'; monitor_id: string; incident_ids: { missed: string; overdue: string; failed: string }; repage_after_seconds: number; now: string; circumstances?: PagingCircumstances };
 
 export interface MonitorState {
   lifecycle: 'absent' | 'active' | 'deleted';
@@ -318,7 +320,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
   },
 
   decide(command, state) {
-    const decided = decideWithoutPaging(command, state);
+    const circumstances = 'circumstances' in command ? command.circumstances : undefined;
+    const decided = withCircumstances(state, decideWithoutPaging(command, state), circumstances);
     if (state.config === null || decided.length === 0 && command.type !== 'ExpireDeadlines') return decided;
     const repageAfterSeconds = 'repage_after_seconds' in command ? command.repage_after_seconds : 0;
     return withPages(state, state.config, decided, { now: command.now, repageAfterSeconds, repageDue: command.type === 'ExpireDeadlines' && !state.paused }, monitorDecider.evolve);

@@ -1,0 +1,33 @@
+import { NO_CIRCUMSTANCES, type PagingCircumstances } from '../domain/monitors/circumstances.js';
+import type { MonitorState } from '../domain/monitors/monitor.js';
+import type { CommandContext } from './context.js';
+
+/** A stream a decision read without writing to it: the append checks it is still at this revision. */
+export interface StreamRead {
+  streamName: string;
+  expectedRevision: number | 'no_stream';
+}
+
+export interface FoundCircumstances {
+  circumstances: PagingCircumstances;
+  /** Every stream read to find them, so the decision is conditional on each. */
+  read: StreamRead[];
+}
+
+/** One concern's look at the log: what it found and which streams it read. */
+export type CircumstanceFinder = (context: CommandContext, state: MonitorState, now: string) => Promise<Partial<PagingCircumstances> & { read: StreamRead[] }>;
+
+/** Each concern that can silence a monitor's pages. Filled in by maintenance windows and dependencies. */
+const FINDERS: readonly CircumstanceFinder[] = [];
+
+/** What silences `state`'s pages at `now`, and the streams that say so. */
+export async function findPagingCircumstances(context: CommandContext, state: MonitorState, now: string, finders: readonly CircumstanceFinder[] = FINDERS): Promise<FoundCircumstances> {
+  let circumstances: PagingCircumstances = NO_CIRCUMSTANCES;
+  const read: StreamRead[] = [];
+  for (const finder of finders) {
+    const { read: streams, ...found } = await finder(context, state, now);
+    circumstances = { ...circumstances, ...found };
+    read.push(...streams);
+  }
+  return { circumstances, read };
+}
