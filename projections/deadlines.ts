@@ -1,4 +1,4 @@
-import { OPEN_RUNS_KEPT } from '../src/domain/monitors/pings.js';
+import { openRunsAfterPing } from '../src/domain/monitors/pings.js';
 import { addSeconds, isUptimeType } from '../src/domain/monitors/schedule.js';
 import type { Projection } from '../src/projector/projection.js';
 import { slotOf } from '../src/coordination/partitions.js';
@@ -76,8 +76,7 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
         return withDue({ ...base, paused: false, next_expected_at: event.data.next_expected_at });
       case 'PingReceived': {
         const d = event.data;
-        let runs = base.open_runs.filter((run) => run.ping_id !== d.closed_start_ping_id);
-        if (d.evaluated && d.event === 'START') runs = [...runs, { ping_id: d.ping_id, started_at: d.received_at }].slice(-OPEN_RUNS_KEPT);
+        const runs = openRunsAfterPing(base.open_runs, d, (start) => ({ ping_id: start.ping_id, started_at: start.started_at }));
         return withDue({ ...base, waiting: base.waiting && d.last_checkin_at === null, next_expected_at: d.next_expected_at, open_runs: runs });
       }
       case 'CheckCompleted':

@@ -1,4 +1,5 @@
-import type { MonitorEvent, MonitorState } from './monitor.js';
+import type { MonitorEvent } from './monitor-events.js';
+import type { MonitorState } from './monitor-state.js';
 
 /**
  * What the application found outside the monitor's own streams that changes whether its problems

@@ -1,6 +1,7 @@
 import type { PageReason } from '../notifications/page.js';
 import type { MonitorConfig } from './monitor-config.js';
-import type { MonitorEvent, MonitorState } from './monitor.js';
+import type { MonitorEvent } from './monitor-events.js';
+import { type MonitorState, evolveMonitor } from './monitor-state.js';
 import { addSeconds } from './schedule.js';
 
 /** How long paging pauses once alert_surge_threshold pages went out in a row. */
@@ -18,7 +19,6 @@ export function withPages(
   config: MonitorConfig,
   decided: readonly MonitorEvent[],
   options: { now: string; repageAfterSeconds: number; repageDue: boolean },
-  evolve: (state: MonitorState, event: MonitorEvent) => MonitorState,
 ): MonitorEvent[] {
   if (!config.alert_enabled) return [...decided];
   const { now } = options;
@@ -27,7 +27,7 @@ export function withPages(
   let current = state;
   const emit = (event: MonitorEvent) => {
     out.push(event);
-    current = evolve(current, event);
+    current = evolveMonitor(current, event);
   };
   const page = (incidentId: string, reason: PageReason) => {
     const problem = reason === 'opened' || reason === 'repage';

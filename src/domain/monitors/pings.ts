@@ -46,3 +46,24 @@ export function formatDuration(ms: number): string {
   const minutes = seconds / 60;
   return minutes < 120 ? `${Number(minutes.toFixed(1))} min` : `${Number((minutes / 60).toFixed(1))} h`;
 }
+
+/** What a recorded ping says about the runs under way (the fields of PingReceived this needs). */
+export interface RunsPing {
+  ping_id: string;
+  event: PingKind;
+  run_id: string | null;
+  received_at: string;
+  evaluated: boolean;
+  closed_start_ping_id: string | null;
+}
+
+/**
+ * The runs under way after a ping: the START it ends (completes or replaces) leaves, an evaluated
+ * START joins, and only the newest OPEN_RUNS_KEPT stay. The monitor's fold and the deadlines read
+ * model keep runs of their own shape, so `opened` makes the new one.
+ */
+export function openRunsAfterPing<Run extends { ping_id: string }>(runs: readonly Run[], ping: RunsPing, opened: (start: Pick<OpenRun, 'ping_id' | 'run_id' | 'started_at'>) => Run): Run[] {
+  const kept = runs.filter((run) => run.ping_id !== ping.closed_start_ping_id);
+  if (!ping.evaluated || ping.event !== 'START') return kept;
+  return [...kept, opened({ ping_id: ping.ping_id, run_id: ping.run_id, started_at: ping.received_at })].slice(-OPEN_RUNS_KEPT);
+}

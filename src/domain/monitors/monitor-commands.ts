@@ -1,0 +1,35 @@
+import type { PagingCircumstances } from './circumstances.js';
+import type { UserActor } from './incidents.js';
+import type { DnsCheckConfig, MonitorConfig, TcpCheckConfig, UptimeConfig } from './monitor-config.js';
+import type { CheckObservation, IncomingPing } from './monitor-events.js';
+
+export type UptimePatch = Partial<UptimeConfig>;
+export type MonitorPatch = Partial<Omit<MonitorConfig, 'uptime' | 'tcp' | 'dns' | 'type'>> & { uptime?: UptimePatch; tcp?: Partial<TcpCheckConfig>; dns?: Partial<DnsCheckConfig> };
+
+export type MonitorCommand =
+  | { type: 'CreateMonitor'; monitor_id: string; project_id: string; config: MonitorConfig; now: string }
+  | { type: 'UpdateMonitor'; monitor_id: string; patch: MonitorPatch; last_ping_seq: number | null; now: string }
+  | { type: 'PauseMonitor'; monitor_id: string; now: string }
+  | { type: 'ResumeMonitor'; monitor_id: string; now: string }
+  | { type: 'ForceMonitorUp'; monitor_id: string; by: UserActor; now: string }
+  /** `incident_id` is used if the ping opens an incident. */
+  | { type: 'ReceivePing'; monitor_id: string; ping: IncomingPing; incident_id: string; repage_after_seconds: number; now: string; circumstances?: PagingCircumstances }
+  | { type: 'AcknowledgeIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
+  | { type: 'ResolveIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
+  | { type: 'DeleteMonitor'; monitor_id: string; now: string }
+  /** From the checker: the outcome of one check, after its retries. */
+  | {
+      type: 'RecordCheck';
+      monitor_id: string;
+      check: CheckObservation;
+      incident_ids: { failed: string; ssl: string };
+      ssl_warning_days: number;
+      repage_after_seconds: number;
+      now: string;
+      circumstances?: PagingCircumstances;
+    }
+  /** From the timer: account for every slot and every run whose deadline has passed by `now`. */
+  | { type: 'ExpireDeadlines'; monitor_id: string; incident_ids: { missed: string; overdue: string; failed: string }; repage_after_seconds: number; now: string; circumstances?: PagingCircumstances };
+
+/** The command of type `T`, as the decision that handles it receives it. */
+export type MonitorCommandOf<T extends MonitorCommand['type']> = Extract<MonitorCommand, { type: T }>;

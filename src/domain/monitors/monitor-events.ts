@@ -1,0 +1,122 @@
+import type { DomainEvent } from '../decider.js';
+import type { PageReason } from '../notifications/page.js';
+import type { IncidentKind, UserActor } from './incidents.js';
+import type { MonitorConfig } from './monitor-config.js';
+import type { DurationAssertion, PingKind } from './pings.js';
+
+export type MonitorIds = { monitor_id: string; project_id: string };
+type Ids = MonitorIds;
+
+export interface IncomingPing {
+  ping_id: string;
+  event: PingKind;
+  run_id: string | null;
+  exit_code: number | null;
+  duration_ms: number | null;
+  message: string | null;
+  payload: string | null;
+  payload_truncated: boolean;
+  payload_bytes: number | null;
+  request_ip: string | null;
+  request_ua: string | null;
+}
+
+/** The ping as received, plus what evaluating it found and the counters after it. */
+export interface PingReceivedData extends Ids, IncomingPing {
+  duration_assertion: DurationAssertion | null;
+  /** Start of the run this ping completes. */
+  started_at: string | null;
+  message: string | null;
+  payload: string | null;
+  payload_truncated: boolean;
+  payload_bytes: number | null;
+  request_ip: string | null;
+  request_ua: string | null;
+  received_at: string;
+  /** False while the monitor is paused: recorded, not evaluated. */
+  evaluated: boolean;
+  /**
+   * The open START this ping ends: the one a SUCCESS or FAILURE completed, or, for a START, the
+   * open one with the same run_id (a retried START, or a run that never reported) it replaces.
+   */
+  closed_start_ping_id: string | null;
+  // The monitor's ping-derived counters after this ping. Carried on every ping so that they
+  // survive the truncation of old pings (retention): the newest ping always knows them.
+  consecutive_failures: number;
+  consecutive_misses: number;
+  total_pings_received: number;
+  last_success_at: string | null;
+  last_checkin_at: string | null;
+  next_expected_at: string | null;
+  /** Pings the monitor kept when this one arrived: older ones leave the history. */
+  retention_count: number;
+}
+
+export interface IncidentResolvedData extends Ids {
+  incident_id: string;
+  resolved_at: string;
+  by_kind: 'user' | 'system';
+  user_id: string | null;
+  email: string | null;
+  api_key_id: string | null;
+  reason: string | null;
+}
+
+/** What the checker saw on one check of an uptime monitor (UPTIME_HTTP, UPTIME_TCP or UPTIME_DNS). */
+export interface CheckObservation {
+  check_id: string;
+  status_code: number | null;
+  response_time_ms: number;
+  is_up: boolean;
+  /** What failed, as a person reads it ("HTTP 503, expected 2xx", "timed out after 10 s"); null when up. */
+  error: string | null;
+  ssl_expires_at: string | null;
+  ssl_issuer: string | null;
+  check_region: string;
+  /** `probe_error`: the checker itself could not check (not the target's fault); such a result counts for nothing. */
+  check_status: 'ok' | 'probe_error';
+  cycle_id: string | null;
+  attempts: number;
+}
+
+export interface CheckCompletedData extends Ids, CheckObservation {
+  checked_at: string;
+  consecutive_failures: number;
+  last_success_at: string | null;
+  next_expected_at: string | null;
+  retention_count: number;
+}
+
+export type MonitorEvent =
+  | DomainEvent<'MonitorCreated', Ids & { config: MonitorConfig; created_at: string; next_expected_at: string | null }>
+  /** `last_ping_seq`: the newest ping's sequence when the update was made, so a smaller retention can be applied to the history. */
+  | DomainEvent<'MonitorUpdated', Ids & { config: MonitorConfig; updated_at: string; last_ping_seq: number | null; next_expected_at: string | null }>
+  | DomainEvent<'MonitorPaused', Ids & { paused_at: string }>
+  | DomainEvent<'MonitorResumed', Ids & { resumed_at: string; next_expected_at: string | null }>
+  | DomainEvent<'MonitorCountersReset', Ids & { reset_at: string }>
+  | DomainEvent<'MonitorWentDown', Ids & { reason: 'FAILURES' | 'MISSES'; at: string }>
+  /**
+   * A START ran past max_duration_seconds without a completion. On JOB_BASIC monitors the watchdog
+   * also closes it as a failure (`closed_as_failure`), counted in `consecutive_failures`.
+   */
+  | DomainEvent<
+      'RunOverdue',
+      Ids & { start_ping_id: string; run_id: string | null; started_at: string; deadline_at: string; closed_as_failure: boolean; consecutive_failures: number }
+    >
+  /** A slot passed its deadline (expected time + grace) without a check-in; stamped at the deadline. */
+  | DomainEvent<'CheckInMissed', Ids & { expected_at: string; deadline_at: string; consecutive_misses: number; next_expected_at: string | null }>
+  | DomainEvent<'MonitorWentUp', Ids & { reason: 'SUCCESS_PING' | 'FORCED'; at: string }>
+  | DomainEvent<'PingReceived', PingReceivedData>
+  /** Recorded with the pings (the monitor's observations), so retention applies to both alike. */
+  | DomainEvent<'CheckCompleted', CheckCompletedData>
+  | DomainEvent<
+      'IncidentOpened',
+      Ids & { incident_id: string; event: IncidentKind; cause: string; started_at: string; monitor_name: string; monitor_slug: string; ping_id: string | null }
+    >
+  | DomainEvent<'IncidentAcknowledged', Ids & { incident_id: string; acknowledged_at: string } & UserActor>
+  | DomainEvent<'IncidentResolved', IncidentResolvedData>
+  | DomainEvent<'MonitorDeleted', Ids & { deleted_at: string }>
+  /** A page to send about an incident; the notifier fans it out to the monitor's channels. */
+  | DomainEvent<'PageScheduled', Ids & { page_id: string; incident_id: string; reason: PageReason; at: string; repage_at: string | null }>
+  /** Surge protection: alert_surge_threshold consecutive pages; problem pages pause until `until`. */
+  | DomainEvent<'AlertsPaused', Ids & { until: string; consecutive_alerts: number; at: string }>;

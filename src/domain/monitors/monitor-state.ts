@@ -1,0 +1,158 @@
+import type { IncidentKind, IncidentStatus } from './incidents.js';
+import type { MonitorConfig } from './monitor-config.js';
+import type { MonitorEvent } from './monitor-events.js';
+import { type OpenRun, openRunsAfterPing } from './pings.js';
+
+export interface MonitorState {
+  lifecycle: 'absent' | 'active' | 'deleted';
+  monitorId: string;
+  projectId: string;
+  config: MonitorConfig | null;
+  health: 'UP' | 'DOWN';
+  paused: boolean;
+  consecutiveFailures: number;
+  consecutiveMisses: number;
+  /** The next slot a check-in is expected for; null for JOB_BASIC. Kept while paused, recomputed on resume. */
+  nextExpectedAt: string | null;
+  totalPings: number;
+  lastSuccessAt: string | null;
+  lastCheckinAt: string | null;
+  openRuns: readonly OpenRun[];
+  incidents: ReadonlyMap<string, IncidentState>;
+  consecutiveAlerts: number;
+  alertsPausedUntil: string | null;
+}
+
+export interface IncidentState {
+  kind: IncidentKind;
+  status: IncidentStatus;
+  /** Whether anyone was paged about it (so acknowledgement and recovery are told to the same people). */
+  paged: boolean;
+  /** When to page again while it stays OPEN; null when acknowledged, resolved or never paged. */
+  repageAt: string | null;
+}
+
+export function initialMonitorState(): MonitorState {
+  return {
+    lifecycle: 'absent',
+    monitorId: '',
+    projectId: '',
+    config: null,
+    health: 'UP',
+    paused: false,
+    consecutiveFailures: 0,
+    consecutiveMisses: 0,
+    nextExpectedAt: null,
+    totalPings: 0,
+    lastSuccessAt: null,
+    lastCheckinAt: null,
+    openRuns: [],
+    incidents: new Map(),
+    consecutiveAlerts: 0,
+    alertsPausedUntil: null,
+  };
+}
+
+/**
+ * Waiting for its first ping: a job that has never checked in (a START, SUCCESS or FAILURE while
+ * not paused; a LOG only records output). Its deadlines are not counted until then.
+ * `last_checkin_at` rides on every ping, so this survives the retention of old pings.
+ */
+export function awaitsFirstPing(state: MonitorState): boolean {
+  return state.lastCheckinAt === null;
+}
+
+export function openIncidentOf(state: MonitorState, kind: IncidentKind): string | null {
+  for (const [id, incident] of state.incidents) if (incident.kind === kind && incident.status !== 'RESOLVED') return id;
+  return null;
+}
+
+function withIncident(state: MonitorState, id: string, changes: Partial<IncidentState> & Pick<IncidentState, 'kind'>): MonitorState {
+  const current = state.incidents.get(id) ?? { status: 'OPEN' as const, paged: false, repageAt: null };
+  return { ...state, incidents: new Map(state.incidents).set(id, { ...current, ...changes }) };
+}
+
+/**
+ * The monitor's state after one of its events, from either of its streams (merged by log
+ * position). Never throws: past events cannot be refused.
+ */
+export function evolveMonitor(state: MonitorState, event: MonitorEvent): MonitorState {
+  switch (event.type) {
+    case 'MonitorCreated':
+      return {
+        ...state,
+        lifecycle: 'active',
+        monitorId: event.data.monitor_id,
+        projectId: event.data.project_id,
+        config: event.data.config,
+        nextExpectedAt: event.data.next_expected_at,
+      };
+    case 'MonitorUpdated':
+      return { ...state, config: event.data.config, nextExpectedAt: event.data.next_expected_at };
+    case 'MonitorPaused':
+      // A pause forgets the runs under way: none may be reported hung with a deadline inside it.
+      return { ...state, paused: true, openRuns: [] };
+    case 'MonitorResumed':
+      return { ...state, paused: false, nextExpectedAt: event.data.next_expected_at };
+    case 'MonitorCountersReset':
+      return { ...state, consecutiveFailures: 0, consecutiveMisses: 0, consecutiveAlerts: 0 };
+    case 'CheckInMissed':
+      return { ...state, consecutiveMisses: event.data.consecutive_misses, nextExpectedAt: event.data.next_expected_at };
+    case 'RunOverdue': {
+      // The run stays open, marked: its completion may still arrive, and is measured from its START.
+      const { start_ping_id, closed_as_failure, consecutive_failures } = event.data;
+      const openRuns = state.openRuns.map((run) => (run.ping_id === start_ping_id ? { ...run, overdue: true, counted_as_failure: closed_as_failure } : run));
+      return { ...state, openRuns, consecutiveFailures: consecutive_failures };
+    }
+    case 'MonitorWentDown':
+      return { ...state, health: 'DOWN' };
+    case 'MonitorWentUp':
+      // Recovery ends a surge: paging starts counting afresh.
+      return { ...state, health: 'UP', consecutiveAlerts: 0, alertsPausedUntil: null };
+    case 'PingReceived': {
+      const d = event.data;
+      const openRuns = openRunsAfterPing(state.openRuns, d, (start) => ({ ...start, overdue: false, counted_as_failure: false }));
+      return {
+        ...state,
+        consecutiveFailures: d.consecutive_failures,
+        consecutiveMisses: d.consecutive_misses,
+        nextExpectedAt: d.next_expected_at,
+        totalPings: d.total_pings_received,
+        lastSuccessAt: d.last_success_at,
+        lastCheckinAt: d.last_checkin_at,
+        openRuns,
+      };
+    }
+    case 'CheckCompleted':
+      return {
+        ...state,
+        consecutiveFailures: event.data.consecutive_failures,
+        lastSuccessAt: event.data.last_success_at,
+        nextExpectedAt: event.data.next_expected_at,
+      };
+    case 'IncidentOpened':
+      return withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' });
+    case 'IncidentAcknowledged': {
+      const incident = state.incidents.get(event.data.incident_id);
+      return incident ? withIncident(state, event.data.incident_id, { kind: incident.kind, status: 'ACKNOWLEDGED', repageAt: null }) : state;
+    }
+    case 'IncidentResolved': {
+      const incident = state.incidents.get(event.data.incident_id);
+      return incident ? withIncident(state, event.data.incident_id, { kind: incident.kind, status: 'RESOLVED', repageAt: null }) : state;
+    }
+    case 'PageScheduled': {
+      const incident = state.incidents.get(event.data.incident_id);
+      const problem = event.data.reason === 'opened' || event.data.reason === 'repage';
+      const next = incident ? withIncident(state, event.data.incident_id, { kind: incident.kind, paged: true, repageAt: problem ? event.data.repage_at : incident.repageAt }) : state;
+      return problem ? { ...next, consecutiveAlerts: state.consecutiveAlerts + 1 } : next;
+    }
+    case 'AlertsPaused':
+      return { ...state, alertsPausedUntil: event.data.until, consecutiveAlerts: event.data.consecutive_alerts };
+    case 'MonitorDeleted':
+      return { ...state, lifecycle: 'deleted' };
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+}
