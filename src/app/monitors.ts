@@ -158,24 +158,28 @@ async function claimSlug(context: CommandContext, projectId: string, slug: strin
       return;
     } catch (error) {
       if (!(error instanceof DomainError) || attempt > 0) throw error;
-      // Taken: only a holder that no longer exists gives way.
+      // Taken: only a holder that no longer needs it gives way.
       const holder = await currentHolder(context, projectId, slug);
-      if (holder === null || !(await holderGone(context, holder))) throw error;
+      if (holder === null || !(await holderGone(context, slug, holder))) throw error;
     }
   }
 }
 
 /**
- * How long a claim may wait for its monitor to be created. The two are appended one after the
- * other, so a holder whose monitor is still absent is a creation under way (a concurrent one
- * must not take its slug) until this much later, when it is one that failed half-way.
+ * How long a claim may wait for its monitor to be created or renamed to it. The claim and the
+ * monitor's change are appended one after the other, so a holder whose monitor is absent, or
+ * goes by another slug, may be a change under way (a concurrent one must not take its slug)
+ * until this much later, when it is one that stopped half-way.
  */
-const CREATION_UNDER_WAY_MS = 60_000;
+const CLAIM_UNDER_WAY_MS = 60_000;
 
-async function holderGone(context: CommandContext, holder: { monitorId: string; claimedAt: string }): Promise<boolean> {
-  const { lifecycle } = await loadMonitorState(context, holder.monitorId);
-  if (lifecycle !== 'absent') return lifecycle === 'deleted';
-  return context.clock().getTime() - Date.parse(holder.claimedAt) >= CREATION_UNDER_WAY_MS;
+/** Whether `slug`'s holder no longer needs it: its monitor is deleted, or has long gone without it. */
+async function holderGone(context: CommandContext, slug: string, holder: { monitorId: string; claimedAt: string }): Promise<boolean> {
+  const { lifecycle, config } = await loadMonitorState(context, holder.monitorId);
+  if (lifecycle === 'deleted') return true;
+  if (lifecycle === 'active' && config?.slug === slug) return false;
+  // Absent (a creation that stopped) or renamed away (a rename that stopped before releasing it).
+  return context.clock().getTime() - Date.parse(holder.claimedAt) >= CLAIM_UNDER_WAY_MS;
 }
 
 async function currentHolder(context: CommandContext, projectId: string, slug: string): Promise<{ monitorId: string; claimedAt: string } | null> {
@@ -241,6 +245,25 @@ function keepsAtLeastTheHistory(before: number, after: number | undefined): { fi
 }
 
 export async function updateMonitor(context: CommandContext, monitorId: string, patch: MonitorPatch, actor: Actor): Promise<MonitorOutcome> {
+  return changeMonitor(context, monitorId, { patch, status: null, by: null }, actor);
+}
+
+/**
+ * A PATCH of a monitor: new settings and, with `status`, a pause or a resume forced UP by `by`, in
+ * one decision and one append. Around it, what lives outside the monitor's streams: a new slug is
+ * claimed before (and released again if the decision is refused), the old one released after;
+ * a stale claim left by a crash between gives way to the next claimant (see `holderGone`). The
+ * ping stream's retention widens before the decision and narrows after, so no ping the old or
+ * new setting keeps is dropped meanwhile; a crash between leaves the wider window, which keeps
+ * more, never less, until the next change.
+ */
+export async function changeMonitor(
+  context: CommandContext,
+  monitorId: string,
+  change: { patch: MonitorPatch; status: 'PAUSED' | 'UP' | null; by: UserActor | null },
+  actor: Actor,
+): Promise<MonitorOutcome> {
+  const { patch, status, by } = change;
   const before = await loadMonitorState(context, monitorId);
   if (before.lifecycle !== 'active' || !before.config) throw new DomainError('not_found', 'monitor not found');
   const newSlug = patch.slug !== undefined && patch.slug !== before.config.slug ? patch.slug : null;
@@ -251,8 +274,14 @@ export async function updateMonitor(context: CommandContext, monitorId: string, 
   try {
     outcome = await runMonitorCommand(
       context,
-      // Header values are sealed against the settings this very decision starts from.
-      (loaded) => ({ type: 'UpdateMonitor', monitor_id: monitorId, patch: sealedPatch(context.secrets, patch, loaded.state.config), last_ping_seq: loaded.pingRevision === 'no_stream' ? null : loaded.pingRevision, now: nowIso(context) }),
+      (loaded): MonitorCommand => {
+        // Header values are sealed against the settings this very decision starts from.
+        const sealed = sealedPatch(context.secrets, patch, loaded.state.config);
+        const lastPingSeq = loaded.pingRevision === 'no_stream' ? null : loaded.pingRevision;
+        const now = nowIso(context);
+        if (status === null) return { type: 'UpdateMonitor', monitor_id: monitorId, patch: sealed, last_ping_seq: lastPingSeq, now };
+        return { type: 'ChangeMonitor', monitor_id: monitorId, patch: sealed, status, by, last_ping_seq: lastPingSeq, now };
+      },
       actor,
       monitorId,
     );

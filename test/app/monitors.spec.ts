@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Actor } from '../../src/app/command-handler.js';
 import { commandContext } from '../../src/app/context.js';
-import { createMonitor, pauseMonitor, receivePing, updateMonitor } from '../../src/app/monitors.js';
+import { changeMonitor, createMonitor, pauseMonitor, receivePing, runMonitorCommand, updateMonitor } from '../../src/app/monitors.js';
 import { deleteMonitor } from '../../src/app/monitor-deletion.js';
 import { createProject } from '../../src/app/projects.js';
 import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
@@ -126,15 +126,65 @@ describe('runMonitorCommand', () => {
   });
 });
 
+describe('changeMonitor (a PATCH)', () => {
+  let stores: EmbeddedStores;
+  beforeEach(() => (stores = openEmbeddedStores()));
+  afterEach(() => stores.dispose());
+
+  /** The store, failing (as a crash would) every append after the first `allowed` to the monitor's stream. */
+  function crashingAfter(events: EventStore, allowed: number): EventStore {
+    let appends = 0;
+    const guard = (streams: readonly string[]) => {
+      if (!streams.some((s) => s.startsWith('monitor-'))) return;
+      appends += 1;
+      if (appends > allowed) throw new Error('process killed');
+    };
+    return Object.assign(Object.create(events) as EventStore, {
+      appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => (guard([args[0]]), events.appendToStream(...args)),
+      appendToStreams: async (...args: Parameters<NonNullable<EventStore['appendToStreams']>>) => (guard(args[0].filter((a) => a.events.length > 0).map((a) => a.streamName)), events.appendToStreams!(...args)),
+    });
+  }
+
+  const by = { user_id: 'u-1', email: 'ops@example.test', api_key_id: 'k-1' };
+
+  it('records new settings and a pause in one append, so a crash after it leaves neither half', async () => {
+    const context = commandContext(stores.events);
+    const { projectId } = await createProject(context, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(context, { project_id: projectId, config, slugGiven: true }, actor);
+
+    // Only one more append to the monitor's stream is allowed: the whole PATCH must fit in it.
+    await changeMonitor(commandContext(crashingAfter(stores.events, 1)), monitorId, { patch: { name: 'Nightly backup' }, status: 'PAUSED', by: null }, actor);
+
+    const types = (await stores.events.readStream(`monitor-${monitorId}`)).map((e) => e.type);
+    expect(types).to.deep.equal(['MonitorCreated', 'MonitorUpdated', 'MonitorPaused']);
+  });
+
+  it('resumes a paused monitor, forces it UP and takes new settings in one decision', async () => {
+    const context = commandContext(stores.events);
+    const { projectId } = await createProject(context, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(context, { project_id: projectId, config, slugGiven: true }, actor);
+    await pauseMonitor(context, monitorId, actor);
+
+    const outcome = await changeMonitor(commandContext(crashingAfter(stores.events, 1)), monitorId, { patch: { grace_period_seconds: 600 }, status: 'UP', by }, actor);
+
+    expect(outcome.events.map((e) => e.type)).to.deep.equal(['MonitorUpdated', 'MonitorResumed', 'MonitorCountersReset']);
+    expect(outcome.state.paused).to.equal(false);
+    expect(outcome.state.config?.grace_period_seconds).to.equal(600);
+  });
+});
+
 describe('monitor slugs', () => {
   let stores: EmbeddedStores;
   beforeEach(() => (stores = openEmbeddedStores()));
   afterEach(() => stores.dispose());
 
-  const slugOf = async (monitorId: string) => {
-    const [created] = await stores.events.readStream(`monitor-${monitorId}`, { maxCount: 1 });
-    return (created?.data['config'] as { slug: string }).slug;
+  const slugOf = async (monitorId: string, which: 'first' | 'last' = 'first') => {
+    const [event] = await stores.events.readStream(`monitor-${monitorId}`, { maxCount: 1, direction: which === 'first' ? 'forwards' : 'backwards' });
+    return (event?.data['config'] as { slug: string }).slug;
   };
+  /** The rename's own decision, without the claim and release around it (the claim was written by hand). */
+  const runRename = (context: ReturnType<typeof commandContext>, monitorId: string) =>
+    runMonitorCommand(context, { type: 'UpdateMonitor', monitor_id: monitorId, patch: { slug: 'nightly' }, last_ping_seq: null, now: context.clock().toISOString() }, actor);
 
   it('gives monitors created at the same moment distinct slugs, and one explicit slug to one of them', async () => {
     const context = commandContext(stores.events);
@@ -163,6 +213,25 @@ describe('monitor slugs', () => {
     now = new Date(now.getTime() + 1_000);
     const { monitorId } = await createMonitor(context, { project_id: projectId, config, slugGiven: true }, actor);
     expect(await slugOf(monitorId)).to.equal('backup');
+  });
+  it('frees the old slug of a rename that stopped before releasing it, once the rename could no longer be under way', async () => {
+    let now = new Date('2026-11-21T10:00:00.000Z');
+    const context = commandContext(stores.events, { clock: () => now });
+    const { projectId } = await createProject(context, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(context, { project_id: projectId, config, slugGiven: true }, actor);
+    // Renamed to "nightly" with "backup" still claimed for it, as a crash before the release leaves it.
+    await stores.events.appendToStream(`monitorslug-${projectId}-nightly`, [
+      { type: 'SlugClaimed', data: { project_id: projectId, slug: 'nightly', monitor_id: monitorId, claimed_at: now.toISOString() } },
+    ]);
+    await runRename(context, monitorId);
+
+    now = new Date(now.getTime() + 59_000);
+    const early = await createMonitor(context, { project_id: projectId, config, slugGiven: true }, actor).catch((error: unknown) => error);
+    expect(String(early)).to.match(/slug backup is already used/);
+    now = new Date(now.getTime() + 1_000);
+    const { monitorId: second } = await createMonitor(context, { project_id: projectId, config, slugGiven: true }, actor);
+    expect(await slugOf(second)).to.equal('backup');
+    expect(await slugOf(monitorId, 'last')).to.equal('nightly');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import { createMonitor, forceMonitorUp, pauseMonitor, resumeMonitor, updateMonitor } from '../../app/monitors.js';
+import { changeMonitor, createMonitor, pauseMonitor, resumeMonitor } from '../../app/monitors.js';
 import { deleteMonitor } from '../../app/monitor-deletion.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
@@ -90,16 +90,10 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const body = decode(UpdateMonitorBody, ctx.request.body);
     const patch = patchFromUpdate(body, monitor.type);
     await assertNotificationTargets(readModels, monitor.project_id, patch.notification_group_ids ?? [], patch.notification_channel_ids ?? []);
-    const actor = actorOf(ctx.state);
-    const positions: (number | null)[] = [];
-    if (Object.keys(patch).length > 0) positions.push((await updateMonitor(commands, monitor.id, patch, actor)).position);
-    if (body.status === 'PAUSED') positions.push((await pauseMonitor(commands, monitor.id, actor)).position);
-    if (body.status === 'UP') {
-      positions.push((await resumeMonitor(commands, monitor.id, actor)).position);
-      positions.push((await forceMonitorUp(commands, monitor.id, await userActor(readModels, ctx.state), actor)).position);
-    }
-    const recorded = positions.filter((p): p is number => p !== null);
-    await settled(deps, recorded.length > 0 ? Math.max(...recorded) : null);
+    const status = body.status === 'PAUSED' || body.status === 'UP' ? body.status : null;
+    const by = status === 'UP' ? await userActor(readModels, ctx.state) : null;
+    const outcome = await changeMonitor(commands, monitor.id, { patch, status, by }, actorOf(ctx.state));
+    await settled(deps, outcome.position);
     ctx.body = { monitor: await fresh(monitor.id) };
   });
 

@@ -12,6 +12,11 @@ export type MonitorCommand =
   | { type: 'PauseMonitor'; monitor_id: string; now: string }
   | { type: 'ResumeMonitor'; monitor_id: string; now: string }
   | { type: 'ForceMonitorUp'; monitor_id: string; by: UserActor; now: string }
+  /**
+   * A PATCH: new settings and, with `status`, a pause, or a resume that also forces the monitor UP
+   * (by `by`), decided together and recorded in one append, so no crash leaves half of it.
+   */
+  | { type: 'ChangeMonitor'; monitor_id: string; patch: MonitorPatch; status: 'PAUSED' | 'UP' | null; by: UserActor | null; last_ping_seq: number | null; now: string }
   /** `incident_id` is used if the ping opens an incident. */
   | { type: 'ReceivePing'; monitor_id: string; ping: IncomingPing; incident_id: string; repage_after_seconds: number; now: string; circumstances?: PagingCircumstances }
   | { type: 'AcknowledgeIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }

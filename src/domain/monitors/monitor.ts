@@ -4,7 +4,7 @@ import { withPages } from './paging.js';
 import { withCircumstances } from './circumstances.js';
 import { INCIDENT_KINDS } from './incidents.js';
 import { DNS_DEFAULTS, type MonitorConfig, TCP_DEFAULTS, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
-import type { MonitorCommand, MonitorPatch } from './monitor-commands.js';
+import type { MonitorCommand, MonitorCommandOf, MonitorPatch } from './monitor-commands.js';
 import type { MonitorEvent } from './monitor-events.js';
 import { type MonitorState, evolveMonitor, initialMonitorState } from './monitor-state.js';
 import { acknowledgeIncident, resolveIncident, resolveOpen } from './incident-decisions.js';
@@ -70,6 +70,8 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       const nextExpected = rescheduled ? firstExpected(next, command.now) : state.nextExpectedAt;
       return [{ type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now, last_ping_seq: command.last_ping_seq, next_expected_at: nextExpected } }];
     }
+    case 'ChangeMonitor':
+      return changeMonitor(state, command);
     case 'PauseMonitor':
       return state.paused ? [] : [{ type: 'MonitorPaused', data: { ...ids, paused_at: command.now } }];
     case 'ResumeMonitor':
@@ -105,6 +107,26 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       return exhaustive;
     }
   }
+}
+
+/** Each part of a PATCH decided on the state the part before it leaves. */
+function changeMonitor(state: MonitorState, command: MonitorCommandOf<'ChangeMonitor'>): MonitorEvent[] {
+  const { monitor_id, patch, status, by, last_ping_seq, now } = command;
+  const parts: MonitorCommand[] = [];
+  if (Object.keys(patch).length > 0) parts.push({ type: 'UpdateMonitor', monitor_id, patch, last_ping_seq, now });
+  if (status === 'PAUSED') parts.push({ type: 'PauseMonitor', monitor_id, now });
+  if (status === 'UP') {
+    if (by === null) throw invalid('forcing a monitor UP records who did it: it needs a user');
+    parts.push({ type: 'ResumeMonitor', monitor_id, now }, { type: 'ForceMonitorUp', monitor_id, by, now });
+  }
+  const decided: MonitorEvent[] = [];
+  let current = state;
+  for (const part of parts) {
+    const events = decideWithoutPaging(part, current);
+    decided.push(...events);
+    current = events.reduce(evolveMonitor, current);
+  }
+  return decided;
 }
 
 /** Uptime monitors are checked at once; jobs are expected one interval or slot later. */
