@@ -1,4 +1,5 @@
 import type { MonitorEvent, MonitorState } from './monitor.js';
+import { markedUpstream } from './dependencies.js';
 
 /**
  * What the application found outside the monitor's own streams that changes whether its problems
@@ -30,5 +31,6 @@ export function wouldRaise(decided: readonly MonitorEvent[]): boolean {
  */
 export function withCircumstances(_state: MonitorState, decided: readonly MonitorEvent[], circumstances: PagingCircumstances | undefined): MonitorEvent[] {
   if (!hasCircumstances(circumstances)) return [...decided];
-  return [...decided];
+  const events = [...decided];
+  return circumstances.upstreamDown ? markedUpstream(events, circumstances.upstreamDown) : events;
 }

@@ -2,6 +2,7 @@ import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
 import { withPages } from './paging.js';
 import { type PagingCircumstances, withCircumstances } from './circumstances.js';
+import { type DependencyGraph, assertDependencies, dependenciesOf } from './dependencies.js';
 import { checkFailureCause, failureCause, hungRunCause, missedCause, sslExpiringCause, tooFastCause, tooSlowCause } from './causes.js';
 import { addSeconds, isUptimeType, nextExpectedAfter, nextExpectedAfterCheckIn } from './schedule.js';
 import type { PageReason } from '../notifications/page.js';
@@ -117,6 +118,8 @@ export type MonitorEvent =
       'IncidentOpened',
       Ids & { incident_id: string; event: IncidentKind; cause: string; started_at: string; monitor_name: string; monitor_slug: string; ping_id: string | null }
     >
+  /** Right after its IncidentOpened: a monitor this one depends on was DOWN, so nobody is paged about it. */
+  | DomainEvent<'IncidentCausedUpstream', Ids & { incident_id: string; upstream_monitor_id: string; upstream_monitor_name: string; at: string }>
   | DomainEvent<'IncidentAcknowledged', Ids & { incident_id: string; acknowledged_at: string } & UserActor>
   | DomainEvent<'IncidentResolved', IncidentResolvedData>
   | DomainEvent<'MonitorDeleted', Ids & { deleted_at: string }>
@@ -130,8 +133,9 @@ export type MonitorPatch = Partial<Omit<MonitorConfig, 'uptime' | 'tcp' | 'dns' 
 
 
 export type MonitorCommand =
-  | { type: 'CreateMonitor'; monitor_id: string; project_id: string; config: MonitorConfig; now: string }
-  | { type: 'UpdateMonitor'; monitor_id: string; patch: MonitorPatch; last_ping_seq: number | null; now: string }
+  /** `dependencies`: the monitors reachable from the `depends_on` set, as read for this decision. */
+  | { type: 'CreateMonitor'; monitor_id: string; project_id: string; config: MonitorConfig; now: string; dependencies?: DependencyGraph }
+  | { type: 'UpdateMonitor'; monitor_id: string; patch: MonitorPatch; last_ping_seq: number | null; now: string; dependencies?: DependencyGraph }
   | { type: 'PauseMonitor'; monitor_id: string; now: string }
   | { type: 'ResumeMonitor'; monitor_id: string; now: string }
   | { type: 'ForceMonitorUp'; monitor_id: string; by: UserActor; now: string }
@@ -294,6 +298,8 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
         };
       case 'IncidentOpened':
         return withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' });
+      case 'IncidentCausedUpstream':
+        return state;
       case 'IncidentAcknowledged': {
         const incident = state.incidents.get(event.data.incident_id);
         return incident ? withIncident(state, event.data.incident_id, { kind: incident.kind, status: 'ACKNOWLEDGED', repageAt: null }) : state;
@@ -334,6 +340,7 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       if (state.lifecycle !== 'absent') return [];
       assertConsistent(command.config, command.now);
       const { monitor_id, project_id, config, now } = command;
+      assertDependencies({ id: monitor_id, project_id, name: config.name }, dependenciesOf(config), [], command.dependencies);
       return [{ type: 'MonitorCreated', data: { monitor_id, project_id, config, created_at: now, next_expected_at: firstExpected(config, now) } }];
     }
     if (state.lifecycle !== 'active' || state.config === null) throw notFound('monitor not found');
@@ -343,6 +350,7 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       case 'UpdateMonitor': {
         const next = mergeConfig(config, command.patch);
         assertConsistent(next, command.now, config);
+        assertDependencies({ id: state.monitorId, project_id: state.projectId, name: next.name }, dependenciesOf(next), dependenciesOf(config), command.dependencies);
         if (JSON.stringify(next) === JSON.stringify(config)) return [];
         // A new schedule counts from now, as a new monitor would.
         const rescheduled = next.schedule !== config.schedule || next.timezone !== config.timezone;
