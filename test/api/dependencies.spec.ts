@@ -97,6 +97,7 @@ describe('Dependencies between monitors (depends_on)', function () {
       await ping(job.id, '/fail');
       await ping(job.id);
       await ping(database.id);
+      vigil.clock.advance(MINUTE);
       await ping(job.id, '/fail');
       await vigil.notify();
       // Newest first.
@@ -148,6 +149,16 @@ describe('Dependencies between monitors (depends_on)', function () {
       expect((await patch(b.id, { description: 'still depends' })).body.monitor.depends_on).to.deep.equal([a.id]);
       expect((await patch(b.id, { depends_on: [] })).body.monitor.depends_on).to.deep.equal([]);
     });
+  });
+
+  it('is described in the OpenAPI document: depends_on on create, update and monitor bodies, caused_upstream on incidents', async () => {
+    const doc = (await vigil.request('GET', '/openapi.json')).body;
+    const requestField = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema.properties.depends_on;
+    expect(requestField('/v1/monitors', 'post')).to.deep.include({ type: 'array', maxItems: 20 });
+    expect(requestField('/v1/monitors/{monitorId}', 'patch').description).to.include('caused_upstream');
+    const answer = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].content['application/json'].schema.properties;
+    expect(answer('/v1/monitors/{monitorId}', 'get', '200').monitor.properties.depends_on).to.deep.equal({ type: 'array', items: { type: 'string', format: 'uuid' } });
+    expect(answer('/v1/incidents/{incidentId}', 'get', '200').incident.properties).to.have.property('caused_upstream');
   });
 
   describe('deleting a monitor others depend on', () => {

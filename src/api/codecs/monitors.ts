@@ -136,8 +136,12 @@ const settableFields = {
   retention_count: Integer(10, 1000),
   notification_group_ids: Ids,
   notification_channel_ids: Ids,
-  // Monitor ids of the same project; whether they exist, and close no cycle, the decision checks.
-  depends_on: listOf(Uuid, MAX_DEPENDENCIES),
+  // Whether they exist in the project, and close no cycle, the decision checks.
+  depends_on: withRefinementKeywords(listOf(Uuid, MAX_DEPENDENCIES), {
+    maxItems: MAX_DEPENDENCIES,
+    description:
+      'Ids of monitors of the same project this one depends on. While one of them is DOWN, this monitor\'s incidents open marked caused_upstream and page nobody. No cycles; chains at most 10 deep.',
+  }),
   ...uptimeFields,
   ...tcpFields,
   ...dnsFields,
