@@ -78,6 +78,24 @@ describe('Dependencies between monitors (depends_on)', function () {
     });
   });
 
+  describe('while a dependency is DOWN, at a missed deadline', () => {
+    it('opens the MISSED incident the timer finds caused upstream, stamped at the deadline, and pages nobody', async () => {
+      const database = await monitor('Database');
+      const job = await monitor('Hourly sync', { type: 'JOB_HEARTBEAT', schedule: '1h', grace_period_seconds: 60, depends_on: [database.id] });
+      await ping(job.id);
+      await ping(database.id, '/fail');
+      vigil.clock.advance(62 * MINUTE);
+      await vigil.tick();
+      await vigil.notify();
+      const [incident] = await incidentsOf(job.id);
+      expect(incident).to.include({ event: 'MISSED', status: 'OPEN' });
+      expect(incident.caused_upstream).to.deep.equal({ monitor_id: database.id, name: 'Database' });
+      const timeline = (await vigil.request('GET', `/v1/incidents/${incident.id}/timeline`, { key })).body.entries;
+      expect(timeline.find((entry: { type: string }) => entry.type === 'IncidentCausedUpstream').data.at).to.equal(incident.started_at);
+      expect(pagesFor(job.id)).to.deep.equal([]);
+    });
+  });
+
   describe('while its dependencies are UP', () => {
     it('pages the dependent’s incident as usual', async () => {
       const database = await monitor('Database');
