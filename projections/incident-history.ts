@@ -43,7 +43,7 @@ export interface IncidentHistoryDocument {
 
 export const incidentHistoryProjection: Projection<IncidentHistoryDocument> = {
   name: 'incident_history',
-  version: 1,
+  version: 2,
   collection: {
     name: 'incident_history',
     indexes: [

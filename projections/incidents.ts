@@ -20,20 +20,23 @@ export interface IncidentDocument {
   resolved_at: string | null;
   resolved_by: IncidentActor | null;
   reopened_at: string | null;
+  /** The dependency that was DOWN when it opened, so nobody was paged; absent from documents archived before dependencies existed. */
+  caused_upstream?: { monitor_id: string; name: string } | null;
 }
 
 export const incidentsProjection: Projection<IncidentDocument> = {
   name: 'incidents',
-  version: 2,
+  version: 3,
   collection: {
     name: 'incidents',
     indexes: [{ fields: ['project_id', 'started_at'] }, { fields: ['monitor_id', 'started_at'] }, { fields: ['project_id', 'status'] }],
   },
   // A deleted monitor's incidents stay: they were archived in their own streams first.
-  handles: ['IncidentOpened', 'IncidentAcknowledged', 'IncidentResolved', 'MonitorUpdated', 'IncidentArchived', 'ProjectDeleted'],
+  handles: ['IncidentOpened', 'IncidentCausedUpstream', 'IncidentAcknowledged', 'IncidentResolved', 'MonitorUpdated', 'IncidentArchived', 'ProjectDeleted'],
   targets(event): Target {
     switch (event.type) {
       case 'IncidentOpened':
+      case 'IncidentCausedUpstream':
       case 'IncidentAcknowledged':
       case 'IncidentResolved':
         return { ids: [event.data.incident_id] };
@@ -55,9 +58,11 @@ export const incidentsProjection: Projection<IncidentDocument> = {
           id: d.incident_id, monitor_id: d.monitor_id, project_id: d.project_id,
           monitor: { id: d.monitor_id, name: d.monitor_name, slug: d.monitor_slug, project_id: d.project_id },
           event: d.event, cause: d.cause, status: 'OPEN', started_at: d.started_at,
-          acknowledged_at: null, acknowledged_by: null, resolved_at: null, resolved_by: null, reopened_at: null,
+          acknowledged_at: null, acknowledged_by: null, resolved_at: null, resolved_by: null, reopened_at: null, caused_upstream: null,
         };
       }
+      case 'IncidentCausedUpstream':
+        return doc && { ...doc, caused_upstream: { monitor_id: event.data.upstream_monitor_id, name: event.data.upstream_monitor_name } };
       case 'IncidentAcknowledged': {
         const { acknowledged_at, user_id, email, api_key_id } = event.data;
         return doc && { ...doc, status: 'ACKNOWLEDGED', acknowledged_at, acknowledged_by: { kind: 'user', user_id, email, api_key_id } };

@@ -71,6 +71,7 @@ function commonPatch(body: CreateBody | UpdateBody): Omit<MonitorPatch, 'uptime'
   if (body.retention_count !== undefined) patch.retention_count = body.retention_count;
   if (body.notification_group_ids !== undefined) patch.notification_group_ids = [...new Set(body.notification_group_ids)];
   if (body.notification_channel_ids !== undefined) patch.notification_channel_ids = [...new Set(body.notification_channel_ids)];
+  if (body.depends_on !== undefined) patch.depends_on = [...new Set(body.depends_on.map((id) => id.toLowerCase()))];
   return patch;
 }
 

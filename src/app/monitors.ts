@@ -21,6 +21,7 @@ import { type CommandContext, nowIso } from './context.js';
 import { sealedConfig, sealedPatch } from './uptime-headers.js';
 import { type StreamRead, findPagingCircumstances } from './paging-circumstances.js';
 import { hasCircumstances, wouldRaise } from '../domain/monitors/circumstances.js';
+import { withDependencyGraph } from './monitor-dependencies.js';
 
 export interface MonitorOutcome {
   events: MonitorEvent[];
@@ -55,7 +56,10 @@ export async function runMonitorCommand(
     for (let attempt = 1; ; attempt += 1) {
       const remembered = attempt === 1 && context.events.appendToStreams ? context.monitorStates.remembered(monitorId) : undefined;
       const loaded = remembered ?? (await context.monitorStates.load(context.events, monitorId));
-      const { events, read } = await decideInCircumstances(context, typeof command === 'function' ? command(loaded) : command, loaded.state);
+      const graph = await withDependencyGraph(context, typeof command === 'function' ? command(loaded) : command, loaded.state);
+      const decided = await decideInCircumstances(context, graph.command, loaded.state);
+      const { events } = decided;
+      const read = [...graph.read, ...decided.read];
       if (events.length === 0) return { events, state: loaded.state, position: null };
       const encode = (stream: string, expectedRevision: number | 'no_stream', toAppend: MonitorEvent[]) =>
         withEventIds(commandId, stream, expectedRevision, toAppend.map((e) => toAppendable(e, actor)));
@@ -76,7 +80,8 @@ export async function runMonitorCommand(
           context.monitorStates.forget(monitorId);
           // Nothing was recorded: deciding again on the store's state is safe. A stream deleted
           // since the remembered fold reads as gone, and the command is refused on that.
-          const stale = error instanceof WrongExpectedRevisionError || (remembered !== undefined && error instanceof StreamDeletedError);
+          // So does another monitor's stream the decision read, deleted since (its monitor with it).
+          const stale = error instanceof WrongExpectedRevisionError || (error instanceof StreamDeletedError && (remembered !== undefined || read.some((r) => r.streamName === error.streamName)));
           if (stale && attempt < MAX_ATTEMPTS) continue;
           throw error;
         }

@@ -1,3 +1,6 @@
+import { isIP } from 'node:net';
+import { jsonQueryProblem } from '../checker/json-query.js';
+import { DNS_RECORD_TYPES, type JsonOperator } from '../domain/monitors/monitor-config.js';
 import { type ImportPlan, ImportFileError, SlugAllocator, flagAt, graceOf, intervalOf, isObject, numberAt, stringAt, tagsOf, textOf } from './import-plan.js';
 
 /** Every status code IANA registers: a Kuma range such as 200-399 becomes the ones in it that exist. */
@@ -50,16 +53,75 @@ function headersOf(monitor: Record<string, unknown>): Record<string, string> | s
   return headers;
 }
 
+const IMPORTED_TYPES = ['http', 'keyword', 'json-query', 'port', 'dns', 'push'];
+
+/** Kuma's json-query operators (2.0; 1.x compares for equality only) as Vigil's. */
+const JSON_OPERATORS: Record<string, JsonOperator> = { '==': 'equals', '!=': 'not_equals', contains: 'contains', '>': 'greater_than', '<': 'less_than' };
+
+/**
+ * A dotted path (`status`, `checks[0].status`) reads the same in JSONata, which Kuma runs, and
+ * JMESPath, which Vigil does; anything else (functions, filters, arithmetic) does not.
+ */
+const SIMPLE_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\[-?\d+\])*(\.[A-Za-z_][A-Za-z0-9_]*(\[-?\d+\])*)*$/;
+
+/** Kuma's json-query settings as Vigil's `uptime_json_*`, or why they cannot be. */
+function jsonQueryOf(monitor: Record<string, unknown>): Record<string, string> | string {
+  const given = (stringAt(monitor, 'jsonPath') ?? '').trim();
+  const path = given.startsWith('$.') ? given.slice(2) : given;
+  if (!SIMPLE_PATH.test(path) || jsonQueryProblem(path) !== null) {
+    return `JSON query ${JSON.stringify(given)} is a JSONata expression Vigil cannot run: it takes a JMESPath expression, and only dotted paths read the same in both`;
+  }
+  const operator = stringAt(monitor, 'jsonPathOperator') ?? '==';
+  const mapped = JSON_OPERATORS[operator];
+  if (!mapped) return `JSON query operator ${operator} is not supported (==, !=, contains, > and < are)`;
+  const expected = stringAt(monitor, 'expectedValue');
+  if (expected === null) return 'its JSON query has no expected value';
+  return { uptime_json_query: path, uptime_json_operator: mapped, uptime_json_expected: expected };
+}
+
+/** Kuma's `dns` settings as UPTIME_DNS's, or why they cannot be. Kuma 1.x is up on any answer. */
+function dnsOf(monitor: Record<string, unknown>, notes: string[]): Record<string, unknown> | string {
+  const recordType = (stringAt(monitor, 'dns_resolve_type') ?? 'A').toUpperCase();
+  if (!(DNS_RECORD_TYPES as readonly string[]).includes(recordType)) return `DNS record type ${recordType} is not supported (${DNS_RECORD_TYPES.join(', ')} are)`;
+  const servers = (stringAt(monitor, 'dns_resolve_server') ?? '').split(',').map((server) => server.trim()).filter(Boolean);
+  const [server] = servers;
+  if (server !== undefined && isIP(server) === 0) return `DNS resolver ${server} is not an IP address`;
+  if (servers.length > 1) notes.push(`only the first DNS resolver (${server}) kept; left out: ${servers.slice(1).join(', ')}`);
+  const port = numberAt(monitor, 'port') ?? 53;
+  const resolver = server === undefined ? null : port === 53 ? server : isIP(server) === 6 ? `[${server}]:${port}` : `${server}:${port}`;
+  const expected: string[] = [];
+  // Kuma 2.0 keeps a DNS monitor's conditions as JSON; only "the record is / contains <value>" has an equivalent.
+  const raw = monitor['conditions'];
+  let conditions: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      conditions = raw.trim() === '' ? [] : JSON.parse(raw);
+    } catch {
+      return 'its DNS conditions are not JSON';
+    }
+  }
+  for (const condition of Array.isArray(conditions) ? conditions : []) {
+    const fits = isObject(condition) && stringAt(condition, 'variable') === 'record' && ['equals', 'contains'].includes(stringAt(condition, 'operator') ?? '') && stringAt(condition, 'value');
+    if (!fits) return `DNS condition ${JSON.stringify(condition)} has no Vigil equivalent (a record equal to or containing a value has)`;
+    expected.push(stringAt(condition, 'value')!);
+  }
+  return { dns_hostname: stringAt(monitor, 'hostname') ?? '', dns_record_type: recordType, dns_expected: expected, dns_match: 'any', dns_resolver: resolver };
+}
+
 /**
  * The monitors of an Uptime Kuma JSON backup (`{"version", "notificationList", "monitorList"}`) as
- * Vigil monitors: `http` and `keyword` become UPTIME_HTTP, `push` JOB_HEARTBEAT on its interval;
- * Kuma's retries become the failures in a row that open an incident. Other types are reported.
+ * Vigil monitors: `http`, `keyword` and `json-query` become UPTIME_HTTP (a JSONata path that reads
+ * the same in JMESPath kept as its JSON query), `port` UPTIME_TCP, `dns` UPTIME_DNS, `push`
+ * JOB_HEARTBEAT on its interval; Kuma's retries become the failures in a row that open an
+ * incident. Other types are reported, and so is a monitor's Kuma group: a group sums up its
+ * members' status, which is not what Vigil's `depends_on` means.
  */
 export function planUptimeKuma(file: unknown): ImportPlan {
   const monitors = isObject(file) && Array.isArray(file['monitorList']) ? file['monitorList'] : null;
   if (monitors === null) throw new ImportFileError('this is not an Uptime Kuma JSON backup: it has no "monitorList"');
   const plan: ImportPlan = { drafts: [], unmapped: [] };
   const slugs = new SlugAllocator();
+  const groups = new Map(monitors.filter((m): m is Record<string, unknown> => isObject(m) && m['type'] === 'group').map((group) => [group['id'], stringAt(group, 'name') ?? `group ${String(group['id'])}`]));
   monitors.forEach((monitor: unknown, index) => {
     if (!isObject(monitor)) {
       plan.unmapped.push({ source: `monitorList[${index}]`, reason: 'not a monitor object' });
@@ -70,8 +132,8 @@ export function planUptimeKuma(file: unknown): ImportPlan {
     const type = stringAt(monitor, 'type') ?? '';
     const unmapped = (reason: string) => plan.unmapped.push({ source, reason });
     if (name === '') return unmapped('the monitor has no name');
-    if (type !== 'http' && type !== 'keyword' && type !== 'push') {
-      return unmapped(type === 'group' ? 'a group only holds other monitors; its members are imported on their own' : `type ${type || '(none)'} is not supported: Vigil imports http, keyword and push monitors`);
+    if (!IMPORTED_TYPES.includes(type)) {
+      return unmapped(type === 'group' ? 'a group only holds other monitors; its members are imported on their own' : `type ${type || '(none)'} is not supported: Vigil imports http, keyword, json-query, port, dns and push monitors`);
     }
     if (flagAt(monitor, 'upsideDown')) return unmapped('upside-down mode (up when the check fails) has no Vigil equivalent');
     const notes: string[] = [];
@@ -85,6 +147,20 @@ export function planUptimeKuma(file: unknown): ImportPlan {
       tags: tagsOf(Array.isArray(monitor['tags']) ? monitor['tags'].map((tag) => (isObject(tag) ? [stringAt(tag, 'name'), stringAt(tag, 'value')].filter(Boolean).join(':') : String(tag))) : [], notes),
     };
     if (isObject(monitor['notificationIDList']) && Object.values(monitor['notificationIDList']).some(Boolean)) notes.push('notifications not imported: attach Vigil notification channels');
+    const group = monitor['parent'] === null || monitor['parent'] === undefined ? undefined : groups.get(monitor['parent']);
+    if (group !== undefined) notes.push(`Kuma group "${group}" not imported (Vigil has no groups; set depends_on by hand if this monitor needs another to be up)`);
+    let query: Record<string, string> = {};
+    if (type === 'json-query') {
+      const mapped = jsonQueryOf(monitor);
+      if (typeof mapped === 'string') return unmapped(mapped);
+      query = mapped;
+    }
+    let dns: Record<string, unknown> = {};
+    if (type === 'dns') {
+      const mapped = dnsOf(monitor, notes);
+      if (typeof mapped === 'string') return unmapped(mapped);
+      dns = mapped;
+    }
     const slug = slugs.allocate(name);
     const paused = monitor['active'] !== undefined && !flagAt(monitor, 'active');
     if (type === 'push') {
@@ -92,6 +168,16 @@ export function planUptimeKuma(file: unknown): ImportPlan {
       const grace = retries * (numberAt(monitor, 'retryInterval') ?? intervalSeconds);
       notes.push('push clients must be pointed at the monitor’s Vigil ping URL');
       plan.drafts.push({ source, slug, body: { ...common, slug, type: 'JOB_HEARTBEAT', schedule: interval, grace_period_seconds: graceOf(grace, notes) }, paused, notes });
+      return;
+    }
+    // Kuma applies its timeout to HTTP requests only: TCP and DNS checks keep Vigil's defaults.
+    if (type === 'port') {
+      const tcp = { tcp_host: stringAt(monitor, 'hostname') ?? '', tcp_port: numberAt(monitor, 'port') ?? 0 };
+      plan.drafts.push({ source, slug, body: { ...common, slug, type: 'UPTIME_TCP', schedule: interval, failure_tolerance: retries + 1, ...tcp }, paused, notes });
+      return;
+    }
+    if (type === 'dns') {
+      plan.drafts.push({ source, slug, body: { ...common, slug, type: 'UPTIME_DNS', schedule: interval, failure_tolerance: retries + 1, ...dns }, paused, notes });
       return;
     }
     const url = stringAt(monitor, 'url') ?? '';
@@ -128,6 +214,7 @@ export function planUptimeKuma(file: unknown): ImportPlan {
         uptime_verify_ssl: !flagAt(monitor, 'ignoreTls'),
         ...(keyword ? { uptime_keyword: keyword, uptime_keyword_absent: flagAt(monitor, 'invertKeyword') } : {}),
         ...(body && method === 'POST' ? { uptime_request_body: body } : {}),
+        ...query,
       },
       paused,
       notes,

@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import type { Context, Middleware, Next } from 'koa';
 import compress from 'koa-compress';
 import type { IncidentDocument } from '../../projections/incidents.js';
+import type { MonitorDocument } from '../../projections/monitors.js';
 import { actorOf } from '../api/actor.js';
 import { callerOfKeyHash } from '../api/authentication.js';
 import { type ApiDependencies, settled } from '../api/dependencies.js';
@@ -35,7 +36,7 @@ import { shownNextExpected } from '../api/representations/monitors.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { errorPage } from './pages/error.js';
 import { incidentPage } from './pages/incident.js';
-import { type UptimeDay, monitorPage } from './pages/monitor.js';
+import { type RelatedMonitor, type UptimeDay, monitorPage } from './pages/monitor.js';
 import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { signInPage } from './pages/sign-in.js';
 import { incidentNoteRoutes } from './routes/incident-notes.js';
@@ -139,6 +140,18 @@ export interface SignInFailures {
 function retryAdvice(headers: Record<string, string> | undefined): string {
   const seconds = Number(headers?.['Retry-After']);
   return Number.isFinite(seconds) && seconds > 0 ? `Try again in ${seconds} s.` : 'Try again later.';
+}
+
+/** What `monitor` depends on and what depends on it, from one read of its project's monitors. */
+async function relatedMonitors(readModels: ApiDependencies['readModels'], monitor: MonitorDocument): Promise<{ dependencies: RelatedMonitor[]; dependents: RelatedMonitor[] }> {
+  const dependsOn = monitor.depends_on ?? [];
+  const all = await listMonitors(readModels, monitor.project_id);
+  const related = (doc: MonitorDocument): RelatedMonitor => ({ id: doc.id, name: doc.name, status: displayStatus(doc) });
+  return {
+    // In the order they were set; one deleted since is not shown.
+    dependencies: dependsOn.flatMap((id) => all.filter((doc) => doc.id === id)).map(related),
+    dependents: all.filter((doc) => (doc.depends_on ?? []).includes(monitor.id)).map(related),
+  };
 }
 
 const consoleRouters = new WeakSet<object>();
@@ -401,8 +414,9 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       recentPings(readModels, monitor.id, new Date(now.getTime() - WARNING_WINDOW_DAYS * 86_400_000).toISOString(), WARNING_MAX_PINGS),
       may(ctx.state.caller, MANAGE_MONITOR, monitor.project_id),
     ]);
+    const related = await relatedMonitors(readModels, monitor);
     render(ctx, monitorPage({
-      viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage,
+      viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage, ...related,
       status: displayStatus(monitor), lastSeenAt: activity.lastSeenAt, runs: activity.runs,
       upcoming: shownNextExpected(monitor) === null ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
       pings: pings.pings, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),

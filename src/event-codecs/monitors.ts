@@ -67,9 +67,9 @@ export const MonitorConfig = t.intersection([t.type({
   notification_channel_ids: t.array(t.string),
   uptime: nullable(UptimeConfig),
 }),
-// Absent from events recorded before TCP and DNS checks existed (optional fields: the drift check
-// cannot see them, so they are listed here by hand).
-t.partial({ tcp: nullable(TcpCheckConfig), dns: nullable(DnsCheckConfig) })]);
+// Absent from events recorded before TCP and DNS checks, and dependencies, existed (optional
+// fields: the drift check cannot see them, so they are listed here by hand).
+t.partial({ tcp: nullable(TcpCheckConfig), dns: nullable(DnsCheckConfig), depends_on: t.array(t.string) })]);
 
 const Ping = {
   ping_id: t.string,
@@ -152,6 +152,7 @@ export const monitorEventCodecs = {
     monitor_slug: t.string,
     ping_id: NullableString,
   }),
+  IncidentCausedUpstream: t.type({ ...Ids, incident_id: t.string, upstream_monitor_id: t.string, upstream_monitor_name: t.string, at: t.string }),
   IncidentAcknowledged: t.type({ ...Ids, ...UserActor, incident_id: t.string, acknowledged_at: t.string }),
   IncidentResolved: t.type({
     ...Ids,

@@ -11,6 +11,11 @@ export async function listMonitors(readModels: ReadModelStore, projectId: string
   return (await readModels.find<MonitorDocument>('monitors', { project_id: projectId }, { sort: [['created_at', 1]] })).map((s) => s.doc);
 }
 
+/** The monitors of its project that depend on `monitor`, oldest first. */
+export async function dependentsOf(readModels: ReadModelStore, monitor: { id: string; project_id: string }): Promise<MonitorDocument[]> {
+  return (await listMonitors(readModels, monitor.project_id)).filter((doc) => (doc.depends_on ?? []).includes(monitor.id));
+}
+
 /** The monitor a slug ping names: the project by its ping key, then the slug within it. */
 export async function findMonitorBySlug(readModels: ReadModelStore, pingKey: string, slug: string): Promise<MonitorDocument | null> {
   return (await findSlugTarget(readModels, pingKey, slug)).monitor;

@@ -64,6 +64,8 @@ function summarize(e: AuditEventDocument, channels: Map<string, string>): string
       return `The run started at ${text(d['started_at'])} was still running at ${text(d['deadline_at'])}${d['closed_as_failure'] ? '; the watchdog counted it as a failure' : ''}`;
     case 'IncidentOpened':
       return `${text(d['event'])} incident opened: ${text(d['cause'])}`;
+    case 'IncidentCausedUpstream':
+      return `Caused upstream: ${text(d['upstream_monitor_name'])}, which this monitor depends on, was DOWN; nobody was paged`;
     case 'PageScheduled':
       return d['reason'] === 'repage' ? 'Paged again: still open and not acknowledged' : `Page decided (${text(d['reason'])})`;
     case 'PageFannedOut': {

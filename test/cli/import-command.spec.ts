@@ -97,16 +97,19 @@ describe('vigil import', function () {
   });
 
   describe('uptime-kuma', () => {
-    it('creates http, keyword and push monitors with their HTTP settings, headers sealed, and reports the rest', async () => {
+    it('creates http, keyword, json-query, port, dns and push monitors with their settings, headers sealed, and reports the rest', async () => {
       const report = await importJson('uptime-kuma', 'uptime-kuma-backup.json');
       expect(report.created.map((c) => [c.slug, c.type, c.paused])).to.deep.equal([
         ['homepage', 'UPTIME_HTTP', false],
         ['api-health', 'UPTIME_HTTP', false],
         ['nightly-backup', 'JOB_HEARTBEAT', false],
+        ['database-port', 'UPTIME_TCP', false],
         ['checkout', 'UPTIME_HTTP', true],
         ['homepage-2', 'UPTIME_HTTP', false],
+        ['shop-mx', 'UPTIME_DNS', false],
+        ['payments-status', 'UPTIME_HTTP', false],
       ]);
-      expect(report.unmapped.map((u) => u.name)).to.deep.equal(['Database port', 'Gateway ping', 'Inverted', 'Delete probe', 'Shop']);
+      expect(report.unmapped.map((u) => u.name)).to.deep.equal(['Gateway ping', 'Inverted', 'Delete probe', 'Shop', 'Shop CAA', 'Queue depth']);
 
       const bySlug = Object.fromEntries((await monitors()).map((m) => [m['slug'], m]));
       expect(bySlug['api-health']).to.deep.include({
@@ -117,6 +120,9 @@ describe('vigil import', function () {
       expect(bySlug['homepage']).to.deep.include({ failure_tolerance: 3, schedule: '1m' });
       expect(bySlug['nightly-backup']).to.deep.include({ type: 'JOB_HEARTBEAT', schedule: '1d', grace_period_seconds: 1800 });
       expect(bySlug['checkout']!['status']).to.equal('PAUSED');
+      expect(bySlug['database-port']).to.deep.include({ type: 'UPTIME_TCP', schedule: '1m', tcp_host: 'db.shop.example', tcp_port: 5432, tcp_timeout_ms: 10000 });
+      expect(bySlug['shop-mx']).to.deep.include({ type: 'UPTIME_DNS', schedule: '5m', failure_tolerance: 2, dns_hostname: 'shop.example', dns_record_type: 'MX', dns_resolver: '9.9.9.9:5353' });
+      expect(bySlug['payments-status']).to.deep.include({ type: 'UPTIME_HTTP', uptime_json_query: 'checks[0].status', uptime_json_operator: 'equals', uptime_json_expected: 'ok' });
       const exported = await cli(['events', 'export', '--project', projectId]);
       expect(exported.stdout).to.include('MonitorCreated');
       expect(exported.stdout, 'the basic auth password never enters an event as sent').to.not.include(Buffer.from('probe:s3cret').toString('base64'));
@@ -126,8 +132,8 @@ describe('vigil import', function () {
       await importJson('uptime-kuma', 'uptime-kuma-backup.json');
       const second = await importJson('uptime-kuma', 'uptime-kuma-backup.json');
       expect(second.created).to.deep.equal([]);
-      expect(second.skipped.map((s) => s.slug)).to.deep.equal(['homepage', 'api-health', 'nightly-backup', 'checkout', 'homepage-2']);
-      expect(await monitors()).to.have.length(5);
+      expect(second.skipped.map((s) => s.slug)).to.deep.equal(['homepage', 'api-health', 'nightly-backup', 'database-port', 'checkout', 'homepage-2', 'shop-mx', 'payments-status']);
+      expect(await monitors()).to.have.length(8);
     });
   });
 

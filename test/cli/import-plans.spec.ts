@@ -84,17 +84,58 @@ describe('Import plans', () => {
 
     it('keeps an inactive monitor paused and gives a second monitor of the same name the next slug, in file order', () => {
       expect(draft('checkout').paused).to.equal(true);
-      expect(draft('checkout').notes[0]).to.equal('accepted status codes 200-399 kept as the 18 registered codes they cover');
+      expect(draft('checkout').notes).to.include('accepted status codes 200-399 kept as the 18 registered codes they cover');
       expect(draft('homepage-2').body).to.deep.include({ name: 'Homepage', uptime_url: 'https://www2.shop.example/', schedule: '2m' });
+    });
+
+    it('maps a port monitor to UPTIME_TCP on its host and port', () => {
+      expect(draft('database-port').body).to.deep.equal({
+        name: 'Database port', description: '', tags: [], slug: 'database-port', type: 'UPTIME_TCP', schedule: '1m', failure_tolerance: 1, tcp_host: 'db.shop.example', tcp_port: 5432,
+      });
+      expect(draft('database-port').notes).to.deep.equal([]);
+    });
+
+    it('maps a dns monitor to UPTIME_DNS with its record type, and its resolver on its port', () => {
+      expect(draft('shop-mx').body).to.deep.equal({
+        name: 'Shop MX', description: '', tags: [], slug: 'shop-mx', type: 'UPTIME_DNS', schedule: '5m', failure_tolerance: 2,
+        dns_hostname: 'shop.example', dns_record_type: 'MX', dns_expected: [], dns_match: 'any', dns_resolver: '9.9.9.9:5353',
+      });
+    });
+
+    it('maps the record conditions of a Kuma 2 dns monitor to dns_expected, and reports others', () => {
+      const dns = (conditions: unknown) => ({ monitorList: [{ name: 'Mail', type: 'dns', hostname: 'shop.example', dns_resolve_type: 'MX', dns_resolve_server: '2620:fe::fe', port: 5353, conditions }] });
+      const mapped = planUptimeKuma(dns(JSON.stringify([{ type: 'expression', variable: 'record', operator: 'contains', value: 'mail.shop.example' }])));
+      expect(mapped.drafts[0]!.body).to.deep.include({ dns_expected: ['mail.shop.example'], dns_resolver: '[2620:fe::fe]:5353' });
+      const other = planUptimeKuma(dns([{ type: 'expression', variable: 'record', operator: 'starts_with', value: 'mail' }]));
+      expect(other.unmapped[0]!.reason).to.match(/^DNS condition .* has no Vigil equivalent/);
+    });
+
+    it('maps a json-query monitor to UPTIME_HTTP with its dotted path as the JMESPath query and its expected value', () => {
+      expect(draft('payments-status').body).to.deep.include({
+        type: 'UPTIME_HTTP', schedule: '2m', failure_tolerance: 2, uptime_url: 'https://pay.shop.example/status', uptime_timeout_ms: 10000, uptime_headers: { Accept: 'application/json' },
+        uptime_json_query: 'checks[0].status', uptime_json_operator: 'equals', uptime_json_expected: 'ok',
+      });
+      const operator = planUptimeKuma({ monitorList: [{ name: 'Depth', type: 'json-query', url: 'https://q.example/', jsonPath: 'depth', jsonPathOperator: '<', expectedValue: '10' }] });
+      expect(operator.drafts[0]!.body).to.deep.include({ uptime_json_query: 'depth', uptime_json_operator: 'less_than', uptime_json_expected: '10' });
+      const atLeast = planUptimeKuma({ monitorList: [{ name: 'Depth', type: 'json-query', url: 'https://q.example/', jsonPath: 'depth', jsonPathOperator: '>=', expectedValue: '10' }] });
+      expect(atLeast.unmapped).to.deep.equal([{ source: 'Depth', reason: 'JSON query operator >= is not supported (==, !=, contains, > and < are)' }]);
+    });
+
+    it('says which Kuma group a monitor was in: a group is not a dependency', () => {
+      expect(draft('checkout').notes).to.include('Kuma group "Shop" not imported (Vigil has no groups; set depends_on by hand if this monitor needs another to be up)');
     });
 
     it('reports the types and settings Vigil has no equivalent for', () => {
       expect(plan.unmapped).to.deep.equal([
-        { source: 'Database port', reason: 'type port is not supported: Vigil imports http, keyword and push monitors' },
-        { source: 'Gateway ping', reason: 'type ping is not supported: Vigil imports http, keyword and push monitors' },
+        { source: 'Gateway ping', reason: 'type ping is not supported: Vigil imports http, keyword, json-query, port, dns and push monitors' },
         { source: 'Inverted', reason: 'upside-down mode (up when the check fails) has no Vigil equivalent' },
         { source: 'Delete probe', reason: 'method DELETE is not supported (GET, HEAD and POST are)' },
         { source: 'Shop', reason: 'a group only holds other monitors; its members are imported on their own' },
+        { source: 'Shop CAA', reason: 'DNS record type CAA is not supported (A, AAAA, CNAME, MX, TXT are)' },
+        {
+          source: 'Queue depth',
+          reason: 'JSON query "$sum(queues.depth)" is a JSONata expression Vigil cannot run: it takes a JMESPath expression, and only dotted paths read the same in both',
+        },
       ]);
     });
 

@@ -4,6 +4,7 @@ import { DNS_RECORD_TYPES, HEADER_VALUE_MASK, JSON_OPERATORS } from '../../domai
 import { parseResolver } from '../../checker/dns-check.js';
 import { jsonQueryProblem } from '../../checker/json-query.js';
 import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
+import { MAX_DEPENDENCIES } from '../../domain/monitors/dependencies.js';
 import { withRefinementKeywords } from '../openapi/json-schema.js';
 import { BodyOf, BoundedString, Checked, Integer, OneOf, Uuid } from '../validation.js';
 
@@ -135,6 +136,12 @@ const settableFields = {
   retention_count: Integer(10, 1000),
   notification_group_ids: Ids,
   notification_channel_ids: Ids,
+  // Whether they exist in the project, and close no cycle, the decision checks.
+  depends_on: withRefinementKeywords(listOf(Uuid, MAX_DEPENDENCIES), {
+    maxItems: MAX_DEPENDENCIES,
+    description:
+      'Ids of monitors of the same project this one depends on. While one of them is DOWN, this monitor\'s incidents open marked caused_upstream and page nobody. No cycles; chains at most 10 deep.',
+  }),
   ...uptimeFields,
   ...tcpFields,
   ...dnsFields,

@@ -129,6 +129,7 @@ export const Monitor = t.intersection([
     retention_count: t.number,
     notification_group_ids: t.array(Id),
     notification_channel_ids: t.array(Id),
+    depends_on: t.array(Id),
     status: Enum(['UP', 'DOWN', 'PAUSED']),
     is_new: t.boolean,
     consecutive_failures: t.number,
@@ -161,6 +162,7 @@ export const Incident = t.type({
   resolved_at: nullable(Time),
   resolved_by: nullable(IncidentActor),
   reopened_at: nullable(Time),
+  caused_upstream: nullable(t.type({ monitor_id: Id, name: t.string })),
 });
 
 export const IncidentNote = t.type({

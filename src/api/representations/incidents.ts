@@ -15,5 +15,7 @@ export function incidentBody(doc: IncidentDocument) {
     resolved_at: doc.resolved_at,
     resolved_by: doc.resolved_by,
     reopened_at: doc.reopened_at,
+    // Absent from an incident archived before dependencies existed.
+    caused_upstream: doc.caused_upstream ?? null,
   };
 }

@@ -33,6 +33,7 @@ export function monitorBody(doc: MonitorDocument) {
     retention_count: doc.retention_count,
     notification_group_ids: doc.notification_group_ids,
     notification_channel_ids: doc.notification_channel_ids,
+    depends_on: doc.depends_on ?? [],
     status: doc.status,
     is_new: doc.is_new,
     consecutive_failures: doc.consecutive_failures,

@@ -4,7 +4,7 @@ import { deleteMonitor } from '../../app/monitor-deletion.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
 import { EARLY_CHECKIN_MS, upcomingSlots } from '../../domain/monitors/schedule.js';
-import { getMonitor, listMonitors, pagedFind } from '../../queries/monitors.js';
+import { dependentsOf, getMonitor, listMonitors, pagedFind } from '../../queries/monitors.js';
 import { getPing, pingPage, recentPings } from '../../queries/pings.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../../queries/warnings.js';
 import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js';
@@ -99,6 +99,12 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
 
   router.delete('/monitors/:monitorId', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
+    // Deleting it would silently make its dependents page during its outages: that is the
+    // caller's choice to make, by taking it out of their depends_on first.
+    const dependents = await dependentsOf(readModels, monitor);
+    if (dependents.length > 0) {
+      throw new HttpError(409, `monitor is a dependency of ${dependents.map((d) => `"${d.name}" (${d.id})`).join(', ')}: remove it from their depends_on first`);
+    }
     const position = await deleteMonitor(deletion(deps), monitor.id, await userActor(readModels, ctx.state), actorOf(ctx.state));
     await settled(deps, position);
     ctx.status = 204;

@@ -62,6 +62,7 @@ export function incidentPage(v: IncidentView): Html {
 <dt>Acknowledged</dt><dd>${i.acknowledged_at ? html`by <strong>${actor(i.acknowledged_by)}</strong>, ${utc(i.acknowledged_at)}` : html`<span class="muted">not yet</span>`}</dd>
 <dt>Resolved</dt><dd>${i.resolved_at ? html`by <strong>${actor(i.resolved_by)}</strong>, ${utc(i.resolved_at)}` : html`<span class="muted">not yet</span>`}</dd>
 ${i.reopened_at ? html`<dt>Reopened</dt><dd>${utc(i.reopened_at)}</dd>` : null}
+${i.caused_upstream ? html`<dt>Caused upstream</dt><dd><a href="/monitors/${i.caused_upstream.monitor_id}">${i.caused_upstream.name}</a>, which this monitor depends on, was DOWN when it opened: nobody was paged</dd>` : null}
 </dl></section>
 <section class="panel" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
 ${v.entries.length === 0

@@ -34,6 +34,15 @@ export interface MonitorView {
   warnings: Warning[];
   canManage: boolean;
   now: Date;
+  /** The monitors it depends on, and those that depend on it, with their status now. */
+  dependencies: RelatedMonitor[];
+  dependents: RelatedMonitor[];
+}
+
+export interface RelatedMonitor {
+  id: string;
+  name: string;
+  status: DisplayStatus;
 }
 
 /** Payloads longer than this are cut in the list; the API gives the whole one. */
@@ -123,9 +132,24 @@ function incidentsTable(incidents: readonly IncidentDocument[], now: Date): Html
 <thead><tr><th scope="col">Started</th><th scope="col">What</th><th scope="col">Status</th></tr></thead>
 <tbody>${incidents.map((i) => html`<tr>
 <td>${timeAgo(i.started_at, now, relativeTime)}</td>
-<td><a href="/incidents/${i.id}">${i.event}</a>: ${i.cause}</td>
+<td><a href="/incidents/${i.id}">${i.event}</a>: ${i.cause}${i.caused_upstream ? html` <span class="muted">(caused upstream: ${i.caused_upstream.name} was DOWN; not paged)</span>` : null}</td>
 <td>${incidentBadge(i.status)}</td>
 </tr>`)}</tbody></table></div>`;
+}
+
+function relatedList(monitors: readonly RelatedMonitor[], none: string): Html {
+  if (monitors.length === 0) return html`<p class="muted">${none}</p>`;
+  return html`<ul class="related-monitors">${monitors.map((r) => html`<li><a href="/monitors/${r.id}">${r.name}</a> ${statusBadge(r.status)}</li>`)}</ul>`;
+}
+
+/** Only shown where there is something to say: most monitors depend on nothing. */
+function dependencies(v: MonitorView): Html | null {
+  if (v.dependencies.length === 0 && v.dependents.length === 0) return null;
+  return html`<section class="panel" aria-labelledby="dependencies"><h2 id="dependencies">Dependencies</h2>
+<h3>Depends on</h3>${relatedList(v.dependencies, 'Nothing.')}
+${v.dependencies.length > 0 ? html`<p class="hint">While one of these is DOWN, this monitor's incidents are recorded as caused upstream and page nobody.</p>` : null}
+<h3>Depended on by</h3>${relatedList(v.dependents, 'No other monitor.')}
+</section>`;
 }
 
 function uptimeDays(days: readonly UptimeDay[]): Html {
@@ -165,6 +189,7 @@ ${m.paused
 </section>
 </div>
 <div class="stack">
+${dependencies(v)}
 ${pingUrls(v)}
 <section class="panel" aria-labelledby="runs"><h2 id="runs">${isUptimeType(m.type) ? 'Response time' : 'Run durations'}</h2>
 ${isUptimeType(m.type)

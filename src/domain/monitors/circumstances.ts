@@ -1,5 +1,6 @@
 import type { MonitorEvent } from './monitor-events.js';
 import type { MonitorState } from './monitor-state.js';
+import { markedUpstream } from './dependencies.js';
 
 /**
  * What the application found outside the monitor's own streams that changes whether its problems
@@ -31,5 +32,6 @@ export function wouldRaise(decided: readonly MonitorEvent[]): boolean {
  */
 export function withCircumstances(_state: MonitorState, decided: readonly MonitorEvent[], circumstances: PagingCircumstances | undefined): MonitorEvent[] {
   if (!hasCircumstances(circumstances)) return [...decided];
-  return [...decided];
+  const events = [...decided];
+  return circumstances.upstreamDown ? markedUpstream(events, circumstances.upstreamDown) : events;
 }

@@ -1,4 +1,5 @@
 import type { PagingCircumstances } from './circumstances.js';
+import type { DependencyGraph } from './dependencies.js';
 import type { UserActor } from './incidents.js';
 import type { DnsCheckConfig, MonitorConfig, TcpCheckConfig, UptimeConfig } from './monitor-config.js';
 import type { CheckObservation, IncomingPing } from './monitor-events.js';
@@ -7,8 +8,9 @@ export type UptimePatch = Partial<UptimeConfig>;
 export type MonitorPatch = Partial<Omit<MonitorConfig, 'uptime' | 'tcp' | 'dns' | 'type'>> & { uptime?: UptimePatch; tcp?: Partial<TcpCheckConfig>; dns?: Partial<DnsCheckConfig> };
 
 export type MonitorCommand =
-  | { type: 'CreateMonitor'; monitor_id: string; project_id: string; config: MonitorConfig; now: string }
-  | { type: 'UpdateMonitor'; monitor_id: string; patch: MonitorPatch; last_ping_seq: number | null; now: string }
+  /** `dependencies`: the monitors reachable from the `depends_on` set, as read for this decision. */
+  | { type: 'CreateMonitor'; monitor_id: string; project_id: string; config: MonitorConfig; now: string; dependencies?: DependencyGraph }
+  | { type: 'UpdateMonitor'; monitor_id: string; patch: MonitorPatch; last_ping_seq: number | null; now: string; dependencies?: DependencyGraph }
   | { type: 'PauseMonitor'; monitor_id: string; now: string }
   | { type: 'ResumeMonitor'; monitor_id: string; now: string }
   | { type: 'ForceMonitorUp'; monitor_id: string; by: UserActor; now: string }
@@ -16,7 +18,7 @@ export type MonitorCommand =
    * A PATCH: new settings and, with `status`, a pause, or a resume that also forces the monitor UP
    * (by `by`), decided together and recorded in one append, so no crash leaves half of it.
    */
-  | { type: 'ChangeMonitor'; monitor_id: string; patch: MonitorPatch; status: 'PAUSED' | 'UP' | null; by: UserActor | null; last_ping_seq: number | null; now: string }
+  | { type: 'ChangeMonitor'; monitor_id: string; patch: MonitorPatch; status: 'PAUSED' | 'UP' | null; by: UserActor | null; last_ping_seq: number | null; now: string; dependencies?: DependencyGraph }
   /** `incident_id` is used if the ping opens an incident. */
   | { type: 'ReceivePing'; monitor_id: string; ping: IncomingPing; incident_id: string; repage_after_seconds: number; now: string; circumstances?: PagingCircumstances }
   | { type: 'AcknowledgeIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }

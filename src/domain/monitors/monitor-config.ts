@@ -86,6 +86,12 @@ export interface MonitorConfig {
   tcp?: TcpCheckConfig | null;
   /** UPTIME_DNS only; absent from events recorded before DNS checks existed. */
   dns?: DnsCheckConfig | null;
+  /**
+   * Monitors of the same project this one depends on: while one of them is DOWN, this one's
+   * incidents open marked as caused upstream and page nobody. Absent from events recorded before
+   * dependencies existed, which means none.
+   */
+  depends_on?: string[];
 }
 
 export const MONITOR_DEFAULTS = {

@@ -113,6 +113,8 @@ export type MonitorEvent =
       'IncidentOpened',
       Ids & { incident_id: string; event: IncidentKind; cause: string; started_at: string; monitor_name: string; monitor_slug: string; ping_id: string | null }
     >
+  /** Right after its IncidentOpened: a monitor this one depends on was DOWN, so nobody is paged about it. */
+  | DomainEvent<'IncidentCausedUpstream', Ids & { incident_id: string; upstream_monitor_id: string; upstream_monitor_name: string; at: string }>
   | DomainEvent<'IncidentAcknowledged', Ids & { incident_id: string; acknowledged_at: string } & UserActor>
   | DomainEvent<'IncidentResolved', IncidentResolvedData>
   | DomainEvent<'MonitorDeleted', Ids & { deleted_at: string }>

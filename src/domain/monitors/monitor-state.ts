@@ -132,6 +132,8 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
       };
     case 'IncidentOpened':
       return withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' });
+    case 'IncidentCausedUpstream':
+      return state;
     case 'IncidentAcknowledged': {
       const incident = state.incidents.get(event.data.incident_id);
       return incident ? withIncident(state, event.data.incident_id, { kind: incident.kind, status: 'ACKNOWLEDGED', repageAt: null }) : state;

@@ -2,6 +2,7 @@ import type { Decider } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
 import { withPages } from './paging.js';
 import { withCircumstances } from './circumstances.js';
+import { assertDependencies, dependenciesOf } from './dependencies.js';
 import { INCIDENT_KINDS } from './incidents.js';
 import { DNS_DEFAULTS, type MonitorConfig, TCP_DEFAULTS, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
 import type { MonitorCommand, MonitorCommandOf, MonitorPatch } from './monitor-commands.js';
@@ -55,6 +56,7 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
     if (state.lifecycle !== 'absent') return [];
     assertConsistent(command.config, command.now);
     const { monitor_id, project_id, config, now } = command;
+    assertDependencies({ id: monitor_id, project_id, name: config.name }, dependenciesOf(config), [], command.dependencies);
     return [{ type: 'MonitorCreated', data: { monitor_id, project_id, config, created_at: now, next_expected_at: firstExpected(config, now) } }];
   }
   if (state.lifecycle !== 'active' || state.config === null) throw notFound('monitor not found');
@@ -64,6 +66,7 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
     case 'UpdateMonitor': {
       const next = mergeConfig(config, command.patch);
       assertConsistent(next, command.now, config);
+      assertDependencies({ id: state.monitorId, project_id: state.projectId, name: next.name }, dependenciesOf(next), dependenciesOf(config), command.dependencies);
       if (JSON.stringify(next) === JSON.stringify(config)) return [];
       // A new schedule counts from now, as a new monitor would.
       const rescheduled = next.schedule !== config.schedule || next.timezone !== config.timezone;
@@ -111,9 +114,9 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
 
 /** Each part of a PATCH decided on the state the part before it leaves. */
 function changeMonitor(state: MonitorState, command: MonitorCommandOf<'ChangeMonitor'>): MonitorEvent[] {
-  const { monitor_id, patch, status, by, last_ping_seq, now } = command;
+  const { monitor_id, patch, status, by, last_ping_seq, now, dependencies } = command;
   const parts: MonitorCommand[] = [];
-  if (Object.keys(patch).length > 0) parts.push({ type: 'UpdateMonitor', monitor_id, patch, last_ping_seq, now });
+  if (Object.keys(patch).length > 0) parts.push({ type: 'UpdateMonitor', monitor_id, patch, last_ping_seq, now, ...(dependencies ? { dependencies } : {}) });
   if (status === 'PAUSED') parts.push({ type: 'PauseMonitor', monitor_id, now });
   if (status === 'UP') {
     if (by === null) throw invalid('forcing a monitor UP records who did it: it needs a user');

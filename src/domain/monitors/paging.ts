@@ -3,6 +3,7 @@ import type { MonitorConfig } from './monitor-config.js';
 import type { MonitorEvent } from './monitor-events.js';
 import { type MonitorState, evolveMonitor } from './monitor-state.js';
 import { addSeconds } from './schedule.js';
+import { causedUpstream } from './dependencies.js';
 
 /** How long paging pauses once alert_surge_threshold pages went out in a row. */
 export const SURGE_PAUSE_SECONDS = 3600;
@@ -12,7 +13,9 @@ export const SURGE_PAUSE_SECONDS = 3600;
  * paged, and paged again every `repageAfterSeconds` while it stays OPEN (acknowledging stops
  * that); its acknowledgement and resolution are told to the same channels. Each problem page
  * counts toward consecutive_alerts; at alert_surge_threshold, problem pages pause for an hour
- * (incidents are still recorded). Recovery (the monitor going UP) resets the count.
+ * (incidents are still recorded). Recovery (the monitor going UP) resets the count. An incident
+ * caused upstream (a dependency DOWN) is paged to nobody, so neither are its acknowledgement and
+ * resolution, nor is it paged again.
  */
 export function withPages(
   state: MonitorState,
@@ -43,7 +46,7 @@ export function withPages(
   };
   for (const event of decided) {
     emit(event);
-    if (event.type === 'IncidentOpened') page(event.data.incident_id, 'opened');
+    if (event.type === 'IncidentOpened' && !causedUpstream(decided, event.data.incident_id)) page(event.data.incident_id, 'opened');
     if ((event.type === 'IncidentAcknowledged' || event.type === 'IncidentResolved') && current.incidents.get(event.data.incident_id)?.paged) {
       page(event.data.incident_id, event.type === 'IncidentAcknowledged' ? 'acknowledged' : 'resolved');
     }
