@@ -77,6 +77,8 @@ h2 { font-size: 1.15rem; margin: 0 0 12px; }
 .status-paused::before { width: 7px; border-radius: 0; background: none; border-left: 2px solid currentColor; border-right: 2px solid currentColor; }
 .status-waiting { color: var(--waiting); background: var(--waiting-bg); border-color: #f0d58c; }
 .status-waiting::before { background: none; border: 2px solid currentColor; }
+.status-deleted { color: var(--paused); background: var(--paused-bg); border-color: #d3d7de; }
+.status-deleted::before { background: none; border: 2px solid currentColor; border-radius: 1px; }
 .status-open { color: var(--down); background: var(--down-bg); border-color: #f5b8b1; }
 .status-acknowledged { color: var(--waiting); background: var(--waiting-bg); border-color: #f0d58c; }
 .status-resolved { color: var(--up); background: var(--up-bg); border-color: #b5e2c6; }
