@@ -51,6 +51,9 @@ describe('Incident notes in the web console', function () {
     const { context, page } = await signIn(seed.ownerKey, `/incidents/${seed.incident}`);
     await page.getByRole('heading', { name: 'Add a note' }).waitFor();
     expect(await page.getByLabel('Internal').isChecked()).to.equal(true);
+    // Its choice of readers is a group of radios under a legend, framed by nothing.
+    const choice = page.getByRole('group', { name: 'Who may read it' });
+    expect(await choice.evaluate((fieldset) => getComputedStyle(fieldset).borderTopStyle)).to.equal('none');
     await accessible(page);
     await page.getByLabel('Note', { exact: true }).fill(`Restarting the host\n${XSS}`);
     await page.getByRole('button', { name: 'Add the note' }).click();

@@ -83,6 +83,9 @@ describe('Console time travel and audit in a real browser', function () {
     expect(await page.locator('svg.sparkline').count()).to.equal(0);
     expect(await page.locator('.omitted').innerText()).to.contain('sparklines');
     expect(await page.getByRole('note', { name: 'Viewing the past' }).count()).to.equal(1);
+    const nav = page.getByRole('navigation', { name: 'Project' });
+    expect(await nav.getByRole('link').allInnerTexts()).to.deep.equal(['Monitors', 'Badges & status pages', 'Audit', 'Settings']);
+    expect(await nav.getByRole('link', { name: 'Audit' }).getAttribute('href')).to.equal(`/projects/${seed.project}/audit`);
     await browser!.shoot(page, 'project-past');
     await browser!.accessible(page);
 
@@ -115,7 +118,8 @@ describe('Console time travel and audit in a real browser', function () {
     const page = await browser!.signIn(context, seed.ownerKey, `/projects/${seed.project}`);
     const bad = await page.goto(`${vigil.url}/projects/${seed.project}?as_of=yesterday`);
     expect(bad!.status()).to.equal(400);
-    expect(await page.locator('main').innerText()).to.match(/as_of must be an ISO 8601 date-time/i);
+    // The field named as it is sent, not capitalised as a sentence would be.
+    expect(await page.locator('main').innerText()).to.contain('as_of must be an ISO 8601 date-time');
     await browser!.accessible(page);
     await browser!.shoot(page, 'as-of-bad');
     const future = await page.goto(`${vigil.url}/incidents/${seed.incident}?as_of=2030-01-01T00:00:00Z`);

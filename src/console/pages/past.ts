@@ -6,7 +6,7 @@ import type { ProjectDocument } from '../../../projections/projects.js';
 import type { TimelineEntry } from '../../queries/timeline.js';
 import { TYPE_NAMES, relativeTime, utc } from '../format.js';
 import { type Html, html } from '../html.js';
-import { type Viewer, incidentBadge, page, statusBadge, timeAgo } from '../layout.js';
+import { type Viewer, incidentBadge, page, projectNav, statusBadge, timeAgo } from '../layout.js';
 
 /**
  * The form that picks the instant to look at, on the project and incident pages: a GET to the
@@ -66,6 +66,7 @@ export function pastDashboardPage(v: { viewer: Viewer; project: ProjectDocument;
     title: `${project.name} as of ${utc(asOf)}`,
     viewer: v.viewer,
     crumbs: [...(v.projectCount > 1 ? [{ label: 'Projects', href: '/' }] : []), { label: project.name, href: nowHref }, { label: `As of ${utc(asOf)}` }],
+    nav: projectNav(project.id, ''),
     body: html`${pastBanner(asOf, nowHref)}
 <div class="page-head"><div><h1>${project.name}</h1><p class="lede">Its monitors as they stood then, replayed from the log.</p></div></div>
 ${asOfForm(nowHref, asOf)}
