@@ -15,17 +15,15 @@
  * The result goes to bench/results/as-of.json and bench/RESULTS.md.
  */
 import autocannon from 'autocannon';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { receivePing } from '../src/app/monitors.js';
 import type { IncomingPing } from '../src/domain/monitors/monitor.js';
-import { freePort } from '../test/support/server-process.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../test/support/test-vigil.js';
 import { pacedLoad } from './paced-load.js';
 import { recordResult } from './results.js';
+import { startServer } from './server-process.js';
 import { percentiles } from './stats.js';
 
 const { values } = parseArgs({
@@ -93,45 +91,6 @@ async function seedUpTo(events: number): Promise<void> {
   }
 }
 
-interface ServerProcess {
-  url: string;
-  rssMib: () => number;
-  stop: () => Promise<void>;
-}
-
-/** `npm start` without the build step, on the seeded data dir. */
-async function startServer(): Promise<ServerProcess> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import=tsx', 'src/main/server.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 120_000; ; ) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch (error) {
-      if (Date.now() > deadline || child.exitCode !== null) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    rssMib: () => {
-      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
-      return line ? Math.round(Number(line.replace(/\D+/g, '')) / 1024) : NaN;
-    },
-    stop: async () => {
-      process.off('exit', killOnExit);
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
 /** One request at a time: ms each, after a few to warm up. */
 async function timed(url: string, count: number): Promise<{ p50: number; p99: number; max: number }> {
   const took: number[] = [];
@@ -168,7 +127,7 @@ for (const size of sizes) {
   const seedStarted = Date.now();
   await seedUpTo(size);
   console.log(`seeded to ${size} events in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
-  const server = await startServer();
+  const server = await startServer(env);
   try {
     const events = Number((await (await fetch(`${server.url}/readyz`)).json() as { checks: { event_store: { head_position: number } } }).checks.event_store.head_position);
     const lastTime = new Date(Date.parse(firstTime) + round * MINUTE).toISOString();

@@ -10,16 +10,15 @@
  * Target: the page under 3× the API listing's time, and under 300 KB transferred.
  * The result goes to bench/results/console-project-page-1000-monitors.json and bench/RESULTS.md.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { receivePing } from '../src/app/monitors.js';
 import type { IncomingPing } from '../src/domain/monitors/monitor.js';
-import { freePort } from '../test/support/server-process.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../test/support/test-vigil.js';
 import { recordResult } from './results.js';
+import { startServer } from './server-process.js';
 import { percentiles } from './stats.js';
 
 const { values } = parseArgs({
@@ -105,24 +104,8 @@ async function timed(label: string, fetchOnce: () => Promise<number>): Promise<{
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-const port = await freePort();
-// VIGIL_BENCH_SERVER_ARGS: extra node flags for the server (`--cpu-prof` to profile it).
-const serverArgs = (process.env['VIGIL_BENCH_SERVER_ARGS'] ?? '').split(' ').filter(Boolean);
-const child: ChildProcess = spawn(process.execPath, [...serverArgs, '--import=tsx', 'src/main/server.ts'], {
-  env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const killOnExit = () => child.kill('SIGKILL');
-process.once('exit', killOnExit);
-const url = `http://127.0.0.1:${port}`;
-for (const deadline = Date.now() + 120_000; ; ) {
-  try {
-    if ((await fetch(`${url}/readyz`)).ok) break;
-  } catch (error) {
-    if (Date.now() > deadline || child.exitCode !== null) throw error;
-  }
-  await new Promise((resolve) => setTimeout(resolve, 100));
-}
+const server = await startServer(env);
+const url = server.url;
 
 try {
   const signIn = await fetch(`${url}/sign-in`, {
@@ -166,7 +149,6 @@ try {
     ],
   });
 } finally {
-  process.off('exit', killOnExit);
-  child.kill('SIGTERM');
+  await server.stop();
   dir.remove();
 }

@@ -9,7 +9,8 @@ export const NOT_YET = '~';
 export interface IncidentVersion {
   /** The event's `created`: the time an `as_of` compares with. */
   from: string;
-  position: number;
+  /** Null for a version read back from an archived timeline: its event left the log with its monitor. */
+  position: number | null;
   /** Null from the event that removed it (its project's deletion) on. */
   incident: IncidentDocument | null;
 }
@@ -59,9 +60,11 @@ export const incidentHistoryProjection: Projection<IncidentHistoryDocument> = {
     const latest = doc?.versions.at(-1)?.incident ?? null;
     const next = incidentsProjection.apply(latest, event, id);
     // Before its monitor's streams are hard-deleted, an incident is archived whole into its own
-    // stream: the log then holds its lifecycle only from there, and so does its history (as a
-    // replay of the log, or a rebuild of this, has it).
-    if (event.type === 'IncidentArchived' || doc === null) return next === null ? null : history([version(event, next)]);
+    // stream, with its timeline: the log then holds its lifecycle only there, so its history is
+    // read back from that timeline (made from the same events, stamped with the same times) and
+    // not from the versions held so far, which a rebuild would not have.
+    if (event.type === 'IncidentArchived') return next === null ? null : history(withVersion(archivedVersions(event, id), event, next));
+    if (doc === null) return next === null ? null : history([version(event, next)]);
     // A change that changes nothing (a monitor update that keeps its name and slug) is no version.
     if (JSON.stringify(next) === JSON.stringify(latest)) return doc;
     return history([...doc.versions, version(event, next)]);
@@ -70,6 +73,37 @@ export const incidentHistoryProjection: Projection<IncidentHistoryDocument> = {
 
 function version(event: ProjectedEvent, incident: IncidentDocument | null): IncidentVersion {
   return { from: event.created, position: event.position, incident };
+}
+
+/** The versions with the one `event` made, unless that changes nothing. */
+function withVersion(versions: IncidentVersion[], event: ProjectedEvent, incident: IncidentDocument): IncidentVersion[] {
+  const latest = versions.at(-1)?.incident ?? null;
+  return JSON.stringify(latest) === JSON.stringify(incident) ? versions : [...versions, version(event, incident)];
+}
+
+/** The events of an incident's lifecycle, as its timeline records them (type, the log's time, data as recorded). */
+const LIFECYCLE = new Set<string>(['IncidentOpened', 'IncidentAcknowledged', 'IncidentResolved']);
+
+/**
+ * The versions an archived incident went through before it was archived: its timeline's own
+ * lifecycle entries (each the event as recorded, at the log's time) folded by the incidents
+ * projection. The monitor's renames are not in a timeline: those versions carry its name when
+ * the incident opened. Nothing before its opening (an archive without it): no versions.
+ */
+function archivedVersions(archive: Extract<ProjectedEvent, { type: 'IncidentArchived' }>, id: string): IncidentVersion[] {
+  // `apply` never throws: an entry without its event's data is not folded.
+  const entries = archive.data.timeline.filter((e) => LIFECYCLE.has(String(e['type'])) && typeof e['data'] === 'object' && e['data'] !== null);
+  if (entries[0]?.['type'] !== 'IncidentOpened') return [];
+  const versions: IncidentVersion[] = [];
+  let incident: IncidentDocument | null = null;
+  for (const entry of entries) {
+    const event = { ...archive, type: entry['type'], data: entry['data'], created: String(entry['at']) } as unknown as ProjectedEvent;
+    const next = incidentsProjection.apply(incident, event, id);
+    if (next === null || JSON.stringify(next) === JSON.stringify(incident)) continue;
+    versions.push({ from: event.created, position: null, incident: next });
+    incident = next;
+  }
+  return versions;
 }
 
 /**

@@ -10,6 +10,7 @@ import { notificationGroupsProjection } from './notification-groups.js';
 import { deliveriesProjection, pendingPagesProjection } from './outbox.js';
 import { checkHoursProjection, latestCheckResultsProjection } from './check-results.js';
 import { deadlinesProjection } from './deadlines.js';
+import { deletedMonitorsProjection } from './deleted-monitors.js';
 import { incidentHistoryProjection } from './incident-history.js';
 import { incidentNotesProjection } from './incident-notes.js';
 import { incidentsProjection } from './incidents.js';
@@ -33,5 +34,6 @@ export const RETIRED_PROJECTIONS: readonly RetiredProjection[] = [
 export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
-    incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection] as Projection[];
+    incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection,
+    deletedMonitorsProjection] as Projection[];
 }

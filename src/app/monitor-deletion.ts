@@ -107,7 +107,11 @@ export async function finishMonitorDeletion(deps: DeletionDependencies, monitorI
         commands,
         projectStream(state.projectId),
         projectDecider,
-        { type: 'RecordMonitorRemoval', project_id: state.projectId, monitor_id: monitorId, name: config.name, slug: config.slug, now },
+        {
+          type: 'RecordMonitorRemoval', project_id: state.projectId, monitor_id: monitorId, name: config.name, slug: config.slug,
+          // When the log recorded its creation (its stream's first event), as a look at the past compares times.
+          monitor_type: config.type, monitor_created_at: recorded[0]!.created, now,
+        },
         actor,
       );
       position = removal.position ?? position;

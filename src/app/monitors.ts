@@ -356,6 +356,35 @@ function observation(type: string, data: Record<string, unknown>): Record<string
   return { type, at: at ?? null, data: Object.fromEntries((keep[type] ?? []).map((k) => [k, data[k] ?? null])) };
 }
 
+/** How many events of the monitor's stream one read for `earlierMisses` takes. */
+const MISSES_PAGE = 100;
+
+/**
+ * The misses recorded before the one counted `firstLocal` in a row, oldest first: the run of
+ * CheckInMissed events counting up from 1, read back from the monitor's stream (where this
+ * command's own, counted from `firstLocal` on, are already recorded).
+ */
+async function earlierMisses(context: CommandContext, monitorId: string, firstLocal: number): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  let fromRevision: number | undefined;
+  while (found.length < firstLocal - 1) {
+    const page = await context.events.readStream(monitorStream(monitorId), { direction: 'backwards', maxCount: MISSES_PAGE, ...(fromRevision === undefined ? {} : { fromRevision }) });
+    for (const e of page) {
+      if (e.type !== 'CheckInMissed') continue;
+      const inARow = Number(e.data['consecutive_misses']);
+      if (inARow >= firstLocal) continue;
+      // Not the next one down: a run before (a ping reset the count) or a gap; none counted further.
+      if (inARow !== firstLocal - 1 - found.length) return found.reverse();
+      found.push(observation(e.type, e.data));
+      if (inARow === 1) return found.reverse();
+    }
+    const oldest = page.at(-1);
+    if (page.length < MISSES_PAGE || !oldest || oldest.revision === 0) break;
+    fromRevision = oldest.revision - 1;
+  }
+  return found.reverse();
+}
+
 /**
  * For each incident just opened: what caused it (this command's observations, and for failures the
  * failing ones before it) and the settings then, written to `incident-<id>`. Written right after
@@ -383,6 +412,12 @@ async function recordIncidentEvidence(context: CommandContext, monitorId: string
         if (e.data['ping_id'] !== event.data.ping_id) failing.push(observation(e.type, e.data));
       }
       earlier = failing.reverse().slice(-(tolerance - 1));
+    }
+    if (event.data.event === 'MISSED' && state.config.schedule_tolerance > 1 && local.length > 0) {
+      // The misses of earlier timer fires that this command's continued: one fire counts only the
+      // deadlines passed since the one before.
+      const counted = local.map((o) => Number((o['data'] as Record<string, unknown>)['consecutive_misses']));
+      earlier = await earlierMisses(context, monitorId, Math.min(...counted));
     }
     const { type, schedule, timezone, grace_period_seconds, schedule_tolerance, failure_tolerance, min_duration_seconds, max_duration_seconds, alert_enabled, alert_surge_threshold } = state.config;
     const outcome = await handleCommand(

@@ -1,10 +1,9 @@
-import type { Worker } from 'node:worker_threads';
 import type { EventStore } from '../eventstore/event-store.js';
-import { startModuleWorker } from '../eventstore/module-worker.js';
 import type { Filter, ReadModelStore } from '../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import { incidentsAsOf, monitorAsOf } from './as-of.js';
+import { WorkerClient } from './worker-client.js';
 
 /** What `as_of` reads (see as-of.ts), wherever it runs. */
 export interface AsOfReader {
@@ -30,10 +29,11 @@ export class AsOfBusyError extends Error {
   }
 }
 
-export type AsOfRequest =
-  | { id: number; kind: 'incidents'; filter: Filter; asOf: string; page: { page: number; limit: number } }
-  | { id: number; kind: 'monitor'; monitorId: string; asOf: string };
-export type AsOfReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
+/** A query for the as_of thread, numbered by its WorkerClient. */
+export type AsOfQuery =
+  | { kind: 'incidents'; filter: Filter; asOf: string; page: { page: number; limit: number } }
+  | { kind: 'monitor'; monitorId: string; asOf: string };
+export type AsOfRequest = AsOfQuery & { id: number };
 
 /** How many `as_of` queries may wait for the thread at once; past that they are refused (AsOfBusyError). */
 const MAX_QUEUED = 32;
@@ -46,58 +46,29 @@ const MAX_QUEUED = 32;
  * after one that ended it.
  */
 export class AsOfThread implements AsOfReader {
-  private thread: Worker | null = null;
-  private nextId = 0;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+  private readonly client: WorkerClient<AsOfQuery>;
 
   constructor(
-    private readonly path: string,
+    path: string,
     private readonly maxQueued = MAX_QUEUED,
-  ) {}
+  ) {
+    this.client = new WorkerClient(import.meta.url, 'as-of-thread', { path }, 'the as_of thread');
+  }
 
   incidents(filter: Filter, asOf: string, page: { page: number; limit: number }): Promise<{ docs: IncidentDocument[]; total: number }> {
-    return this.ask({ id: this.nextId++, kind: 'incidents', filter, asOf, page }) as Promise<{ docs: IncidentDocument[]; total: number }>;
+    return this.ask({ kind: 'incidents', filter, asOf, page }) as Promise<{ docs: IncidentDocument[]; total: number }>;
   }
 
   monitor(monitorId: string, asOf: string): Promise<MonitorDocument | null> {
-    return this.ask({ id: this.nextId++, kind: 'monitor', monitorId, asOf }) as Promise<MonitorDocument | null>;
+    return this.ask({ kind: 'monitor', monitorId, asOf }) as Promise<MonitorDocument | null>;
   }
 
-  private ask(request: AsOfRequest): Promise<unknown> {
-    if (this.pending.size >= this.maxQueued) return Promise.reject(new AsOfBusyError(this.pending.size));
-    const thread = this.started();
-    return new Promise((resolve, reject) => {
-      this.pending.set(request.id, { resolve, reject });
-      thread.ref();
-      thread.postMessage(request);
-    });
+  private ask(query: AsOfQuery): Promise<unknown> {
+    if (this.client.waiting >= this.maxQueued) return Promise.reject(new AsOfBusyError(this.client.waiting));
+    return this.client.ask(query);
   }
 
-  private started(): Worker {
-    if (this.thread) return this.thread;
-    const thread = startModuleWorker(import.meta.url, 'as-of-thread', { path: this.path });
-    thread.on('message', (reply: AsOfReply) => {
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) thread.unref();
-      if (reply.ok) waiting?.resolve(reply.value);
-      else waiting?.reject(new Error(reply.message));
-    });
-    const ended = (error: unknown) => {
-      if (this.thread === thread) this.thread = null;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
-    thread.on('error', ended);
-    thread.on('exit', (code) => ended(new Error(`the as_of thread stopped (exit code ${code})`)));
-    thread.unref();
-    this.thread = thread;
-    return thread;
-  }
-
-  async close(): Promise<void> {
-    const thread = this.thread;
-    this.thread = null;
-    if (thread) await thread.terminate();
+  close(): Promise<void> {
+    return this.client.close();
   }
 }

@@ -2,7 +2,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from '../eventstore/sqlite-database.js';
 import { SqliteEventStore } from '../eventstore/sqlite-event-store.js';
 import { SqliteReadModelStore } from '../readstore/sqlite-read-model-store.js';
-import type { AsOfReply, AsOfRequest } from './as-of-reader.js';
+import type { AsOfRequest } from './as-of-reader.js';
+import type { WorkerReply } from './worker-client.js';
 import { incidentsAsOf, monitorAsOf } from './as-of.js';
 
 /**
@@ -18,7 +19,7 @@ function serve(path: string): void {
   let queue = Promise.resolve();
   port.on('message', (request: AsOfRequest) => {
     queue = queue.then(async () => {
-      let reply: AsOfReply;
+      let reply: WorkerReply;
       try {
         const value =
           request.kind === 'incidents'

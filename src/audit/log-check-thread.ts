@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from '../eventstore/sqlite-database.js';
-import type { LogCheckReply, LogCheckRequest, LogHead } from './log-check.js';
+import type { LogCheckRequest, LogHead } from './log-check.js';
 import { verifyLog } from './verify-log.js';
+import type { WorkerReply } from './worker-client.js';
 
 /** The thread behind LogCheckThread: the embedded log's head and its verification, one request at a time. */
 function serve(path: string): void {
@@ -13,7 +14,7 @@ function serve(path: string): void {
     return row ? { position: row.position, time: row.created, hash: row.hash, chain: row.chain } : { position: 0, time: null, hash: null, chain: null };
   };
   port.on('message', (request: LogCheckRequest) => {
-    let reply: LogCheckReply;
+    let reply: WorkerReply;
     try {
       reply = { id: request.id, ok: true, value: request.kind === 'head' ? head() : verifyLog(db) };
     } catch (error) {

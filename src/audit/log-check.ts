@@ -1,7 +1,6 @@
-import type { Worker } from 'node:worker_threads';
 import type { EventStore } from '../eventstore/event-store.js';
-import { startModuleWorker } from '../eventstore/module-worker.js';
 import type { LogVerification } from './verify-log.js';
+import { WorkerClient } from './worker-client.js';
 
 /** The newest event of the log: where it is, when it was recorded, and (embedded store) its hashes. */
 export interface LogHead {
@@ -34,8 +33,9 @@ export function storeLogCheck(events: EventStore): LogCheck {
   };
 }
 
-export type LogCheckRequest = { id: number; kind: 'head' | 'verify' };
-export type LogCheckReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
+/** A request for the log check thread, numbered by its WorkerClient. */
+export type LogCheckQuery = { kind: 'head' | 'verify' };
+export type LogCheckRequest = LogCheckQuery & { id: number };
 
 /**
  * The embedded log read on a thread of its own (log-check-thread.ts), on its own read-only use of
@@ -44,59 +44,25 @@ export type LogCheckReply = { id: number; ok: true; value: unknown } | { id: num
  * runs gets that one's result.
  */
 export class LogCheckThread implements LogCheck {
-  private thread: Worker | null = null;
-  private nextId = 0;
+  private readonly client: WorkerClient<LogCheckQuery>;
   private running: Promise<LogVerification | null> | null = null;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
 
-  constructor(private readonly path: string) {}
+  constructor(path: string) {
+    this.client = new WorkerClient(import.meta.url, 'log-check-thread', { path }, 'the log check thread');
+  }
 
   head(): Promise<LogHead> {
-    return this.ask('head') as Promise<LogHead>;
+    return this.client.ask({ kind: 'head' }) as Promise<LogHead>;
   }
 
   verify(): Promise<LogVerification | null> {
-    this.running ??= (this.ask('verify') as Promise<LogVerification>).finally(() => {
+    this.running ??= (this.client.ask({ kind: 'verify' }) as Promise<LogVerification>).finally(() => {
       this.running = null;
     });
     return this.running;
   }
 
-  private ask(kind: LogCheckRequest['kind']): Promise<unknown> {
-    const thread = this.started();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      thread.ref();
-      thread.postMessage({ id, kind } satisfies LogCheckRequest);
-    });
-  }
-
-  private started(): Worker {
-    if (this.thread) return this.thread;
-    const thread = startModuleWorker(import.meta.url, 'log-check-thread', { path: this.path });
-    thread.on('message', (reply: LogCheckReply) => {
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) thread.unref();
-      if (reply.ok) waiting?.resolve(reply.value);
-      else waiting?.reject(new Error(reply.message));
-    });
-    const ended = (error: unknown) => {
-      if (this.thread === thread) this.thread = null;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
-    thread.on('error', ended);
-    thread.on('exit', (code) => ended(new Error(`the log check thread stopped (exit code ${code})`)));
-    thread.unref();
-    this.thread = thread;
-    return thread;
-  }
-
-  async close(): Promise<void> {
-    const thread = this.thread;
-    this.thread = null;
-    if (thread) await thread.terminate();
+  close(): Promise<void> {
+    return this.client.close();
   }
 }

@@ -1,7 +1,8 @@
 import * as t from 'io-ts';
 import { ROLES } from '../domain/access/roles.js';
 import { PROVISIONED_TYPES } from '../domain/projects/auto-provisioning.js';
-import { NullableString, oneOf } from './fields.js';
+import { MONITOR_TYPES } from '../domain/monitors/schedule.js';
+import { NullableString, nullable, oneOf } from './fields.js';
 
 const Role = oneOf(ROLES, 'Role');
 
@@ -20,7 +21,15 @@ export const projectEventCodecs = {
   ProjectPingKeyRotated: t.type({ project_id: t.string, ping_key: t.string, rotated_at: t.string }),
   ProjectBadgeKeyIssued: t.type({ project_id: t.string, badge_key: t.string, issued_at: t.string }),
   ProjectDeleted: t.type({ project_id: t.string, deleted_at: t.string }),
-  ProjectMonitorRemoved: t.type({ project_id: t.string, monitor_id: t.string, name: t.string, slug: t.string, removed_at: t.string }),
+  ProjectMonitorRemoved: t.type({
+    project_id: t.string,
+    monitor_id: t.string,
+    name: t.string,
+    slug: t.string,
+    monitor_type: nullable(oneOf(MONITOR_TYPES, 'MonitorType')),
+    monitor_created_at: NullableString,
+    removed_at: t.string,
+  }),
   ProjectMonitorStreamsDeleted: t.type({ project_id: t.string, monitor_id: t.string, deleted_at: t.string }),
   ProjectAutoProvisioningConfigured: t.type({ project_id: t.string, auto_provisioning: AutoProvisioning, configured_at: t.string }),
   MonitorAutoProvisioned: t.type({ project_id: t.string, monitor_id: t.string, slug: t.string, provisioned_at: t.string, request_ip: NullableString, request_ua: NullableString }),

@@ -19,8 +19,15 @@ const sealedFlagSaid: Upcaster = (data) => {
   return { ...data, config: { ...config, uptime: { ...uptime, uptime_headers_sealed: false } } };
 };
 
+/**
+ * Version 1 of ProjectMonitorRemoved did not record the monitor's type and creation: once its
+ * streams are gone nothing can say them, so version 2 reads them as unknown.
+ */
+const removedMonitorUnknown: Upcaster = (data) => ({ monitor_type: null, monitor_created_at: null, ...data });
+
 /** Keyed by event type, then by the version they read (they write the one after). */
 export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>> = {
   MonitorCreated: { 1: sealedFlagSaid },
   MonitorUpdated: { 1: sealedFlagSaid },
+  ProjectMonitorRemoved: { 1: removedMonitorUnknown },
 };

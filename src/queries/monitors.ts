@@ -1,5 +1,6 @@
 import type { Filter, ReadModelStore } from '../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
+import type { DeletedMonitorDocument } from '../../projections/deleted-monitors.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import type { ProjectDocument } from '../../projections/projects.js';
 
@@ -39,4 +40,19 @@ export async function pagedFind<D>(readModels: ReadModelStore, collection: strin
 
 export async function getIncident(readModels: ReadModelStore, incidentId: string): Promise<IncidentDocument | null> {
   return (await readModels.get<IncidentDocument>('incidents', incidentId))?.doc ?? null;
+}
+
+/** A monitor deleted from this project, as the project recorded it; null if none was. */
+export async function getDeletedMonitor(readModels: ReadModelStore, projectId: string, monitorId: string): Promise<DeletedMonitorDocument | null> {
+  const found = (await readModels.get<DeletedMonitorDocument>('deleted_monitors', monitorId))?.doc;
+  return found?.project_id === projectId ? found : null;
+}
+
+/**
+ * The project's monitors deleted since `asOf` that existed then, oldest first; one whose creation
+ * was not recorded is taken to have existed then.
+ */
+export async function monitorsDeletedSince(readModels: ReadModelStore, projectId: string, asOf: string): Promise<DeletedMonitorDocument[]> {
+  const found = await readModels.find<DeletedMonitorDocument>('deleted_monitors', { project_id: projectId, removed_from: { $gt: asOf } }, { sort: [['removed_from', 1]] });
+  return found.map((s) => s.doc).filter((m) => m.created_from === null || m.created_from <= asOf);
 }

@@ -101,3 +101,64 @@ describe('As-of queries of incidents', () => {
     expect(reads).to.deep.equal([]);
   });
 });
+
+describe('As-of queries of a project whose monitor was deleted since', () => {
+  let vigil: TestVigil;
+  let key: string;
+  let projectId: string;
+  let deletedId: string;
+  let incidentId: string;
+  const at: Record<string, string> = {};
+  before(async () => {
+    vigil = await TestVigil.start();
+    key = await vigil.accountKey(await vigil.user('deleted@example.com'), ALL_SCOPES);
+    projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Pruned' } })).body.project.id;
+    const mark = (name: string) => {
+      at[name] = new Date(vigil.clock.now().getTime() + 30_000).toISOString();
+      vigil.clock.advance(MINUTE);
+    };
+    const create = async (name: string) =>
+      (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name, type: 'JOB_BASIC', schedule: 'x', alert_enabled: false } })).body.monitor.id as string;
+    mark('before');
+    deletedId = await create('Legacy export');
+    await create('Kept');
+    mark('created');
+    await vigil.request('GET', `/v1/ping/${deletedId}/fail`);
+    mark('down');
+    incidentId = (await vigil.request('GET', `/v1/monitors/${deletedId}/incidents`, { key })).body.data[0].id;
+    await vigil.request('POST', `/v1/incidents/${incidentId}/acknowledge`, { key });
+    mark('acknowledged');
+    expect((await vigil.request('DELETE', `/v1/monitors/${deletedId}`, { key })).status).to.equal(204);
+    mark('deleted');
+  });
+  after(() => vigil.stop());
+
+  const incidentsAt = async (instant: string, more = '') => {
+    const answer = await vigil.request('GET', `/v1/incidents?project_id=${projectId}&as_of=${instant}${more}`, { key });
+    expect(answer.status, answer.text).to.equal(200);
+    return answer.body.data.map((i: { id: string; status: string }) => `${i.id === incidentId ? 'its' : 'other'} ${i.status}`);
+  };
+
+  it('lists the deleted monitor’s incidents as they stood at an instant before the deletion', async () => {
+    expect(await incidentsAt(at['created']!)).to.deep.equal([]);
+    expect(await incidentsAt(at['down']!)).to.deep.equal(['its OPEN']);
+    expect(await incidentsAt(at['acknowledged']!)).to.deep.equal(['its ACKNOWLEDGED']);
+    expect(await incidentsAt(at['deleted']!)).to.deep.equal(['its RESOLVED']);
+    expect(await incidentsAt(at['down']!, '&status=OPEN')).to.deep.equal(['its OPEN']);
+  });
+
+  it('takes the deleted monitor as the monitor_id filter at an instant it existed, not today', async () => {
+    expect(await incidentsAt(at['down']!, `&monitor_id=${deletedId}`)).to.deep.equal(['its OPEN']);
+    const today = await vigil.request('GET', `/v1/incidents?project_id=${projectId}&monitor_id=${deletedId}`, { key });
+    expect(today.status).to.equal(400);
+  });
+
+  it('brings none of the deleted monitor’s pings back', async () => {
+    const events = vigil.vigil.stores.events;
+    expect(await events.readStream(`pings-${deletedId}`)).to.deep.equal([]);
+    expect(await events.readStream(`monitor-${deletedId}`)).to.deep.equal([]);
+    const history = await vigil.request('GET', `/v1/projects/${projectId}/events?limit=200`, { key });
+    expect(history.status, history.text).to.equal(200);
+    expect(history.body.data.filter((e: { type: string; data: { monitor_id?: string } }) => e.type === 'PingReceived' && e.data.monitor_id === deletedId)).to.deep.equal([]);
+  });
+});

@@ -103,6 +103,20 @@ describe('Incident timeline', () => {
       ]);
     });
 
+    it('lists every miss that counted toward a MISSED incident, those of earlier timer fires too', async () => {
+      const m = await monitor({ type: 'JOB_HEARTBEAT', schedule: '1h', grace_period_seconds: 300, schedule_tolerance: 3 });
+      await vigil.request('GET', `/v1/ping/${m.id}`);
+      // Each deadline (expected time plus grace) passed, and the timer fired after it: one miss a fire.
+      vigil.clock.advance(3_600_000 + 10 * 60_000);
+      for (const fire of [1, 2, 3]) {
+        if (fire > 1) vigil.clock.advance(3_600_000);
+        await vigil.tick();
+        expect(await incidents(m.id), `after fire ${fire}`).to.have.length(fire === 3 ? 1 : 0);
+      }
+      const [incident] = await incidents(m.id);
+      expect((await evidence(incident!.id)).map((e) => e.replace(/^.*\((\d+) in a row\)$/, '$1 in a row'))).to.deep.equal(['1 in a row', '2 in a row', '3 in a row']);
+    });
+
     it('gives each incident opened by one timer fire its own observations', async () => {
       const m = await monitor({ type: 'JOB_HEARTBEAT', schedule: '1h', grace_period_seconds: 60, max_duration_seconds: 600 });
       await vigil.request('GET', `/v1/ping/${m.id}/start`);

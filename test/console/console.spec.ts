@@ -1,33 +1,21 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { expect } from 'chai';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { eventually } from '../support/eventually.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumUnavailable } from '../support/chromium.js';
+import { chromiumUnavailable } from '../support/chromium.js';
+import { ConsoleBrowser } from '../support/console-browser.js';
 import { type Target, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
-const ARTIFACTS = path.resolve('test-artifacts', 'console');
 const XSS = '<img src=x onerror=alert(1)>';
-
-/** axe-core's browser build, injected into each page to check it. */
-function axeSource(): string {
-  return readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-}
 
 describe('The web console in a real browser', function () {
   this.timeout(120_000);
   let vigil: TestVigil;
-  let browser: Browser | undefined;
+  let browser: ConsoleBrowser | undefined;
   let target: Target | undefined;
   let failing = false;
-  const axe = axeSource();
-  /** Every URL any console page asked for, across the tests. */
-  const requested: string[] = [];
-  const dialogs: string[] = [];
   const seed = {} as {
     ownerKey: string;
     readerKey: string;
@@ -102,7 +90,7 @@ describe('The web console in a real browser', function () {
     failing = false;
     await vigil.check();
 
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+    browser = await ConsoleBrowser.launch(vigil.url, 'console');
   });
 
   after(async () => {
@@ -111,44 +99,10 @@ describe('The web console in a real browser', function () {
     await vigil?.stop();
   });
 
-  async function newContext(options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<BrowserContext> {
-    const context = await browser!.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
-    context.on('request', (request) => requested.push(request.url()));
-    context.on('page', (page) => page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    }));
-    return context;
-  }
-
-  async function signIn(context: BrowserContext, key: string, start = '/'): Promise<Page> {
-    const page = await context.newPage();
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    await page.goto(`${vigil.url}${start}`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/sign-in');
-    return page;
-  }
-
-  async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage });
-  }
-
-  /** No serious or critical axe violation on the page. */
-  async function accessible(page: Page): Promise<void> {
-    // Evaluated through the devtools protocol, which the page's CSP does not govern.
-    await page.evaluate(axe);
-    const violations = await page.evaluate(async () => {
-      const run = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; help: string }[] }> } }).axe.run;
-      return (await run()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-    });
-    expect(violations, page.url()).to.deep.equal([]);
-  }
+  const newContext = (options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<BrowserContext> => browser!.context(options);
+  const signIn = (context: BrowserContext, key: string, start?: string): Promise<Page> => browser!.signIn(context, key, start);
+  const shoot = (page: Page, name: string, fullPage = true) => browser!.shoot(page, name, fullPage);
+  const accessible = (page: Page) => browser!.accessible(page);
 
   it('sends a browser without a session to a sign-in form with a labelled API key field', async () => {
     const context = await newContext();
@@ -244,7 +198,7 @@ describe('The web console in a real browser', function () {
     expect(await page.locator('.chart line.limit-max').count()).to.equal(1);
     await page.locator('button[data-copy="url-fail"]').click();
     expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).to.equal(`${vigil.url}/v1/ping/${seed.backup}/fail`);
-    expect(dialogs).to.deep.equal([]);
+    expect(browser!.dialogs).to.deep.equal([]);
     await shoot(page, 'monitor');
     await accessible(page);
     await context.close();
@@ -354,7 +308,7 @@ describe('The web console in a real browser', function () {
       (globalThis as unknown as { notReloaded: boolean }).notReloaded = true;
     });
     // The live stream is open before the ping is sent.
-    await eventually(() => expect(requested).to.include(`${vigil.url}/projects/${seed.jobs}/events`), 10_000);
+    await eventually(() => expect(browser!.requested).to.include(`${vigil.url}/projects/${seed.jobs}/events`), 10_000);
 
     // As a job's crontab line sends it.
     // (Asynchronously: the server answering it runs in this process.)
@@ -399,8 +353,8 @@ describe('The web console in a real browser', function () {
   });
 
   it('made every request to the server itself, and no script dialog ever opened', () => {
-    expect(requested.length).to.be.greaterThan(20);
-    expect(requested.filter((url) => !url.startsWith(`${vigil.url}/`))).to.deep.equal([]);
-    expect(dialogs).to.deep.equal([]);
+    expect(browser!.requested.length).to.be.greaterThan(20);
+    expect(browser!.elsewhere()).to.deep.equal([]);
+    expect(browser!.dialogs).to.deep.equal([]);
   });
 });

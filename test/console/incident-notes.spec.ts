@@ -1,26 +1,15 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { expect } from 'chai';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumUnavailable } from '../support/chromium.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumUnavailable } from '../support/chromium.js';
+import { ConsoleBrowser } from '../support/console-browser.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
-const ARTIFACTS = path.resolve('test-artifacts', 'console');
 const XSS = '<img src=x onerror=alert(1)>';
-
-/** axe-core's browser build, injected into each page to check it. */
-function axeSource(): string {
-  return readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-}
 
 describe('Incident notes in the web console', function () {
   this.timeout(120_000);
   let vigil: TestVigil;
-  let browser: Browser | undefined;
-  const axe = axeSource();
-  const requested: string[] = [];
-  const dialogs: string[] = [];
+  let browser: ConsoleBrowser | undefined;
   const seed = {} as { ownerKey: string; readerKey: string; monitor: string; incident: string };
 
   before(async function () {
@@ -41,7 +30,7 @@ describe('Incident notes in the web console', function () {
     await vigil.request('GET', `/v1/ping/${seed.monitor}/fail?exit_code=3`);
     await vigil.settle();
     seed.incident = (await vigil.request('GET', `/v1/monitors/${seed.monitor}/incidents`, { key })).body.data[0].id;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+    browser = await ConsoleBrowser.launch(vigil.url, 'console');
   });
 
   after(async () => {
@@ -50,33 +39,11 @@ describe('Incident notes in the web console', function () {
   });
 
   async function signIn(key: string, start: string): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
-    context.on('request', (request) => requested.push(request.url()));
-    const page = await context.newPage();
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    await page.goto(`${vigil.url}${start}`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/sign-in');
-    return { context, page };
+    const context = await browser!.context();
+    return { context, page: await browser!.signIn(context, key, start) };
   }
-
-  async function shoot(page: Page, name: string): Promise<void> {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
-  async function accessible(page: Page): Promise<void> {
-    await page.evaluate(axe);
-    const violations = await page.evaluate(async () => {
-      const run = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; help: string }[] }> } }).axe.run;
-      return (await run()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-    });
-    expect(violations, page.url()).to.deep.equal([]);
-  }
+  const shoot = (page: Page, name: string) => browser!.shoot(page, name);
+  const accessible = (page: Page) => browser!.accessible(page);
 
   const notesOverApi = async () => (await vigil.request('GET', `/v1/incidents/${seed.incident}/notes`, { key: seed.ownerKey })).body.notes as { text: string; visibility: string; kind: string }[];
 
@@ -84,6 +51,9 @@ describe('Incident notes in the web console', function () {
     const { context, page } = await signIn(seed.ownerKey, `/incidents/${seed.incident}`);
     await page.getByRole('heading', { name: 'Add a note' }).waitFor();
     expect(await page.getByLabel('Internal').isChecked()).to.equal(true);
+    // Its choice of readers is a group of radios under a legend, framed by nothing.
+    const choice = page.getByRole('group', { name: 'Who may read it' });
+    expect(await choice.evaluate((fieldset) => getComputedStyle(fieldset).borderTopStyle)).to.equal('none');
     await accessible(page);
     await page.getByLabel('Note', { exact: true }).fill(`Restarting the host\n${XSS}`);
     await page.getByRole('button', { name: 'Add the note' }).click();
@@ -101,7 +71,7 @@ describe('Incident notes in the web console', function () {
     await page.getByRole('button', { name: 'Add the note' }).click();
     await page.waitForURL(/done=noted/);
     expect(await page.locator('.timeline li.kind-note .visibility').allTextContents()).to.deep.equal(['Internal', 'Public']);
-    expect(dialogs).to.deep.equal([]);
+    expect(browser!.dialogs).to.deep.equal([]);
     await shoot(page, 'incident-notes');
     await accessible(page);
     await context.close();
@@ -181,8 +151,8 @@ describe('Incident notes in the web console', function () {
   });
 
   it('made every request to the server itself, and no script dialog ever opened', () => {
-    expect(requested.length).to.be.greaterThan(10);
-    expect(requested.filter((url) => !url.startsWith(`${vigil.url}/`))).to.deep.equal([]);
-    expect(dialogs).to.deep.equal([]);
+    expect(browser!.requested.length).to.be.greaterThan(10);
+    expect(browser!.elsewhere()).to.deep.equal([]);
+    expect(browser!.dialogs).to.deep.equal([]);
   });
 });

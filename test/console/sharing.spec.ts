@@ -1,28 +1,19 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { expect } from 'chai';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumUnavailable } from '../support/chromium.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumUnavailable } from '../support/chromium.js';
+import { ConsoleBrowser } from '../support/console-browser.js';
 import { type Target, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
 
-const ARTIFACTS = path.resolve('test-artifacts', 'status');
 const HOUR = 3_600_000;
 const DAYS_OF_HISTORY = 60;
-
-function axeSource(): string {
-  return readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-}
 
 describe('Badges & status pages in a real browser', function () {
   this.timeout(180_000);
   let vigil: TestVigil;
-  let browser: Browser | undefined;
+  let browser: ConsoleBrowser | undefined;
   let target: Target | undefined;
   let failing = false;
-  const axe = axeSource();
-  const requested: string[] = [];
   const seed = {} as { ownerKey: string; readerKey: string; project: string; api: string; backup: string; site: string; hostile: string };
 
   const ping = async (monitorId: string, suffix = '') => {
@@ -81,7 +72,7 @@ describe('Badges & status pages in a real browser', function () {
     failing = false;
     await ping(seed.api, '/fail'); // open now
     await vigil.settle();
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+    browser = await ConsoleBrowser.launch(vigil.url, 'status');
   });
 
   after(async () => {
@@ -90,34 +81,10 @@ describe('Badges & status pages in a real browser', function () {
     await vigil?.stop();
   });
 
-  async function newContext(options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<BrowserContext> {
-    const context = await browser!.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
-    context.on('request', (request) => requested.push(request.url()));
-    return context;
-  }
-
-  async function signIn(context: BrowserContext, key: string, start: string): Promise<Page> {
-    const page = await context.newPage();
-    await page.goto(`${vigil.url}${start}`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname !== '/sign-in');
-    return page;
-  }
-
-  async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage });
-  }
-
-  async function accessible(page: Page): Promise<void> {
-    await page.evaluate(axe);
-    const violations = await page.evaluate(async () => {
-      const run = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; help: string }[] }> } }).axe.run;
-      return (await run()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-    });
-    expect(violations, page.url()).to.deep.equal([]);
-  }
+  const newContext = (options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<BrowserContext> => browser!.context(options);
+  const signIn = (context: BrowserContext, key: string, start?: string): Promise<Page> => browser!.signIn(context, key, start);
+  const shoot = (page: Page, name: string, fullPage = true) => browser!.shoot(page, name, fullPage);
+  const accessible = (page: Page) => browser!.accessible(page);
 
   it('shows the badge URLs with previews, copy buttons and markdown, under the project nav', async () => {
     const context = await newContext();
@@ -220,7 +187,7 @@ describe('Badges & status pages in a real browser', function () {
   });
 
   it('asked nothing of any host but the server itself', () => {
-    expect(requested.length).to.be.greaterThan(10);
-    expect(requested.filter((url) => !url.startsWith(`${vigil.url}/`))).to.deep.equal([]);
+    expect(browser!.requested.length).to.be.greaterThan(10);
+    expect(browser!.elsewhere()).to.deep.equal([]);
   });
 });

@@ -7,7 +7,7 @@ describe('Console time travel and audit in a real browser', function () {
   this.timeout(120_000);
   let vigil: TestVigil;
   let browser: ConsoleBrowser | undefined;
-  const seed = {} as { ownerKey: string; readerKey: string; project: string; monitor: string; incident: string };
+  const seed = {} as { ownerKey: string; readerKey: string; project: string; monitor: string; incident: string; deleted: string; deletedIncident: string };
   /** Between the incident opening (12:10) and its acknowledgement (12:30). */
   const BEFORE_ACK = '2026-11-21T12:20:00.000Z';
   const BEFORE_INCIDENT = '2026-11-21T12:05:00.000Z';
@@ -27,15 +27,20 @@ describe('Console time travel and audit in a real browser', function () {
     seed.project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Batch jobs' } })).body.project.id;
     expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key, body: { email: 'reader@example.com', role: 'READONLY' } })).status).to.equal(201);
     seed.monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: seed.project, name: 'Nightly export', type: 'JOB_HEARTBEAT', schedule: '1h' } })).body.monitor.id;
+    // Fails with it at 12:10, and is deleted at 13:00.
+    seed.deleted = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: seed.project, name: 'Old report', type: 'JOB_HEARTBEAT', schedule: '1h' } })).body.monitor.id;
     // 12:00 a success, 12:10 a failure opens an incident, 12:30 it is acknowledged; the browser looks at 13:00.
     expect((await fetch(`${vigil.url}/v1/ping/${seed.monitor}`)).status).to.equal(200);
     vigil.clock.advance(10 * 60_000);
     expect((await fetch(`${vigil.url}/v1/ping/${seed.monitor}/fail`)).status).to.equal(200);
+    expect((await fetch(`${vigil.url}/v1/ping/${seed.deleted}/fail`)).status).to.equal(200);
     await vigil.settle();
+    seed.deletedIncident = (await vigil.request('GET', `/v1/monitors/${seed.deleted}/incidents`, { key })).body.data[0].id;
     seed.incident = (await vigil.request('GET', `/v1/monitors/${seed.monitor}/incidents`, { key })).body.data[0].id;
     vigil.clock.advance(20 * 60_000);
     expect((await vigil.request('POST', `/v1/incidents/${seed.incident}/acknowledge`, { key })).status).to.equal(200);
     vigil.clock.advance(30 * 60_000);
+    expect((await vigil.request('DELETE', `/v1/monitors/${seed.deleted}`, { key })).status).to.equal(204);
     browser = await ConsoleBrowser.launch(vigil.url, 'console-time-travel');
   });
 
@@ -78,6 +83,9 @@ describe('Console time travel and audit in a real browser', function () {
     expect(await page.locator('svg.sparkline').count()).to.equal(0);
     expect(await page.locator('.omitted').innerText()).to.contain('sparklines');
     expect(await page.getByRole('note', { name: 'Viewing the past' }).count()).to.equal(1);
+    const nav = page.getByRole('navigation', { name: 'Project' });
+    expect(await nav.getByRole('link').allInnerTexts()).to.deep.equal(['Monitors', 'Badges & status pages', 'Audit', 'Settings']);
+    expect(await nav.getByRole('link', { name: 'Audit' }).getAttribute('href')).to.equal(`/projects/${seed.project}/audit`);
     await browser!.shoot(page, 'project-past');
     await browser!.accessible(page);
 
@@ -87,12 +95,31 @@ describe('Console time travel and audit in a real browser', function () {
     await context.close();
   });
 
+  it('shows a monitor deleted since as its project recorded it, with its incidents as they stood then', async () => {
+    const context = await browser!.context();
+    const page = await browser!.signIn(context, seed.ownerKey, `/projects/${seed.project}?as_of=${encodeURIComponent(BEFORE_ACK)}`);
+    const row = page.locator(`tr[data-monitor-id="${seed.deleted}"]`);
+    expect(await row.locator('.monitor-name').innerText()).to.equal('Old report');
+    expect(await row.locator('.status').innerText()).to.equal('Deleted since');
+    expect(await row.innerText()).to.contain('Sat, 21 Nov 2026, 13:00 UTC');
+    expect(await row.locator('td.num').innerText()).to.equal('1');
+    await browser!.shoot(page, 'project-past-deleted-monitor');
+    await browser!.accessible(page);
+
+    await page.goto(`${vigil.url}/incidents/${seed.deletedIncident}?as_of=${encodeURIComponent(BEFORE_ACK)}`);
+    expect(await page.locator('h1 .status').innerText()).to.equal('OPEN');
+    await page.goto(`${vigil.url}/projects/${seed.project}`);
+    expect(await page.locator(`tr[data-monitor-id="${seed.deleted}"]`).count()).to.equal(0);
+    await context.close();
+  });
+
   it('answers a malformed or future instant with a 400 page that says why', async () => {
     const context = await browser!.context();
     const page = await browser!.signIn(context, seed.ownerKey, `/projects/${seed.project}`);
     const bad = await page.goto(`${vigil.url}/projects/${seed.project}?as_of=yesterday`);
     expect(bad!.status()).to.equal(400);
-    expect(await page.locator('main').innerText()).to.match(/as_of must be an ISO 8601 date-time/i);
+    // The field named as it is sent, not capitalised as a sentence would be.
+    expect(await page.locator('main').innerText()).to.contain('as_of must be an ISO 8601 date-time');
     await browser!.accessible(page);
     await browser!.shoot(page, 'as-of-bad');
     const future = await page.goto(`${vigil.url}/incidents/${seed.incident}?as_of=2030-01-01T00:00:00Z`);

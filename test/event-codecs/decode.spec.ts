@@ -80,6 +80,13 @@ describe('Event codecs', () => {
       }
     });
 
+    it('upcasts a version 1 ProjectMonitorRemoved: the monitor’s type and creation are unknown', () => {
+      const data = { project_id: 'p1', monitor_id: 'm1', name: 'Backup', slug: 'backup', removed_at: at };
+      expect(decodeEvent(recorded('ProjectMonitorRemoved', data)).data).to.deep.equal({ ...data, monitor_type: null, monitor_created_at: null });
+      const v2 = { ...data, monitor_type: 'JOB_BASIC', monitor_created_at: at };
+      expect(decodeEvent(recorded('ProjectMonitorRemoved', v2, { schema_version: 2 })).data).to.deep.equal(v2);
+    });
+
     it('reads fields a newer Vigil added to a newer version, keeping them', () => {
       const data = { project_id: 'p1', deleted_at: at, deleted_by_reason: 'tidy up' };
       const event = decodeEvent(recorded('ProjectDeleted', data, { schema_version: 7 }));

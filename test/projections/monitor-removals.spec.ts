@@ -10,7 +10,7 @@ let position = 0;
 const projected = (event: VigilEvent, streamName: string): ProjectedEvent => ({ ...event, id: `e${position}`, position: (position += 1), streamName, revision: 0, created: at, metadata: {} });
 
 const deleted = projected({ type: 'MonitorDeleted', data: { ...ids, deleted_at: at } }, 'monitor-m1');
-const removed = projected({ type: 'ProjectMonitorRemoved', data: { ...ids, name: 'Backup', slug: 'backup', removed_at: at } }, 'project-p1');
+const removed = projected({ type: 'ProjectMonitorRemoved', data: { ...ids, name: 'Backup', slug: 'backup', monitor_type: 'JOB_BASIC', monitor_created_at: at, removed_at: at } }, 'project-p1');
 const finished = projected({ type: 'ProjectMonitorStreamsDeleted', data: { ...ids, deleted_at: at } }, 'project-p1');
 
 /** The document after `events`, as the projector would build it. */

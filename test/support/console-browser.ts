@@ -25,8 +25,9 @@ export class ConsoleBrowser {
     return new ConsoleBrowser(browser, server, path.resolve('test-artifacts', artifacts));
   }
 
-  async context(width = 1280): Promise<BrowserContext> {
-    const context = await this.browser.newContext({ viewport: { width, height: 900 } });
+  /** A fresh context (no session yet), `width` px wide, with scripts on unless `javaScriptEnabled` is false. */
+  async context(options: { width?: number; javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+    const context = await this.browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScriptEnabled ?? true });
     context.on('request', (request) => this.requested.push(request.url()));
     context.on('page', (page) => page.on('dialog', (dialog) => {
       this.dialogs.push(dialog.message());
@@ -45,9 +46,9 @@ export class ConsoleBrowser {
     return page;
   }
 
-  async shoot(page: Page, name: string): Promise<void> {
+  async shoot(page: Page, name: string, fullPage = true): Promise<void> {
     mkdirSync(this.artifacts, { recursive: true });
-    await page.screenshot({ path: path.join(this.artifacts, `${name}.png`), fullPage: true });
+    await page.screenshot({ path: path.join(this.artifacts, `${name}.png`), fullPage });
   }
 
   /** No serious or critical axe violation on the page. */

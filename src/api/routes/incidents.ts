@@ -1,7 +1,7 @@
 import type { Router } from '@koa/router';
 import { acknowledgeIncident, resolveIncident } from '../../app/monitors.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
-import { getIncident, getMonitor, pagedFind } from '../../queries/monitors.js';
+import { getDeletedMonitor, getIncident, getMonitor, pagedFind } from '../../queries/monitors.js';
 import type { Filter } from '../../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../../projections/incidents.js';
 import { inlineAsOfReader } from '../../audit/as-of-reader.js';
@@ -45,7 +45,9 @@ export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies
     };
     if (query.monitor_id !== undefined) {
       const monitor = await getMonitor(readModels, query.monitor_id);
-      if (!monitor || monitor.project_id !== projectId) throw badRequest('monitor_id must name a monitor of this project');
+      // The past also has the monitors deleted since, and their incidents, archived with them.
+      const named = monitor ? monitor.project_id === projectId : query.as_of !== undefined && (await getDeletedMonitor(readModels, projectId, query.monitor_id)) !== null;
+      if (!named) throw badRequest('monitor_id must name a monitor of this project');
       Object.assign(filter, { monitor_id: query.monitor_id });
     }
     if (query.as_of === undefined) {

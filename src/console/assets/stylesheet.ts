@@ -77,6 +77,8 @@ h2 { font-size: 1.15rem; margin: 0 0 12px; }
 .status-paused::before { width: 7px; border-radius: 0; background: none; border-left: 2px solid currentColor; border-right: 2px solid currentColor; }
 .status-waiting { color: var(--waiting); background: var(--waiting-bg); border-color: #f0d58c; }
 .status-waiting::before { background: none; border: 2px solid currentColor; }
+.status-deleted { color: var(--paused); background: var(--paused-bg); border-color: #d3d7de; }
+.status-deleted::before { background: none; border: 2px solid currentColor; border-radius: 1px; }
 .status-open { color: var(--down); background: var(--down-bg); border-color: #f5b8b1; }
 .status-acknowledged { color: var(--waiting); background: var(--waiting-bg); border-color: #f0d58c; }
 .status-resolved { color: var(--up); background: var(--up-bg); border-color: #b5e2c6; }
@@ -346,6 +348,8 @@ ul.chips li { display: inline-flex; align-items: center; gap: 6px; background: #
 .warning-text { border-left: 4px solid var(--waiting); background: var(--waiting-bg); padding: 8px 12px; border-radius: 0 6px 6px 0; }
 .form-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); gap: 0 20px; }
 fieldset.field { border: 1px solid var(--line); border-radius: var(--radius); padding: 10px 14px 12px; }
+/* The notes form's choice of readers is a plain group of radios, framed by nothing. */
+fieldset.field.visibility-choice { border: 0; border-radius: 0; padding: 0; }
 legend { font-weight: 600; font-size: 0.92rem; padding: 0 6px; }
 .radio, .checkbox { display: flex; gap: 8px; align-items: center; margin: 4px 0; flex-direction: row; }
 .radio label, .checkbox label, .scope-choices label { font-weight: 400; }

@@ -8,8 +8,11 @@ const TITLES: Record<number, string> = {
   503: 'Not ready yet',
 };
 
+/** A message that begins with a field's name (`as_of must be…`, `config.url is required`) keeps it as sent. */
+const FIELD_FIRST = /^[a-z][a-z0-9]*[_.[]/;
+
 export function errorPage(status: number, message: string, viewer: Viewer | null): Html {
-  const sentence = message.charAt(0).toUpperCase() + message.slice(1);
+  const sentence = FIELD_FIRST.test(message) ? message : message.charAt(0).toUpperCase() + message.slice(1);
   const title = TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'That did not work');
   return page({
     title,

@@ -1,11 +1,12 @@
 import { isUptimeType } from '../../domain/monitors/schedule.js';
 import type { IncidentActor, IncidentDocument } from '../../../projections/incidents.js';
+import type { DeletedMonitorDocument } from '../../../projections/deleted-monitors.js';
 import type { MonitorDocument } from '../../../projections/monitors.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
 import type { TimelineEntry } from '../../queries/timeline.js';
 import { TYPE_NAMES, relativeTime, utc } from '../format.js';
 import { type Html, html } from '../html.js';
-import { type Viewer, incidentBadge, page, statusBadge, timeAgo } from '../layout.js';
+import { type Viewer, incidentBadge, page, projectNav, statusBadge, timeAgo } from '../layout.js';
 
 /**
  * The form that picks the instant to look at, on the project and incident pages: a GET to the
@@ -33,13 +34,31 @@ export interface PastMonitorRow {
   openIncidents: number;
 }
 
+/** A monitor deleted since: what its project recorded of it, and its incidents, archived with it. */
+export interface DeletedMonitorRow {
+  deleted: DeletedMonitorDocument;
+  openIncidents: number;
+}
+
 /** What the monitor's status was, from its document then alone (no ping history is read). */
 function statusThen(m: MonitorDocument): Html {
   if (m.status === 'PAUSED' || m.status === 'DOWN') return statusBadge(m.status);
   return !isUptimeType(m.type) && m.total_pings_received === 0 ? statusBadge('WAITING') : statusBadge('UP');
 }
 
-export function pastDashboardPage(v: { viewer: Viewer; project: ProjectDocument; asOf: string; rows: PastMonitorRow[]; projectCount: number }): Html {
+/** Its row: its state then left the log with it; the row says when it was deleted instead. */
+function deletedRow({ deleted: d, openIncidents }: DeletedMonitorRow): Html {
+  return html`<tr data-monitor-id="${d.id}" data-status="DELETED">
+<td><span class="monitor-name">${d.name}</span><span class="monitor-slug">${d.slug}</span></td>
+<td class="hide-narrow">${d.type ? TYPE_NAMES[d.type] : html`<span class="muted">not recorded</span>`}</td>
+<td><span class="status status-deleted">Deleted since</span> <time class="nowrap" datetime="${d.removed_from}" title="${d.removed_from}">${utc(d.removed_from)}</time></td>
+<td class="nowrap"><span class="muted">not kept</span></td>
+<td class="hide-narrow nowrap"><span class="muted">not kept</span></td>
+<td class="num">${openIncidents}</td>
+</tr>`;
+}
+
+export function pastDashboardPage(v: { viewer: Viewer; project: ProjectDocument; asOf: string; rows: PastMonitorRow[]; deleted: DeletedMonitorRow[]; projectCount: number }): Html {
   const { project, asOf } = v;
   const then = new Date(asOf);
   const nowHref = `/projects/${project.id}`;
@@ -47,6 +66,7 @@ export function pastDashboardPage(v: { viewer: Viewer; project: ProjectDocument;
     title: `${project.name} as of ${utc(asOf)}`,
     viewer: v.viewer,
     crumbs: [...(v.projectCount > 1 ? [{ label: 'Projects', href: '/' }] : []), { label: project.name, href: nowHref }, { label: `As of ${utc(asOf)}` }],
+    nav: projectNav(project.id, ''),
     body: html`${pastBanner(asOf, nowHref)}
 <div class="page-head"><div><h1>${project.name}</h1><p class="lede">Its monitors as they stood then, replayed from the log.</p></div></div>
 ${asOfForm(nowHref, asOf)}
@@ -61,11 +81,11 @@ ${asOfForm(nowHref, asOf)}
 <td class="nowrap">${timeAgo(m.last_success_at, then, relativeTime, 'none yet')}</td>
 <td class="hide-narrow nowrap">${m.paused ? html`<span class="muted">paused</span>` : m.next_expected_at ? html`<time datetime="${m.next_expected_at}" title="${m.next_expected_at}">${utc(m.next_expected_at)}</time>` : html`<span class="muted">no schedule</span>`}</td>
 <td class="num">${openIncidents}</td>
-</tr>`)}</tbody>
+</tr>`)}${v.deleted.map(deletedRow)}</tbody>
 </table>
-${v.rows.length === 0 ? html`<p class="empty">No monitor of this project existed then.</p>` : null}
+${v.rows.length + v.deleted.length === 0 ? html`<p class="empty">No monitor of this project existed then.</p>` : null}
 </div>
-<p class="omitted">Not shown for the past: the runs of each monitor (their sparklines) and its last ping, which today's pages read from the ping history rather than from the log as it stood; and monitors deleted since, whose events left the log with them. Times relative to the moment viewed. The project's name is today's.</p>`,
+<p class="omitted">Not shown for the past: the runs of each monitor (their sparklines) and its last ping, which today's pages read from the ping history rather than from the log as it stood; and the state then of a monitor deleted since, whose events left the log with it: it is listed with its name and slug when deleted and its incidents, which were kept. Times relative to the moment viewed. The project's name is today's.</p>`,
   });
 }
 

@@ -6,7 +6,7 @@ import { gate } from '../../api/gate.js';
 import { gatedDocument } from '../../api/monitor-access.js';
 import { decode, pathId } from '../../api/validation.js';
 import { inlineAsOfReader } from '../../audit/as-of-reader.js';
-import { listMonitors } from '../../queries/monitors.js';
+import { listMonitors, monitorsDeletedSince } from '../../queries/monitors.js';
 import { getProject, projectIdsOfUser } from '../../queries/projects.js';
 import { incidentTimeline } from '../../queries/timeline.js';
 import { type PastMonitorRow, pastDashboardPage, pastIncidentPage } from '../pages/past.js';
@@ -69,8 +69,9 @@ export const timeTravelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       if (then) rows.push({ monitor: then, openIncidents: counts.get(then.id) ?? 0 });
     }
     rows.sort((a, b) => a.monitor.name.localeCompare(b.monitor.name, 'en', { sensitivity: 'base' }) || a.monitor.id.localeCompare(b.monitor.id));
+    const deleted = (await monitorsDeletedSince(readModels, projectId, asOf)).map((d) => ({ deleted: d, openIncidents: counts.get(d.id) ?? 0 }));
     const projectCount = ctx.state.caller.kind === 'PROJECT' ? 1 : (await projectIdsOfUser(readModels, ctx.state.caller.userId)).length;
-    render(ctx, pastDashboardPage({ viewer: ctx.state.viewer, project, asOf, rows, projectCount }));
+    render(ctx, pastDashboardPage({ viewer: ctx.state.viewer, project, asOf, rows, deleted, projectCount }));
   });
 
   router.get('/incidents/:incidentId', signedIn, async (ctx) => {

@@ -3,6 +3,7 @@ import { invalid, notFound, rateLimited } from '../errors.js';
 import type { Role } from '../access/roles.js';
 import { type AutoProvisioning, type AutoProvisioningPatch, AUTO_PROVISIONING_DEFAULTS, mergeAutoProvisioning, provisionedConfig } from './auto-provisioning.js';
 import { assertConsistent } from '../monitors/monitor-config.js';
+import type { MonitorType } from '../monitors/schedule.js';
 
 /** Roles the members API hands out: a project has exactly one OWNER, the user who created it. */
 export type AssignableRole = Exclude<Role, 'OWNER'>;
@@ -31,8 +32,13 @@ export type ProjectEvent =
   /**
    * A monitor was deleted: its project keeps the record that it existed and went. Recorded before
    * the monitor's own streams are hard-deleted, so it also says that a deletion is under way.
+   * Version 2 adds its type and when the log recorded its creation (what a look at the past needs
+   * once its streams are gone); null in a version 1 record.
    */
-  | DomainEvent<'ProjectMonitorRemoved', { project_id: string; monitor_id: string; name: string; slug: string; removed_at: string }>
+  | DomainEvent<
+      'ProjectMonitorRemoved',
+      { project_id: string; monitor_id: string; name: string; slug: string; monitor_type: MonitorType | null; monitor_created_at: string | null; removed_at: string }
+    >
   /** The deleted monitor's own streams are hard-deleted: the last step of its deletion. */
   | DomainEvent<'ProjectMonitorStreamsDeleted', { project_id: string; monitor_id: string; deleted_at: string }>;
 
@@ -47,7 +53,16 @@ export type ProjectCommand =
   | { type: 'DeleteProject'; project_id: string; now: string }
   | { type: 'ConfigureAutoProvisioning'; project_id: string; patch: AutoProvisioningPatch; now: string }
   | { type: 'ProvisionMonitor'; project_id: string; monitor_id: string; slug: string; request_ip: string | null; request_ua: string | null; now: string }
-  | { type: 'RecordMonitorRemoval'; project_id: string; monitor_id: string; name: string; slug: string; now: string }
+  | {
+      type: 'RecordMonitorRemoval';
+      project_id: string;
+      monitor_id: string;
+      name: string;
+      slug: string;
+      monitor_type: MonitorType;
+      monitor_created_at: string;
+      now: string;
+    }
   | { type: 'RecordMonitorStreamsDeletion'; project_id: string; monitor_id: string; now: string };
 
 export interface ProjectState {
@@ -177,7 +192,8 @@ function recordMonitorDeletion(
   const reached = state.monitorRemovals.get(monitor_id);
   if (command.type === 'RecordMonitorRemoval') {
     if (reached !== undefined) return [];
-    return [{ type: 'ProjectMonitorRemoved', data: { project_id, monitor_id, name: command.name, slug: command.slug, removed_at: now } }];
+    const { name, slug, monitor_type, monitor_created_at } = command;
+    return [{ type: 'ProjectMonitorRemoved', data: { project_id, monitor_id, name, slug, monitor_type, monitor_created_at, removed_at: now } }];
   }
   if (reached === 'streams_deleted') return [];
   return [{ type: 'ProjectMonitorStreamsDeleted', data: { project_id, monitor_id, deleted_at: now } }];

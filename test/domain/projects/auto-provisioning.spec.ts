@@ -59,7 +59,7 @@ describe('Project auto-provisioning', () => {
     it('creates the slug anew once the monitor it created is deleted', () =>
       given([
         ...created, enabled(5), provisioned('backup', 'mon-1', T0),
-        { type: 'ProjectMonitorRemoved', data: { project_id, monitor_id: 'mon-1', name: 'backup', slug: 'backup', removed_at: T0 } },
+        { type: 'ProjectMonitorRemoved', data: { project_id, monitor_id: 'mon-1', name: 'backup', slug: 'backup', monitor_type: 'JOB_BASIC', monitor_created_at: T0, removed_at: T0 } },
       ])
         .when(provision('backup', 'mon-2', T0))
         .then([provisioned('backup', 'mon-2', T0)]));

@@ -13,7 +13,7 @@ const withMember: ProjectEvent[] = [
   ...created,
   { type: 'ProjectMemberAdded', data: { project_id, member_id: 'm-2', user_id: 'u-2', role: 'MEMBER', joined_at: now } },
 ];
-const removed: ProjectEvent = { type: 'ProjectMonitorRemoved', data: { project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', removed_at: now } };
+const removed: ProjectEvent = { type: 'ProjectMonitorRemoved', data: { project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', monitor_type: 'JOB_BASIC', monitor_created_at: now, removed_at: now } };
 const deleted: ProjectEvent[] = [...created, { type: 'ProjectDeleted', data: { project_id, deleted_at: now } }];
 
 describe('Project', () => {
@@ -90,9 +90,9 @@ describe('Project', () => {
   describe("recording a monitor's deletion", () => {
     it('records its removal, with the name and slug it had, once however often a resumed deletion asks', () => {
       given(created)
-        .when({ type: 'RecordMonitorRemoval', project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', now })
+        .when({ type: 'RecordMonitorRemoval', project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', monitor_type: 'JOB_BASIC', monitor_created_at: now, now })
         .then([removed]);
-      given([...created, removed]).when({ type: 'RecordMonitorRemoval', project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', now }).then([]);
+      given([...created, removed]).when({ type: 'RecordMonitorRemoval', project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', monitor_type: 'JOB_BASIC', monitor_created_at: now, now }).then([]);
     });
 
     it('records that its streams are gone once, which finishes the deletion', () => {
@@ -106,7 +106,7 @@ describe('Project', () => {
 
     it('does not take a removal after its streams are gone for a new one', () =>
       given([...created, removed, { type: 'ProjectMonitorStreamsDeleted', data: { project_id, monitor_id: 'mon-1', deleted_at: now } }])
-        .when({ type: 'RecordMonitorRemoval', project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', now })
+        .when({ type: 'RecordMonitorRemoval', project_id, monitor_id: 'mon-1', name: 'Backup', slug: 'backup', monitor_type: 'JOB_BASIC', monitor_created_at: now, now })
         .then([]));
   });
 
