@@ -15,6 +15,7 @@ import { incidentHistoryProjection } from './incident-history.js';
 import { incidentNotesProjection } from './incident-notes.js';
 import { incidentsProjection } from './incidents.js';
 import { logIntegrityProjection } from './log-integrity.js';
+import { monitorDependenciesProjection } from './monitor-dependencies.js';
 import { monitorRemovalsProjection } from './monitor-removals.js';
 import { monitorsProjection } from './monitors.js';
 import { projectMembersProjection } from './project-members.js';
@@ -35,5 +36,5 @@ export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
     incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection,
-    deletedMonitorsProjection] as Projection[];
+    deletedMonitorsProjection, monitorDependenciesProjection] as Projection[];
 }

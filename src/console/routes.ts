@@ -20,7 +20,7 @@ import { API_KEY_PATTERN, hashApiKey } from '../app/random-tokens.js';
 import { type Caller, type Requirement, authorize, canReach } from '../domain/access/authorize.js';
 import { isUptimeType, upcomingSlots } from '../domain/monitors/schedule.js';
 import { getUser, roleOf } from '../queries/identity.js';
-import { getMonitor, listMonitors, pagedFind } from '../queries/monitors.js';
+import { dependentsOf, getMonitor, listMonitors, monitorsOf, pagedFind } from '../queries/monitors.js';
 import { pingPage, recentPings } from '../queries/pings.js';
 import { getProject, projectDetails, projectIdsOfUser } from '../queries/projects.js';
 import { incidentTimeline } from '../queries/timeline.js';
@@ -142,16 +142,11 @@ function retryAdvice(headers: Record<string, string> | undefined): string {
   return Number.isFinite(seconds) && seconds > 0 ? `Try again in ${seconds} s.` : 'Try again later.';
 }
 
-/** What `monitor` depends on and what depends on it, from one read of its project's monitors. */
+/** What `monitor` depends on (in the order set; one deleted since is not shown) and what depends on it. */
 async function relatedMonitors(readModels: ApiDependencies['readModels'], monitor: MonitorDocument): Promise<{ dependencies: RelatedMonitor[]; dependents: RelatedMonitor[] }> {
-  const dependsOn = monitor.depends_on ?? [];
-  const all = await listMonitors(readModels, monitor.project_id);
   const related = (doc: MonitorDocument): RelatedMonitor => ({ id: doc.id, name: doc.name, status: displayStatus(doc) });
-  return {
-    // In the order they were set; one deleted since is not shown.
-    dependencies: dependsOn.flatMap((id) => all.filter((doc) => doc.id === id)).map(related),
-    dependents: all.filter((doc) => (doc.depends_on ?? []).includes(monitor.id)).map(related),
-  };
+  const [dependencies, dependents] = await Promise.all([monitorsOf(readModels, monitor.depends_on ?? []), dependentsOf(readModels, monitor)]);
+  return { dependencies: dependencies.map(related), dependents: dependents.map(related) };
 }
 
 const consoleRouters = new WeakSet<object>();

@@ -2,6 +2,7 @@ import type { Filter, ReadModelStore } from '../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { DeletedMonitorDocument } from '../../projections/deleted-monitors.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
+import type { MonitorDependenciesDocument } from '../../projections/monitor-dependencies.js';
 import type { ProjectDocument } from '../../projections/projects.js';
 
 export async function getMonitor(readModels: ReadModelStore, monitorId: string): Promise<MonitorDocument | null> {
@@ -12,10 +13,20 @@ export async function listMonitors(readModels: ReadModelStore, projectId: string
   return (await readModels.find<MonitorDocument>('monitors', { project_id: projectId }, { sort: [['created_at', 1]] })).map((s) => s.doc);
 }
 
-/** The monitors of its project that depend on `monitor`, oldest first. */
+/** The monitors of its project that depend on `monitor`, by name. */
 export async function dependentsOf(readModels: ReadModelStore, monitor: { id: string; project_id: string }): Promise<MonitorDocument[]> {
-  return (await listMonitors(readModels, monitor.project_id)).filter((doc) => (doc.depends_on ?? []).includes(monitor.id));
+  const edges = (await readModels.get<MonitorDependenciesDocument>('monitor_dependencies', monitor.project_id))?.doc.edges ?? {};
+  const ids = Object.keys(edges).filter((id) => edges[id]!.includes(monitor.id));
+  return byName(await monitorsOf(readModels, ids));
 }
+
+/** The monitors with these ids that exist, in the order given. */
+export async function monitorsOf(readModels: ReadModelStore, ids: readonly string[]): Promise<MonitorDocument[]> {
+  const found = await Promise.all(ids.map((id) => getMonitor(readModels, id)));
+  return found.filter((doc): doc is MonitorDocument => doc !== null);
+}
+
+const byName = (docs: MonitorDocument[]) => docs.sort((a, b) => a.name.localeCompare(b.name));
 
 /** The monitor a slug ping names: the project by its ping key, then the slug within it. */
 export async function findMonitorBySlug(readModels: ReadModelStore, pingKey: string, slug: string): Promise<MonitorDocument | null> {

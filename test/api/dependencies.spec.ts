@@ -167,6 +167,15 @@ describe('Dependencies between monitors (depends_on)', function () {
       expect((await patch(b.id, { description: 'still depends' })).body.monitor.depends_on).to.deep.equal([a.id]);
       expect((await patch(b.id, { depends_on: [] })).body.monitor.depends_on).to.deep.equal([]);
     });
+
+    it('records no change for a monitor sent back as it was read, depends_on: [] included', async () => {
+      const a = await monitor('Alpha');
+      const read = (await vigil.request('GET', `/v1/monitors/${a.id}`, { key })).body.monitor;
+      expect(read.depends_on).to.deep.equal([]);
+      expect((await patch(a.id, read)).status).to.equal(200);
+      const updates = (await vigil.commands.events.readStream(`monitor-${a.id}`)).filter((e) => e.type === 'MonitorUpdated');
+      expect(updates).to.have.length(0);
+    });
   });
 
   it('is described in the OpenAPI document: depends_on on create, update and monitor bodies, caused_upstream on incidents', async () => {

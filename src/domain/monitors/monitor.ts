@@ -33,6 +33,8 @@ export function mergeConfig(config: MonitorConfig, patch: MonitorPatch): Monitor
   const changes = (part: object | undefined): part is object => part !== undefined && Object.keys(part).length > 0;
   const uptime = changes(uptimePatch) ? { ...(config.uptime ?? { ...UPTIME_DEFAULTS, uptime_url: '' }), ...uptimePatch } : config.uptime;
   const merged: MonitorConfig = { ...config, ...rest, uptime };
+  // A monitor sent back as read (`depends_on: []`) is no change to one recorded without the field.
+  if (merged.depends_on?.length === 0 && config.depends_on === undefined) delete merged.depends_on;
   if (changes(tcpPatch)) merged.tcp = { ...(config.tcp ?? { ...TCP_DEFAULTS, tcp_host: '', tcp_port: 0 }), ...tcpPatch };
   if (changes(dnsPatch)) merged.dns = { ...(config.dns ?? { ...DNS_DEFAULTS, dns_hostname: '' }), ...dnsPatch };
   return merged;
