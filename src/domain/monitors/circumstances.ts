@@ -1,4 +1,5 @@
 import type { MonitorEvent, MonitorState } from './monitor.js';
+import { withMaintenance } from './maintenance-suppression.js';
 
 /**
  * What the application found outside the monitor's own streams that changes whether its problems
@@ -28,7 +29,9 @@ export function wouldRaise(decided: readonly MonitorEvent[]): boolean {
  * The events decided without circumstances, as the circumstances change them, before paging is
  * decided. Without any, unchanged.
  */
-export function withCircumstances(_state: MonitorState, decided: readonly MonitorEvent[], circumstances: PagingCircumstances | undefined): MonitorEvent[] {
-  if (!hasCircumstances(circumstances)) return [...decided];
-  return [...decided];
+export function withCircumstances(state: MonitorState, decided: readonly MonitorEvent[], circumstances: PagingCircumstances | undefined): MonitorEvent[] {
+  // Before the check: outside any window, a problem one held back still opens under its own id.
+  const inMaintenance = withMaintenance(state, decided, circumstances?.maintenance ?? null);
+  if (!hasCircumstances(circumstances)) return inMaintenance;
+  return inMaintenance;
 }

@@ -2,6 +2,7 @@ import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
 import { withPages } from './paging.js';
 import { type PagingCircumstances, withCircumstances } from './circumstances.js';
+import { type SuppressedProblem, type SuppressionEvent, clearSuppressed, evolveSuppression, reviewSuppressed, withRepagesHeld, withoutSuppressed } from './maintenance-suppression.js';
 import { checkFailureCause, failureCause, hungRunCause, missedCause, sslExpiringCause, tooFastCause, tooSlowCause } from './causes.js';
 import { addSeconds, isUptimeType, nextExpectedAfter, nextExpectedAfterCheckIn } from './schedule.js';
 import type { PageReason } from '../notifications/page.js';
@@ -123,7 +124,8 @@ export type MonitorEvent =
   /** A page to send about an incident; the notifier fans it out to the monitor's channels. */
   | DomainEvent<'PageScheduled', Ids & { page_id: string; incident_id: string; reason: PageReason; at: string; repage_at: string | null }>
   /** Surge protection: alert_surge_threshold consecutive pages; problem pages pause until `until`. */
-  | DomainEvent<'AlertsPaused', Ids & { until: string; consecutive_alerts: number; at: string }>;
+  | DomainEvent<'AlertsPaused', Ids & { until: string; consecutive_alerts: number; at: string }>
+  | SuppressionEvent;
 
 export type UptimePatch = Partial<UptimeConfig>;
 export type MonitorPatch = Partial<Omit<MonitorConfig, 'uptime' | 'tcp' | 'dns' | 'type'>> & { uptime?: UptimePatch; tcp?: Partial<TcpCheckConfig>; dns?: Partial<DnsCheckConfig> };
@@ -152,7 +154,16 @@ export type MonitorCommand =
       circumstances?: PagingCircumstances;
     }
   /** From the timer: account for every slot and every run whose deadline has passed by `now`. */
-  | { type: 'ExpireDeadlines'; monitor_id: string; incident_ids: { missed: string; overdue: string; failed: string }; repage_after_seconds: number; now: string; circumstances?: PagingCircumstances };
+  | {
+      type: 'ExpireDeadlines';
+      monitor_id: string;
+      incident_ids: { missed: string; overdue: string; failed: string };
+      repage_after_seconds: number;
+      now: string;
+      circumstances?: PagingCircumstances;
+      /** A maintenance window that held back one of its problems changed or ended: look at them all again. */
+      review_suppressed?: boolean;
+    };
 
 export interface MonitorState {
   lifecycle: 'absent' | 'active' | 'deleted';
@@ -172,6 +183,8 @@ export interface MonitorState {
   incidents: ReadonlyMap<string, IncidentState>;
   consecutiveAlerts: number;
   alertsPausedUntil: string | null;
+  /** Problems a maintenance window held back, by kind: opened when it ends if still there. */
+  suppressed: ReadonlyMap<IncidentKind, SuppressedProblem>;
 }
 
 export interface IncidentState {
@@ -235,6 +248,7 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
     incidents: new Map(),
     consecutiveAlerts: 0,
     alertsPausedUntil: null,
+    suppressed: new Map(),
   }),
 
   evolve(state, event) {
@@ -293,7 +307,7 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
           nextExpectedAt: event.data.next_expected_at,
         };
       case 'IncidentOpened':
-        return withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' });
+        return withoutSuppressed(withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' }), event.data.event);
       case 'IncidentAcknowledged': {
         const incident = state.incidents.get(event.data.incident_id);
         return incident ? withIncident(state, event.data.incident_id, { kind: incident.kind, status: 'ACKNOWLEDGED', repageAt: null }) : state;
@@ -312,6 +326,10 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
         return { ...state, alertsPausedUntil: event.data.until, consecutiveAlerts: event.data.consecutive_alerts };
       case 'MonitorDeleted':
         return { ...state, lifecycle: 'deleted' };
+      case 'IncidentSuppressed':
+      case 'SuppressedIncidentCleared':
+      case 'RepageHeld':
+        return evolveSuppression(state, event);
       default: {
         const exhaustive: never = event;
         return exhaustive;
@@ -321,10 +339,12 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
 
   decide(command, state) {
     const circumstances = 'circumstances' in command ? command.circumstances : undefined;
-    const decided = withCircumstances(state, decideWithoutPaging(command, state), circumstances);
+    const repageDue = command.type === 'ExpireDeadlines' && !state.paused;
+    const circumstantial = withCircumstances(state, decideWithoutPaging(command, state), circumstances);
+    const decided = repageDue ? withRepagesHeld(state, circumstantial, circumstances?.maintenance ?? null, command.now) : circumstantial;
     if (state.config === null || decided.length === 0 && command.type !== 'ExpireDeadlines') return decided;
     const repageAfterSeconds = 'repage_after_seconds' in command ? command.repage_after_seconds : 0;
-    return withPages(state, state.config, decided, { now: command.now, repageAfterSeconds, repageDue: command.type === 'ExpireDeadlines' && !state.paused }, monitorDecider.evolve);
+    return withPages(state, state.config, decided, { now: command.now, repageAfterSeconds, repageDue }, monitorDecider.evolve);
   },
 };
 
@@ -406,7 +426,7 @@ function resolveOpen(
   now: string,
   by: Pick<IncidentResolvedData, 'by_kind' | 'reason'> & Partial<UserActor>,
 ): MonitorEvent[] {
-  return kinds.flatMap((kind) => {
+  return [...clearSuppressed(state, kinds, now, by.reason ?? by.by_kind), ...kinds.flatMap((kind) => {
     const incidentId = openIncidentOf(state, kind);
     if (!incidentId) return [];
     return [
@@ -425,7 +445,7 @@ function resolveOpen(
         },
       },
     ];
-  });
+  })];
 }
 
 /**
@@ -610,7 +630,7 @@ function expireDeadlines(state: MonitorState, config: MonitorConfig, command: Ex
     }
     expected = following;
   }
-  return [...events, ...expireRuns(state, config, command, health)];
+  return [...events, ...expireRuns(state, config, command, health), ...reviewSuppressed(state, command.now, command.review_suppressed === true, config)];
 }
 
 /** Runs past max_duration_seconds: DURATION_HIGH once; on JOB_BASIC the watchdog also fails them. */
