@@ -72,7 +72,9 @@ export class Timer {
         const due = await this.readModels.find<DeadlineDocument>('deadlines', { ...scope, due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: this.batchSize });
         const fresh = due.filter((d) => d.doc.due_at !== null && this.fired.get(d.id) !== d.doc.due_at);
         for (const { id, doc } of fresh) {
-          if (!(await window.run(() => this.fire(id, doc.due_at!, doc.monitor_id, now)))) break;
+          // Due because a maintenance window that held something back ended or changed: the monitor looks at it again.
+          const review = Object.values(doc.suppressed ?? {}).some((held) => held.due_at <= now);
+          if (!(await window.run(() => this.fire(id, doc.due_at!, doc.monitor_id, now, review)))) break;
           sent += 1;
         }
         if (window.failed || due.length < this.batchSize) break;
@@ -91,11 +93,11 @@ export class Timer {
     return sent;
   }
 
-  private async fire(id: string, dueAt: string, monitorId: string, now: string): Promise<void> {
+  private async fire(id: string, dueAt: string, monitorId: string, now: string, review: boolean): Promise<void> {
     this.fired.set(id, dueAt);
     this.metrics?.timerLateness.observe(Math.max(0, Date.parse(now) - Date.parse(dueAt)) / 1000);
     try {
-      await this.expire(monitorId, now);
+      await this.expire(monitorId, now, review);
     } catch (error) {
       // Not fired after all: the next tick tries again rather than skipping it for good.
       this.fired.delete(id);
@@ -103,11 +105,11 @@ export class Timer {
     }
   }
 
-  private async expire(monitorId: string, now: string): Promise<void> {
+  private async expire(monitorId: string, now: string, review: boolean): Promise<void> {
     const incident_ids = { missed: this.commands.newId(), overdue: this.commands.newId(), failed: this.commands.newId() };
     await runMonitorCommandIfExists(
       this.commands,
-      { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids, repage_after_seconds: this.commands.repageAfterSeconds, now },
+      { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids, repage_after_seconds: this.commands.repageAfterSeconds, now, ...(review ? { review_suppressed: true } : {}) },
       TIMER_ACTOR,
     );
   }

@@ -81,7 +81,7 @@ export function occurrenceAt(window: MaintenanceWindow, now: string): { starts_a
   }
   if (window.timezone === null || window.duration_seconds === null) return null;
   // The first occurrence after (now - duration): the one under way now, if it has started.
-  const start = nextExpectedAfter('JOB_CRON', window.rrule, window.timezone, new Date(ms(now) - window.duration_seconds * 1000).toISOString());
+  const start = occurrenceAfter(window.rrule, window.timezone, new Date(ms(now) - window.duration_seconds * 1000).toISOString());
   if (start === null || ms(start) > ms(now)) return null;
   return { starts_at: start, ends_at: cut(plusSeconds(start, window.duration_seconds)) };
 }
@@ -90,7 +90,40 @@ export function occurrenceAt(window: MaintenanceWindow, now: string): { starts_a
 export function nextStartAfter(window: MaintenanceWindow, now: string): string | null {
   if (window.cancelled || window.ended_at !== null) return null;
   if (window.rrule === null) return window.starts_at !== null && ms(window.starts_at) > ms(now) ? window.starts_at : null;
-  return window.timezone === null ? null : nextExpectedAfter('JOB_CRON', window.rrule, window.timezone, now);
+  return window.timezone === null ? null : occurrenceAfter(window.rrule, window.timezone, now);
+}
+
+/**
+ * The rule's first occurrence after `from`, in the zone. A wall time the spring-forward gap skips
+ * (02:00 in Paris on the last Sunday of March) starts at the first instant after the gap (03:00
+ * CEST), as cron has it: the rule's own wall time, read in UTC where there are no gaps, says how
+ * far the instant found falls short of it.
+ */
+function occurrenceAfter(rule: string, timezone: string, from: string): string | null {
+  // From a gap earlier: an occurrence moved past the gap may start after `from` though found before it.
+  let after = new Date(ms(from) - GAP_MS).toISOString();
+  for (let tries = 0; tries < 3; tries += 1) {
+    const found = nextExpectedAfter('JOB_CRON', rule, timezone, after);
+    if (found === null) return null;
+    const shown = wallTimeAsUtc(found, timezone);
+    const meant = nextExpectedAfter('JOB_CRON', rule, 'UTC', new Date(ms(shown) - 1).toISOString());
+    const short = meant === null ? 0 : ms(meant) - ms(shown);
+    const start = short > 0 && short <= GAP_MS ? new Date(ms(found) + short).toISOString() : found;
+    if (ms(start) > ms(from)) return start;
+    after = found;
+  }
+  return nextExpectedAfter('JOB_CRON', rule, timezone, from);
+}
+
+/** The longest a clock change skips (an hour; half an hour on Lord Howe Island). */
+const GAP_MS = 3_600_000;
+
+/** The wall time `instant` shows in `timezone`, written as if it were UTC. */
+function wallTimeAsUtc(instant: string, timezone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    .formatToParts(new Date(instant));
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return new Date(Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'))).toISOString();
 }
 
 export function covers(window: MaintenanceWindow, monitorId: string): boolean {

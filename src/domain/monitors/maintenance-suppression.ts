@@ -89,7 +89,8 @@ export function reviewSuppressed(state: MonitorState, now: string, review: boole
       type: 'IncidentOpened',
       data: {
         monitor_id: state.monitorId, project_id: state.projectId, incident_id: held.incident_id, event: kind, cause: held.cause,
-        started_at: now, monitor_name: names.name, monitor_slug: names.slug, ping_id: held.ping_id,
+        // Stamped at the window's end, as a missed deadline is at the deadline, however late the timer.
+        started_at: Date.parse(held.window_ends_at) < Date.parse(now) ? held.window_ends_at : now, monitor_name: names.name, monitor_slug: names.slug, ping_id: held.ping_id,
       },
     });
   }
