@@ -14,6 +14,7 @@ import { incidentHistoryProjection } from './incident-history.js';
 import { incidentNotesProjection } from './incident-notes.js';
 import { incidentsProjection } from './incidents.js';
 import { logIntegrityProjection } from './log-integrity.js';
+import { maintenanceWindowsProjection } from './maintenance-windows.js';
 import { monitorRemovalsProjection } from './monitor-removals.js';
 import { monitorsProjection } from './monitors.js';
 import { projectMembersProjection } from './project-members.js';
@@ -33,5 +34,5 @@ export const RETIRED_PROJECTIONS: readonly RetiredProjection[] = [
 export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
-    incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection] as Projection[];
+    incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection, maintenanceWindowsProjection] as Projection[];
 }
