@@ -54,8 +54,8 @@ function windowsTable(v: MaintenanceView): Html {
 <td>${w.monitor_ids === null ? 'All monitors' : w.monitor_ids.map((id) => names.get(id) ?? id).join(', ')}</td>
 <td>${when(w)}</td>
 <td>${state(w)}</td>
-${v.canManage ? html`<td>${w.status === 'over' ? null : html`<form method="post" action="/projects/${v.project.id}/maintenance/${w.id}/end" class="inline-form">${csrfField(v.viewer)}<button type="submit" class="button button-warning button-small" aria-label="End ${w.name} now">End now</button></form>`}
-<form method="post" action="/projects/${v.project.id}/maintenance/${w.id}/cancel" class="inline-form">${csrfField(v.viewer)}<button type="submit" class="button button-secondary button-small" aria-label="Cancel ${w.name}">Cancel</button></form></td>` : null}
+${v.canManage ? html`<td>${w.status === 'over' ? null : html`<form method="post" action="/projects/${v.project.id}/maintenance/${w.id}/end" class="inline-form">${csrfField(v.viewer)}<button type="submit" class="button button-warning button-small">End now<span class="visually-hidden"> (${w.name})</span></button></form>`}
+<form method="post" action="/projects/${v.project.id}/maintenance/${w.id}/cancel" class="inline-form">${csrfField(v.viewer)}<button type="submit" class="button button-secondary button-small">Cancel<span class="visually-hidden"> (${w.name})</span></button></form></td>` : null}
 </tr>`)}</tbody></table></div>`;
 }
 
