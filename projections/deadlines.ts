@@ -20,6 +20,12 @@ export interface DeadlineDocument {
   open_runs: { ping_id: string; started_at: string }[];
   /** Open, unacknowledged incidents and when they are paged again. */
   repages: Record<string, string>;
+  project_id: string;
+  /**
+   * Problems a maintenance window held back, by incident kind: looked at again when the window
+   * ends, or at once when it changes or is ended early (the window's event moves `due_at`).
+   */
+  suppressed: Record<string, { window_id: string; due_at: string }>;
   /** The timer's: the earliest of the slot deadline, an overrunning run and a re-page. */
   due_at: string | null;
   /** The checker's: when the next uptime check is due. */
@@ -32,6 +38,7 @@ function withDue(doc: Omit<DeadlineDocument, 'due_at' | 'check_due_at'>): Deadli
     if (doc.kind === 'checkin' && !doc.waiting && doc.next_expected_at !== null) candidates.push(addSeconds(doc.next_expected_at, doc.grace_period_seconds));
     if (doc.max_duration_seconds !== null) for (const run of doc.open_runs) candidates.push(addSeconds(run.started_at, doc.max_duration_seconds));
     candidates.push(...Object.values(doc.repages));
+    candidates.push(...Object.values(doc.suppressed).map((held) => held.due_at));
   }
   return {
     ...doc,
@@ -46,13 +53,18 @@ function withDue(doc: Omit<DeadlineDocument, 'due_at' | 'check_due_at'>): Deadli
  */
 export const deadlinesProjection: Projection<DeadlineDocument> = {
   name: 'deadlines',
-  version: 7,
-  collection: { name: 'deadlines', indexes: [{ fields: ['due_at'] }, { fields: ['check_due_at'] }] },
+  version: 8,
+  collection: { name: 'deadlines', indexes: [{ fields: ['due_at'] }, { fields: ['check_due_at'] }, { fields: ['project_id'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue',
     'PageScheduled', 'IncidentAcknowledged', 'IncidentResolved', 'MonitorDeleted',
+    'IncidentOpened', 'IncidentSuppressed', 'SuppressedIncidentCleared', 'RepageHeld', 'MaintenanceWindowUpdated', 'MaintenanceWindowEnded',
   ],
-  targets: (event) => ({ ids: 'monitor_id' in event.data ? [event.data.monitor_id] : [] }),
+  targets: (event) => {
+    // A window that changed or ended: the project's monitors it held something back for.
+    if (event.type === 'MaintenanceWindowUpdated' || event.type === 'MaintenanceWindowEnded') return { where: { project_id: event.data.project_id } };
+    return { ids: 'monitor_id' in event.data ? [event.data.monitor_id] : [] };
+  },
   apply(doc, event) {
     if (event.type === 'MonitorCreated') {
       const { monitor_id, next_expected_at, config } = event.data;
@@ -60,6 +72,7 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
         id: monitor_id, monitor_id, slot: slotOf(monitor_id), kind: isUptimeType(config.type) ? 'check' : 'checkin', paused: false,
         waiting: !isUptimeType(config.type), next_expected_at,
         grace_period_seconds: config.grace_period_seconds, max_duration_seconds: config.max_duration_seconds, open_runs: [], repages: {},
+        project_id: event.data.project_id, suppressed: {},
       });
     }
     if (!doc) return null;
@@ -93,6 +106,23 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
       }
       case 'MonitorDeleted':
         return null;
+      case 'IncidentSuppressed':
+        return withDue({ ...base, suppressed: { ...base.suppressed, [event.data.event]: { window_id: event.data.window_id, due_at: event.data.window_ends_at } } });
+      case 'IncidentOpened':
+      case 'SuppressedIncidentCleared': {
+        if (!(event.data.event in base.suppressed)) return doc;
+        const { [event.data.event]: _gone, ...suppressed } = base.suppressed;
+        return withDue({ ...base, suppressed });
+      }
+      case 'RepageHeld':
+        return withDue({ ...base, repages: { ...base.repages, [event.data.incident_id]: event.data.until } });
+      case 'MaintenanceWindowUpdated':
+      case 'MaintenanceWindowEnded': {
+        const at = event.type === 'MaintenanceWindowEnded' ? event.data.ended_at : event.data.updated_at;
+        const changed = Object.entries(base.suppressed).filter(([, held]) => held.window_id === event.data.window_id && held.due_at > at);
+        if (changed.length === 0) return doc;
+        return withDue({ ...base, suppressed: { ...base.suppressed, ...Object.fromEntries(changed.map(([kind, held]) => [kind, { ...held, due_at: at }])) } });
+      }
       default:
         return doc;
     }

@@ -16,6 +16,7 @@ import { incidentNotesProjection } from './incident-notes.js';
 import { incidentsProjection } from './incidents.js';
 import { logIntegrityProjection } from './log-integrity.js';
 import { monitorDependenciesProjection } from './monitor-dependencies.js';
+import { maintenanceWindowsProjection } from './maintenance-windows.js';
 import { monitorRemovalsProjection } from './monitor-removals.js';
 import { monitorsProjection } from './monitors.js';
 import { projectMembersProjection } from './project-members.js';
@@ -36,5 +37,5 @@ export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
     incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection,
-    deletedMonitorsProjection, monitorDependenciesProjection] as Projection[];
+    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection] as Projection[];
 }

@@ -22,6 +22,7 @@ import { pingApi } from './ping-api.js';
 import { uptimeRoutes } from './routes/uptime.js';
 import { projectRoutes } from './routes/projects.js';
 import { statusPageRoutes } from './routes/status-pages.js';
+import { maintenanceRoutes } from './routes/maintenance.js';
 import type { VigilState } from './state.js';
 
 /** The version of the REST contract the OpenAPI document describes. */
@@ -84,6 +85,7 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   notificationRoutes(rest, deps);
   historyRoutes(rest, deps);
   statusPageRoutes(rest, deps);
+  maintenanceRoutes(rest, deps);
 
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));

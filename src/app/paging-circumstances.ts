@@ -2,6 +2,7 @@ import { NO_CIRCUMSTANCES, type PagingCircumstances } from '../domain/monitors/c
 import type { MonitorState } from '../domain/monitors/monitor.js';
 import type { CommandContext } from './context.js';
 import { upstreamFinder } from './upstream-circumstances.js';
+import { findMaintenance } from './maintenance-finder.js';
 
 /** A stream a decision read without writing to it: the append checks it is still at this revision. */
 export interface StreamRead {
@@ -19,7 +20,7 @@ export interface FoundCircumstances {
 export type CircumstanceFinder = (context: CommandContext, state: MonitorState, now: string) => Promise<Partial<PagingCircumstances> & { read: StreamRead[] }>;
 
 /** Each concern that can silence a monitor's pages. Filled in by maintenance windows and dependencies. */
-const FINDERS: readonly CircumstanceFinder[] = [upstreamFinder];
+const FINDERS: readonly CircumstanceFinder[] = [findMaintenance, upstreamFinder];
 
 /** What silences `state`'s pages at `now`, and the streams that say so. */
 export async function findPagingCircumstances(context: CommandContext, state: MonitorState, now: string, finders: readonly CircumstanceFinder[] = FINDERS): Promise<FoundCircumstances> {

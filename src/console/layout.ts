@@ -23,6 +23,7 @@ export function csrfField(viewer: Viewer): Html {
 export const PROJECT_PAGES: readonly { path: string; label: string }[] = [
   { path: '', label: 'Monitors' },
   { path: '/sharing', label: 'Badges & status pages' },
+  { path: '/maintenance', label: 'Maintenance' },
   { path: '/audit', label: 'Audit' },
   { path: '/settings', label: 'Settings' },
 ];

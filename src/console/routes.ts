@@ -41,6 +41,7 @@ import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { signInPage } from './pages/sign-in.js';
 import { incidentNoteRoutes } from './routes/incident-notes.js';
 import { sharingRoutes } from './routes/sharing.js';
+import { maintenanceRoutes, monitorMaintenance } from './routes/maintenance.js';
 import { auditRoutes } from './routes/audit.js';
 import { settingsRoutes } from './routes/settings.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
@@ -129,7 +130,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {
@@ -416,6 +417,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       upcoming: shownNextExpected(monitor) === null ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
       pings: pings.pings, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),
       uptimeDays: isUptime ? await uptimeByDay(monitor.id, now) : null,
+      maintenance: await monitorMaintenance(readModels, monitor, now.toISOString()),
     }));
   });
 

@@ -3,6 +3,7 @@ import type { VigilEvent, VigilEventType } from '../domain/events.js';
 import { auditEventCodecs } from './audit.js';
 import { identityEventCodecs } from './identity.js';
 import { incidentEventCodecs } from './incidents.js';
+import { maintenanceEventCodecs } from './maintenance.js';
 import { monitorEventCodecs } from './monitors.js';
 import { notificationEventCodecs } from './notifications.js';
 import { projectEventCodecs } from './projects.js';
@@ -21,6 +22,7 @@ export const EVENT_CODECS = {
   ...notificationEventCodecs,
   ...statusPageEventCodecs,
   ...auditEventCodecs,
+  ...maintenanceEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];

@@ -26,6 +26,7 @@ import { verifyReadModels } from '../audit/verify-read-models.js';
 import { runExec } from '../cli/exec.js';
 import { runImport } from '../cli/import.js';
 import { runPing } from '../cli/ping-command.js';
+import { runMaintenance } from '../cli/maintenance-command.js';
 import { describeDatabaseFile, describeStore } from '../cli/store-description.js';
 import { ConfigError, type VigilConfig, loadConfig, parseRoles } from './config.js';
 import { type Stores, embeddedDatabasePath, openStores } from './stores.js';
@@ -61,6 +62,8 @@ const USAGE = `usage:
   vigil exec (--monitor ID | --slug SLUG [--ping-key KEY]) [--url URL] [--timeout 30m] [--tail-kb 10] -- COMMAND [ARGS...]
   vigil ping MONITOR_ID [start|success|fail|log] [--url URL] [--run-id X] [--message M] [--exit-code N]
   vigil import (healthchecks|uptime-kuma) FILE --project P [--dry-run] [--json]
+  vigil maintenance start (--monitor ID|SLUG ... | --project P) --for 30m [--name NAME] [--url URL]   (VIGIL_API_KEY)
+  vigil maintenance (end WINDOW_ID | list --project P) [--url URL]
 
   bootstrap creates a user, a project it owns and an account key with every scope, and prints
   VIGIL_USER=, VIGIL_API_KEY=, VIGIL_PROJECT= and VIGIL_PING_KEY= lines: eval "$(vigil bootstrap --email E)".
@@ -97,6 +100,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         // A wrapped job's output is passed through byte for byte, so exec writes to the real stdout.
         if (noun === 'exec') return await runExec(argv.slice(1), { env: io.env, stdout: process.stdout, stderr: io.stderr });
         if (noun === 'ping') return await runPing(argv.slice(1), io);
+        if (noun === 'maintenance') return await runMaintenance(argv.slice(1), io);
         if (noun === 'import') {
           const clock = io.clock ?? (() => new Date());
           return await runImport(argv.slice(1), io, (work) => withStores(io, 'existing', ({ stores, config }) => work(commandContext(stores.events, { clock, secrets: secretBoxFor(config, stores) }))), CLI_ACTOR);

@@ -7,6 +7,8 @@ import type { IncidentKind } from '../domain/monitors/incidents.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { type PublicState, publicState, worstState } from './monitor-state.js';
 import { isUptimeType } from '../domain/monitors/schedule.js';
+import { type MaintenanceWindow, covers, nextStartAfter, occurrenceAt } from '../domain/maintenance/window.js';
+import { currentMaintenanceWindows } from '../queries/maintenance.js';
 
 /** Days of daily bars a status page shows: today (UTC) and the 89 before it. */
 export const STATUS_DAYS = 90;
@@ -61,11 +63,39 @@ export interface StatusView {
   hasJobs: boolean;
   hasUptime: boolean;
   days: string[];
-  /**
-   * Extension point for scheduled maintenance windows, which Vigil does not have yet: once they
-   * exist, the loader fills this with the windows ahead and the page lists them above the monitors.
-   */
-  upcomingMaintenance: readonly never[];
+  /** Maintenance windows covering a shown monitor, under way or starting within MAINTENANCE_AHEAD_DAYS, soonest first. */
+  upcomingMaintenance: readonly PublicMaintenance[];
+}
+
+/** A maintenance window as the public reads it: its name and times only (never which monitors, or why). */
+export interface PublicMaintenance {
+  name: string;
+  startsAt: string;
+  endsAt: string;
+  active: boolean;
+}
+
+/** How far ahead a status page announces maintenance. */
+export const MAINTENANCE_AHEAD_DAYS = 14;
+
+/** The windows of `windows` covering any of `monitorIds`: the occurrence under way, else the next one within reach. */
+export function publicMaintenance(windows: readonly MaintenanceWindow[], monitorIds: readonly string[], now: Date): PublicMaintenance[] {
+  const at = now.toISOString();
+  const horizon = now.getTime() + MAINTENANCE_AHEAD_DAYS * DAY_MS;
+  const shown: PublicMaintenance[] = [];
+  for (const window of windows) {
+    if (!monitorIds.some((id) => covers(window, id))) continue;
+    const current = occurrenceAt(window, at);
+    if (current) {
+      shown.push({ name: window.name, startsAt: current.starts_at, endsAt: current.ends_at, active: true });
+      continue;
+    }
+    const next = nextStartAfter(window, at);
+    if (next === null || Date.parse(next) > horizon) continue;
+    const ends = window.rrule === null ? window.ends_at! : new Date(Date.parse(next) + (window.duration_seconds ?? 0) * 1000).toISOString();
+    shown.push({ name: window.name, startsAt: next, endsAt: ends, active: false });
+  }
+  return shown.sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.name.localeCompare(b.name));
 }
 
 /** `YYYY-MM-DD` of the `STATUS_DAYS` UTC days ending today, oldest first. */
@@ -168,8 +198,8 @@ interface NoteDocument {
 
 /**
  * Everything a status page shows, read in a fixed number of queries however many monitors and
- * days it has (six at most: monitors, latest checks, daily check counts, incidents resolved in
- * the window, incidents still open, public notes; the page itself is the seventh).
+ * days it has (seven at most: monitors, latest checks, daily check counts, incidents resolved in
+ * the window, incidents still open, maintenance windows, public notes; the page itself is the eighth).
  */
 export async function loadStatusView(readModels: ReadModelStore, page: StatusPageDocument, now: Date): Promise<StatusView> {
   const days = statusDays(now);
@@ -185,11 +215,12 @@ export async function loadStatusView(readModels: ReadModelStore, page: StatusPag
   const ids = shown.map((s) => s.monitor.id);
   const uptimeIds = shown.filter((s) => isUptimeType(s.monitor.type)).map((s) => s.monitor.id);
 
-  const [latest, checkDays, resolved, open] = await Promise.all([
+  const [latest, checkDays, resolved, open, windows] = await Promise.all([
     uptimeIds.length === 0 ? [] : readModels.find<CheckResultDocument>('check_results_latest', { $id: { $in: uptimeIds } }),
     uptimeIds.length === 0 ? [] : readModels.find<CheckDayDocument>('check_days', { monitor_id: { $in: uptimeIds }, day: { $gte: days[0]! } }),
     ids.length === 0 ? [] : readModels.find<IncidentDocument>('incidents', { monitor_id: { $in: ids }, resolved_at: { $gte: windowStart } }),
     ids.length === 0 ? [] : readModels.find<IncidentDocument>('incidents', { monitor_id: { $in: ids }, status: { $ne: 'RESOLVED' } }),
+    ids.length === 0 ? [] : currentMaintenanceWindows(readModels, page.project_id, now.toISOString()),
   ]);
   const incidents = [...open, ...resolved].map((s) => s.doc);
   const notes = incidents.length === 0
@@ -227,7 +258,7 @@ export async function loadStatusView(readModels: ReadModelStore, page: StatusPag
     hasJobs: monitors.some((m) => m.kind === 'job'),
     hasUptime: monitors.some((m) => m.kind === 'uptime'),
     days,
-    upcomingMaintenance: [],
+    upcomingMaintenance: publicMaintenance(windows, ids, now),
   };
 }
 

@@ -80,6 +80,12 @@ function summarize(e: AuditEventDocument, channels: Map<string, string>): string
       return `Acknowledged by ${text(d['email'])}`;
     case 'IncidentResolved':
       return d['by_kind'] === 'user' ? `Resolved by ${text(d['email'])}` : `Resolved automatically (${text(d['reason'])})`;
+    case 'IncidentSuppressed':
+      return `${text(d['event'])} held back by maintenance window "${text(d['window_name'])}" (until ${text(d['window_ends_at'])}): ${text(d['cause'])}; nobody was paged`;
+    case 'SuppressedIncidentCleared':
+      return `Recovered inside the maintenance window (${text(d['reason'])}): no incident opened`;
+    case 'RepageHeld':
+      return `Repage held by maintenance window "${text(d['window_name'])}" until ${text(d['until'])}`;
     case 'IncidentNoteAdded':
       return `${d['kind'] === 'postmortem' ? 'Postmortem' : 'Note'} (${text(d['visibility'])}) by ${text(d['email'])}: ${text(d['text'])}`;
     default:

@@ -4,7 +4,7 @@ import type { CommandContext } from '../app/context.js';
 import { runMonitorCommandIfExists } from '../app/monitors.js';
 import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
-import type { ReadModelStore } from '../readstore/read-model-store.js';
+import type { ReadModelStore, StoredDocument } from '../readstore/read-model-store.js';
 import type { DeadlineDocument } from '../../projections/deadlines.js';
 import { SlidingWindow } from './sliding-window.js';
 
@@ -20,6 +20,19 @@ export interface TimerOptions {
   metrics?: Pick<VigilMetrics, 'timerLateness'>;
   /** The monitors this instance fires for, when several timers share the work. */
   share?: WorkShare;
+}
+
+/** Due because a maintenance window that held something back ended or changed: the monitor looks at it again. */
+function reviewDue(doc: DeadlineDocument, now: string): boolean {
+  return Object.values(doc.suppressed ?? {}).some((held) => held.due_at <= now);
+}
+
+/**
+ * What a fire is remembered by: the due time, and for a review the document's position too, since
+ * a window changed twice within the same millisecond asks for a second look at the same due time.
+ */
+function firedMark(stored: StoredDocument<DeadlineDocument>): string {
+  return reviewDue(stored.doc, stored.doc.due_at!) ? `${stored.doc.due_at!}@${stored.position}` : stored.doc.due_at!;
 }
 
 const TIMER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
@@ -70,9 +83,10 @@ export class Timer {
     try {
       for (;;) {
         const due = await this.readModels.find<DeadlineDocument>('deadlines', { ...scope, due_at: { $lte: now } }, { sort: [['due_at', 1]], limit: this.batchSize });
-        const fresh = due.filter((d) => d.doc.due_at !== null && this.fired.get(d.id) !== d.doc.due_at);
-        for (const { id, doc } of fresh) {
-          if (!(await window.run(() => this.fire(id, doc.due_at!, doc.monitor_id, now)))) break;
+        const fresh = due.filter((d) => d.doc.due_at !== null && this.fired.get(d.id) !== firedMark(d));
+        for (const stored of fresh) {
+          const { id, doc } = stored;
+          if (!(await window.run(() => this.fire(id, firedMark(stored), doc.monitor_id, now, reviewDue(doc, now))))) break;
           sent += 1;
         }
         if (window.failed || due.length < this.batchSize) break;
@@ -91,11 +105,12 @@ export class Timer {
     return sent;
   }
 
-  private async fire(id: string, dueAt: string, monitorId: string, now: string): Promise<void> {
-    this.fired.set(id, dueAt);
+  private async fire(id: string, mark: string, monitorId: string, now: string, review: boolean): Promise<void> {
+    this.fired.set(id, mark);
+    const dueAt = mark.split('@')[0]!;
     this.metrics?.timerLateness.observe(Math.max(0, Date.parse(now) - Date.parse(dueAt)) / 1000);
     try {
-      await this.expire(monitorId, now);
+      await this.expire(monitorId, now, review);
     } catch (error) {
       // Not fired after all: the next tick tries again rather than skipping it for good.
       this.fired.delete(id);
@@ -103,11 +118,11 @@ export class Timer {
     }
   }
 
-  private async expire(monitorId: string, now: string): Promise<void> {
+  private async expire(monitorId: string, now: string, review: boolean): Promise<void> {
     const incident_ids = { missed: this.commands.newId(), overdue: this.commands.newId(), failed: this.commands.newId() };
     await runMonitorCommandIfExists(
       this.commands,
-      { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids, repage_after_seconds: this.commands.repageAfterSeconds, now },
+      { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids, repage_after_seconds: this.commands.repageAfterSeconds, now, ...(review ? { review_suppressed: true } : {}) },
       TIMER_ACTOR,
     );
   }

@@ -238,6 +238,13 @@ describe('OpenAPI document', () => {
         await call('GET', `/badge/${badgeKey}/${job.slug}.json`);
         await call('POST', `/v1/projects/${project.id}/badge-key`, { key });
         await call('DELETE', `/v1/status-pages/${statusPage.id}`, { key });
+        const deploy = (await call('POST', `/v1/projects/${project.id}/maintenance-windows`, { key, body: { name: 'Deploy', monitor_ids: [job.id], duration_seconds: 1800 } }, 201)).body.maintenance_window;
+        await call('POST', `/v1/projects/${project.id}/maintenance-windows`, { key, body: { name: 'Sundays', rrule: 'RRULE:FREQ=WEEKLY;BYDAY=SU;BYHOUR=2', timezone: 'Europe/Paris', duration_seconds: 3600 } }, 201);
+        await call('GET', `/v1/projects/${project.id}/maintenance-windows`, { key });
+        await call('GET', `/v1/maintenance-windows/${deploy.id}`, { key });
+        await call('PATCH', `/v1/maintenance-windows/${deploy.id}`, { key, body: { name: 'Deploy v2' } });
+        await call('POST', `/v1/maintenance-windows/${deploy.id}/end`, { key });
+        await call('DELETE', `/v1/maintenance-windows/${deploy.id}`, { key });
 
         await call('POST', `/v1/monitors/${job.id}/pause`, { key });
         await call('POST', `/v1/monitors/${job.id}/resume`, { key });

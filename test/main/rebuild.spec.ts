@@ -56,6 +56,18 @@ describe('vigil projections rebuild', function () {
     const doomed = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: ids[0], name: 'Doomed', type: 'JOB_BASIC', schedule: 'x' } })).body.monitor;
     await vigil.request('GET', `/v1/ping/${doomed.id}/fail`);
     await vigil.request('DELETE', `/v1/monitors/${doomed.id}`, { key });
+    // Maintenance windows, a problem one held back, and its incident opened when the window was ended early.
+    const held = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: ids[0], name: 'Held', type: 'JOB_BASIC', schedule: 'x' } })).body.monitor;
+    const window = (await vigil.request('POST', `/v1/projects/${ids[0]}/maintenance-windows`, { key, body: { name: 'Deploy', monitor_ids: [held.id], duration_seconds: 3600 } })).body.maintenance_window;
+    await vigil.request('POST', `/v1/projects/${ids[0]}/maintenance-windows`, { key, body: { name: 'Sundays', rrule: 'RRULE:FREQ=WEEKLY;BYDAY=SU;BYHOUR=2', timezone: 'Europe/Paris', duration_seconds: 3600 } });
+    const cancelled = (await vigil.request('POST', `/v1/projects/${ids[0]}/maintenance-windows`, { key, body: { name: 'Never', starts_at: '2027-01-01T00:00:00Z', duration_seconds: 600 } })).body.maintenance_window;
+    await vigil.request('GET', `/v1/ping/${held.id}/fail`);
+    await vigil.request('PATCH', `/v1/maintenance-windows/${window.id}`, { key, body: { name: 'Deploy 2' } });
+    await vigil.tick();
+    await vigil.request('POST', `/v1/maintenance-windows/${window.id}/end`, { key });
+    await vigil.request('DELETE', `/v1/maintenance-windows/${cancelled.id}`, { key });
+    await vigil.tick();
+    expect((await vigil.request('GET', `/v1/monitors/${held.id}/incidents`, { key })).body.data).to.have.length(1);
     await vigil.settle();
     expect(await vigil.vigil.stores.events.readStream(`pings-${monitor.id}`)).to.have.length(11);
     await vigil.stopKeepingData();
@@ -65,7 +77,8 @@ describe('vigil projections rebuild', function () {
     const liveCheckpoints = db.prepare('SELECT * FROM rm_checkpoints ORDER BY name').all();
     expect(live['rm_projects']).to.have.length(4);
     expect(live['rm_project_members']!.length).to.be.greaterThan(4);
-    expect(live['rm_monitors']).to.have.length(2);
+    expect(live['rm_monitors']).to.have.length(3);
+    expect(live['rm_maintenance_windows']).to.have.length(2);
     expect(live['rm_check_hours']!.length).to.be.greaterThan(0);
     expect(live['rm_check_results_latest']).to.have.length(1);
     // Retention 10 kept 10 of 28 pings; raised to 12, it keeps those and the one that came after.

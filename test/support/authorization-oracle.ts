@@ -132,6 +132,14 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'GET /v1/projects/:projectId/badge-key': READ,
   'POST /v1/projects/:projectId/badge-key': MANAGE_MONITORS,
 
+  // Maintenance windows: reading needs read; scheduling, changing and ending them needs manage_monitors and MANAGER, as pausing a monitor.
+  'GET /v1/projects/:projectId/maintenance-windows': READ,
+  'POST /v1/projects/:projectId/maintenance-windows': MANAGE_MONITORS,
+  'GET /v1/maintenance-windows/:windowId': READ,
+  'PATCH /v1/maintenance-windows/:windowId': MANAGE_MONITORS,
+  'POST /v1/maintenance-windows/:windowId/end': MANAGE_MONITORS,
+  'DELETE /v1/maintenance-windows/:windowId': MANAGE_MONITORS,
+
   // Diagnostic tools reach no project: any key.
   'POST /v1/tools/check-http': ANY_KEY,
   'POST /v1/tools/check-ssl': ANY_KEY,

@@ -166,6 +166,15 @@ export const REQUESTS: Readonly<Record<string, OperationRequest>> = {
   'DELETE /v1/status-pages/:statusPageId': { prepare: fresh((c) => c.fixtures.statusPage(c.project.projectId)), line: (ids) => del(`/v1/status-pages/${ids.fresh}`) },
   'GET /v1/projects/:projectId/badge-key': { line: (ids) => get(`/v1/projects/${ids.projectId}/badge-key`) },
   'POST /v1/projects/:projectId/badge-key': { line: (ids) => post(`/v1/projects/${ids.projectId}/badge-key`) },
+  // Upcoming windows over one monitor, so none holds back the incidents other cases need.
+  'GET /v1/projects/:projectId/maintenance-windows': { line: (ids) => get(`/v1/projects/${ids.projectId}/maintenance-windows`) },
+  'POST /v1/projects/:projectId/maintenance-windows': {
+    line: (ids) => post(`/v1/projects/${ids.projectId}/maintenance-windows`, { name: 'Made by the matrix', monitor_ids: [ids.monitorId], starts_at: '2027-01-01T00:00:00Z', ends_at: '2027-01-01T01:00:00Z' }),
+  },
+  'GET /v1/maintenance-windows/:windowId': { line: (ids) => get(`/v1/maintenance-windows/${ids.maintenanceWindowId}`) },
+  'PATCH /v1/maintenance-windows/:windowId': { line: (ids) => patch(`/v1/maintenance-windows/${ids.maintenanceWindowId}`, { name: 'Patched by the matrix' }) },
+  'POST /v1/maintenance-windows/:windowId/end': { prepare: fresh((c) => c.fixtures.maintenanceWindow(c.project.projectId, c.project.monitorId)), line: (ids) => post(`/v1/maintenance-windows/${ids.fresh}/end`) },
+  'DELETE /v1/maintenance-windows/:windowId': { prepare: fresh((c) => c.fixtures.maintenanceWindow(c.project.projectId, c.project.monitorId)), line: (ids) => del(`/v1/maintenance-windows/${ids.fresh}`) },
 
   'POST /v1/tools/check-http': { line: (_ids, sinkUrl) => post('/v1/tools/check-http', { url: sinkUrl }) },
   'POST /v1/tools/check-ssl': { line: (_ids, sinkUrl) => post('/v1/tools/check-ssl', { hostname: '127.0.0.1', port: Number(new URL(sinkUrl).port) }) },

@@ -25,6 +25,8 @@ export interface ProjectFixtures {
   bystanderId: string;
   /** A status page showing `monitorId`. */
   statusPageId: string;
+  /** An upcoming maintenance window over `monitorId`. */
+  maintenanceWindowId: string;
 }
 
 export type Aim = 'home' | 'foreign';
@@ -132,7 +134,8 @@ export class MatrixFixtures {
     await this.keeper('POST', `/v1/notification-groups/${groupId}/channels`, { channel_id: channelId });
     const bystanderId = await this.member(projectId);
     const statusPageId = await this.statusPage(projectId);
-    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId };
+    const maintenanceWindowId = await this.maintenanceWindow(projectId, monitorId);
+    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId, maintenanceWindowId };
     return { ...fixtures, incidentId: await this.openIncident(fixtures) };
   }
 
@@ -142,6 +145,11 @@ export class MatrixFixtures {
 
   async statusPage(projectId: string): Promise<string> {
     return (await this.keeper('POST', `/v1/projects/${projectId}/status-pages`, { slug: `matrix-${randomUUID()}`, title: 'Matrix' })).status_page.id;
+  }
+
+  async maintenanceWindow(projectId: string, monitorId: string): Promise<string> {
+    const body = { name: 'Matrix', monitor_ids: [monitorId], starts_at: '2027-01-01T00:00:00Z', ends_at: '2027-01-01T01:00:00Z' };
+    return (await this.keeper('POST', `/v1/projects/${projectId}/maintenance-windows`, body)).maintenance_window.id;
   }
 
   async channel(projectId: string): Promise<string> {

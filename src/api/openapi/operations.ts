@@ -21,6 +21,8 @@ import { PingQuery } from '../ping-api.js';
 import * as R from './responses.js';
 import * as S from './status-page-responses.js';
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
+import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../codecs/maintenance.js';
+import * as M from './maintenance-responses.js';
 
 /**
  * Every route the server answers, with the codecs its handler decodes. The OpenAPI document is
@@ -134,6 +136,18 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'delete', path: '/v1/status-pages/:statusPageId', ...about('Status pages', 'Delete a status page (its slug becomes free)'), access: MANAGE_MONITOR, success: { status: 204, description: 'Deleted' } },
   { method: 'get', path: '/v1/projects/:projectId/badge-key', ...about('Status pages', "The project's badge key and its badge URLs (404 until one is issued, for projects from before badges)"), access: READ, success: { status: 200, description: 'The badge key', body: t.type({ badge_key: S.BadgeKey }) } },
   { method: 'post', path: '/v1/projects/:projectId/badge-key', ...about('Status pages', 'Issue a badge key, or a new one in place of the old (whose badge URLs then answer 404)'), access: MANAGE_MONITOR, success: { status: 200, description: 'The new badge key', body: t.type({ badge_key: S.BadgeKey }) } },
+
+  // Maintenance windows
+  { method: 'get', path: '/v1/projects/:projectId/maintenance-windows', ...about('Maintenance windows', "A project's maintenance windows (cancelled ones are not listed), with whether each covers its monitors now"), access: READ, success: { status: 200, description: 'The maintenance windows', body: t.type({ maintenance_windows: t.array(M.MaintenanceWindow) }) } },
+  {
+    method: 'post', path: '/v1/projects/:projectId/maintenance-windows', ...about('Maintenance windows', 'Schedule a maintenance window: one-off, or recurring (an RRULE in a time zone)'), access: MANAGE_MONITOR, body: CreateMaintenanceWindowBody,
+    description: 'One-off: `starts_at` (now when left out) and `ends_at`, or `duration_seconds` from the start ("start now for 30 minutes"). Recurring: `rrule` (daily or coarser, e.g. `RRULE:FREQ=WEEKLY;BYDAY=SU;BYHOUR=2;BYMINUTE=0`), `timezone` (IANA, UTC when left out) and `duration_seconds` per occurrence (60 s to 7 days). `monitor_ids` left out covers every monitor of the project. Inside a window nothing pages: what would open an incident is recorded as `IncidentSuppressed` naming the window, and opens (and pages) when the window ends if the monitor is still failing.',
+    success: { status: 201, description: 'The maintenance window', body: t.type({ maintenance_window: M.MaintenanceWindow }) },
+  },
+  { method: 'get', path: '/v1/maintenance-windows/:windowId', ...about('Maintenance windows', 'Read a maintenance window'), access: READ, success: { status: 200, description: 'The maintenance window', body: t.type({ maintenance_window: M.MaintenanceWindow }) } },
+  { method: 'patch', path: '/v1/maintenance-windows/:windowId', ...about('Maintenance windows', 'Change a maintenance window not yet over: its name, monitors or times'), access: MANAGE_MONITOR, body: UpdateMaintenanceWindowBody, success: { status: 200, description: 'The maintenance window', body: t.type({ maintenance_window: M.MaintenanceWindow }) } },
+  { method: 'post', path: '/v1/maintenance-windows/:windowId/end', ...about('Maintenance windows', 'End a maintenance window now; what it held back that is still failing opens at once'), access: MANAGE_MONITOR, success: { status: 200, description: 'The maintenance window, over', body: t.type({ maintenance_window: M.MaintenanceWindow }) } },
+  { method: 'delete', path: '/v1/maintenance-windows/:windowId', ...about('Maintenance windows', 'Cancel a maintenance window (no longer listed); what it held back that is still failing opens at once'), access: MANAGE_MONITOR, success: { status: 204, description: 'Cancelled' } },
 
   // Diagnostic tools
   { method: 'post', path: '/v1/tools/check-http', ...about('Tools', 'Run one HTTP check now, as the checker would'), access: READ, body: CheckHttpBody, success: { status: 200, description: 'What the probe saw', body: R.ToolReport } },

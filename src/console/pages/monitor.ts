@@ -9,6 +9,7 @@ import { type Fragment, type Html, html } from '../html.js';
 import { type Viewer, csrfField, incidentBadge, page, statusBadge, timeAgo } from '../layout.js';
 import type { DisplayStatus, Run } from '../overview.js';
 import { isUptimeType } from '../../domain/monitors/schedule.js';
+import { type MonitorMaintenance, monitorMaintenancePanel } from './maintenance.js';
 
 export interface UptimeDay {
   day: string;
@@ -34,6 +35,8 @@ export interface MonitorView {
   warnings: Warning[];
   canManage: boolean;
   now: Date;
+  /** The window covering it now and what windows held back, when either is there. */
+  maintenance?: MonitorMaintenance;
   /** The monitors it depends on, and those that depend on it, with their status now. */
   dependencies: RelatedMonitor[];
   dependents: RelatedMonitor[];
@@ -197,6 +200,7 @@ ${isUptimeType(m.type)
   : durationChart(v.runs, { minMs: m.min_duration_seconds === null ? null : m.min_duration_seconds * 1000, maxMs: m.max_duration_seconds === null ? null : m.max_duration_seconds * 1000 }, 'Run durations')}
 ${v.uptimeDays ? html`<h3>Uptime by day (UTC)</h3>${uptimeDays(v.uptimeDays)}` : null}
 </section>
+${v.maintenance ? monitorMaintenancePanel(v.maintenance) : null}
 <section aria-labelledby="incidents"><h2 id="incidents">Incidents</h2>${incidentsTable(v.incidents, now)}</section>
 ${isUptimeType(m.type) ? null : html`<section aria-labelledby="pings"><h2 id="pings">Recent pings</h2>${pingsTable(v.pings, now)}</section>`}
 </div>`,

@@ -1,6 +1,7 @@
 import type { MonitorEvent } from './monitor-events.js';
 import type { MonitorState } from './monitor-state.js';
 import { markedUpstream } from './dependencies.js';
+import { withMaintenance } from './maintenance-suppression.js';
 
 /**
  * What the application found outside the monitor's own streams that changes whether its problems
@@ -30,8 +31,9 @@ export function wouldRaise(decided: readonly MonitorEvent[]): boolean {
  * The events decided without circumstances, as the circumstances change them, before paging is
  * decided. Without any, unchanged.
  */
-export function withCircumstances(_state: MonitorState, decided: readonly MonitorEvent[], circumstances: PagingCircumstances | undefined): MonitorEvent[] {
-  if (!hasCircumstances(circumstances)) return [...decided];
-  const events = [...decided];
-  return circumstances.upstreamDown ? markedUpstream(events, circumstances.upstreamDown) : events;
+export function withCircumstances(state: MonitorState, decided: readonly MonitorEvent[], circumstances: PagingCircumstances | undefined): MonitorEvent[] {
+  // Before the check: outside any window, a problem one held back still opens under its own id.
+  const inMaintenance = withMaintenance(state, decided, circumstances?.maintenance ?? null);
+  if (!hasCircumstances(circumstances)) return inMaintenance;
+  return circumstances.upstreamDown ? markedUpstream(inMaintenance, circumstances.upstreamDown) : inMaintenance;
 }

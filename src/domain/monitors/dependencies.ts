@@ -1,6 +1,6 @@
 import { invalid } from '../errors.js';
 import type { MonitorConfig } from './monitor-config.js';
-import type { MonitorEvent } from './monitor.js';
+import type { MonitorEvent } from './monitor-events.js';
 
 /** How many monitors one may depend on directly. */
 export const MAX_DEPENDENCIES = 20;

@@ -1,3 +1,4 @@
+import { reviewSuppressed } from './maintenance-suppression.js';
 import { hungRunCause, missedCause } from './causes.js';
 import type { MonitorCommandOf } from './monitor-commands.js';
 import type { MonitorConfig } from './monitor-config.js';
@@ -46,7 +47,7 @@ export function expireDeadlines(state: MonitorState, config: MonitorConfig, comm
     }
     expected = following;
   }
-  return [...events, ...expireRuns(state, config, command, health)];
+  return [...events, ...expireRuns(state, config, command, health), ...reviewSuppressed(state, command.now, command.review_suppressed === true, config)];
 }
 
 /** Runs past max_duration_seconds: DURATION_HIGH once; on JOB_BASIC the watchdog also fails them. */

@@ -1,3 +1,4 @@
+import { clearSuppressed } from './maintenance-suppression.js';
 import { invalid, notFound } from '../errors.js';
 import type { IncidentKind, UserActor } from './incidents.js';
 import type { MonitorCommandOf } from './monitor-commands.js';
@@ -11,7 +12,7 @@ export function resolveOpen(
   now: string,
   by: Pick<IncidentResolvedData, 'by_kind' | 'reason'> & Partial<UserActor>,
 ): MonitorEvent[] {
-  return kinds.flatMap((kind) => {
+  return [...clearSuppressed(state, kinds, now, by.reason ?? by.by_kind), ...kinds.flatMap((kind) => {
     const incidentId = openIncidentOf(state, kind);
     if (!incidentId) return [];
     return [
@@ -30,7 +31,7 @@ export function resolveOpen(
         },
       },
     ];
-  });
+  })];
 }
 
 export function acknowledgeIncident(state: MonitorState, command: MonitorCommandOf<'AcknowledgeIncident'>): MonitorEvent[] {

@@ -36,7 +36,16 @@ export type MonitorCommand =
       circumstances?: PagingCircumstances;
     }
   /** From the timer: account for every slot and every run whose deadline has passed by `now`. */
-  | { type: 'ExpireDeadlines'; monitor_id: string; incident_ids: { missed: string; overdue: string; failed: string }; repage_after_seconds: number; now: string; circumstances?: PagingCircumstances };
+  | {
+      type: 'ExpireDeadlines';
+      monitor_id: string;
+      incident_ids: { missed: string; overdue: string; failed: string };
+      repage_after_seconds: number;
+      now: string;
+      circumstances?: PagingCircumstances;
+      /** A maintenance window that held back one of its problems changed or ended: look at them all again. */
+      review_suppressed?: boolean;
+    };
 
 /** The command of type `T`, as the decision that handles it receives it. */
 export type MonitorCommandOf<T extends MonitorCommand['type']> = Extract<MonitorCommand, { type: T }>;

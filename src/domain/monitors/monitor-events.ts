@@ -1,3 +1,4 @@
+import type { SuppressionEvent } from './maintenance-suppression.js';
 import type { DomainEvent } from '../decider.js';
 import type { PageReason } from '../notifications/page.js';
 import type { IncidentKind, UserActor } from './incidents.js';
@@ -121,4 +122,5 @@ export type MonitorEvent =
   /** A page to send about an incident; the notifier fans it out to the monitor's channels. */
   | DomainEvent<'PageScheduled', Ids & { page_id: string; incident_id: string; reason: PageReason; at: string; repage_at: string | null }>
   /** Surge protection: alert_surge_threshold consecutive pages; problem pages pause until `until`. */
-  | DomainEvent<'AlertsPaused', Ids & { until: string; consecutive_alerts: number; at: string }>;
+  | DomainEvent<'AlertsPaused', Ids & { until: string; consecutive_alerts: number; at: string }>
+  | SuppressionEvent;

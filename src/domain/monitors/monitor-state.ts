@@ -1,3 +1,4 @@
+import { type SuppressedProblem, evolveSuppression, withoutSuppressed } from './maintenance-suppression.js';
 import type { IncidentKind, IncidentStatus } from './incidents.js';
 import type { MonitorConfig } from './monitor-config.js';
 import type { MonitorEvent } from './monitor-events.js';
@@ -21,6 +22,8 @@ export interface MonitorState {
   incidents: ReadonlyMap<string, IncidentState>;
   consecutiveAlerts: number;
   alertsPausedUntil: string | null;
+  /** Problems a maintenance window held back, by kind: opened when it ends if still there. */
+  suppressed: ReadonlyMap<IncidentKind, SuppressedProblem>;
 }
 
 export interface IncidentState {
@@ -50,6 +53,7 @@ export function initialMonitorState(): MonitorState {
     incidents: new Map(),
     consecutiveAlerts: 0,
     alertsPausedUntil: null,
+    suppressed: new Map(),
   };
 }
 
@@ -131,7 +135,7 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
         nextExpectedAt: event.data.next_expected_at,
       };
     case 'IncidentOpened':
-      return withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' });
+      return withoutSuppressed(withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' }), event.data.event);
     case 'IncidentCausedUpstream':
       return state;
     case 'IncidentAcknowledged': {
@@ -152,6 +156,10 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
       return { ...state, alertsPausedUntil: event.data.until, consecutiveAlerts: event.data.consecutive_alerts };
     case 'MonitorDeleted':
       return { ...state, lifecycle: 'deleted' };
+    case 'IncidentSuppressed':
+    case 'SuppressedIncidentCleared':
+    case 'RepageHeld':
+      return evolveSuppression(state, event);
     default: {
       const exhaustive: never = event;
       return exhaustive;

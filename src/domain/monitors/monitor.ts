@@ -2,6 +2,7 @@ import type { Decider } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
 import { withPages } from './paging.js';
 import { withCircumstances } from './circumstances.js';
+import { withRepagesHeld } from './maintenance-suppression.js';
 import { assertDependencies, dependenciesOf } from './dependencies.js';
 import { INCIDENT_KINDS } from './incidents.js';
 import { DNS_DEFAULTS, type MonitorConfig, TCP_DEFAULTS, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
@@ -46,10 +47,12 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
 
   decide(command, state) {
     const circumstances = 'circumstances' in command ? command.circumstances : undefined;
-    const decided = withCircumstances(state, decideWithoutPaging(command, state), circumstances);
+    const repageDue = command.type === 'ExpireDeadlines' && !state.paused;
+    const circumstantial = withCircumstances(state, decideWithoutPaging(command, state), circumstances);
+    const decided = repageDue ? withRepagesHeld(state, circumstantial, circumstances?.maintenance ?? null, command.now) : circumstantial;
     if (state.config === null || decided.length === 0 && command.type !== 'ExpireDeadlines') return decided;
     const repageAfterSeconds = 'repage_after_seconds' in command ? command.repage_after_seconds : 0;
-    return withPages(state, state.config, decided, { now: command.now, repageAfterSeconds, repageDue: command.type === 'ExpireDeadlines' && !state.paused });
+    return withPages(state, state.config, decided, { now: command.now, repageAfterSeconds, repageDue });
   },
 };
 

@@ -97,13 +97,21 @@ function head(view: StatusView): Html {
   return html`<header class="status-head"><h1>${view.title}</h1>${view.description ? html`<p class="lede">${view.description}</p>` : null}</header>`;
 }
 
-/** Scheduled maintenance (`StatusView.upcomingMaintenance`) goes between the banner and the monitors once windows exist. */
+/** Maintenance under way and ahead, between the banner and the monitors: names and times only. */
+function maintenance(view: StatusView): Html | null {
+  if (view.upcomingMaintenance.length === 0) return null;
+  return html`<section class="status-section panel" aria-labelledby="maintenance-heading"><h2 id="maintenance-heading">Scheduled maintenance</h2>
+<ul class="status-maintenance">${view.upcomingMaintenance.map((w) => html`<li><strong>${w.name}</strong>: ${w.active ? 'under way, until ' : html`<time datetime="${w.startsAt}">${utc(w.startsAt)}</time> to `}<time datetime="${w.endsAt}">${utc(w.endsAt)}</time></li>`)}</ul>
+</section>`;
+}
+
 export function statusPage(view: StatusView, now: Date): Html {
   const past = view.pastIncidents.slice(0, PAST_SHOWN);
   return publicPage({
     title: view.title,
     body: html`${head(view)}
 ${banner(view)}
+${maintenance(view)}
 <section class="status-section" aria-labelledby="monitors-heading">
 <h2 id="monitors-heading" class="visually-hidden">Monitors</h2>
 ${view.monitors.length > 0 ? html`<ul class="status-monitors">${view.monitors.map((m, i) => monitorBlock(view, m, i))}</ul>` : html`<p class="empty panel">Nothing is shown here yet.</p>`}
