@@ -69,6 +69,8 @@ export interface StartOptions {
   walCheckpoints?: WalCheckpoints;
   /** Without the api role, answer /healthz and /readyz on VIGIL_HEALTH_PORT when it is set (the `serve` entry points). */
   healthListener?: boolean;
+  /** The projector role runs on a worker thread of this process, sharing `threads` (server.ts). */
+  projectorOnThread?: boolean;
 }
 
 /** Starts the chosen roles in this process against the stores the config names. */
@@ -190,6 +192,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         bodyLimitBytes: config.bodyLimitBytes,
         rateLimit: config.rateLimit,
         readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+        readsWaitForLogHead: !config.eventStoreUrl && (options.roles.includes('projector') || options.projectorOnThread === true),
         pingPayloadLimitBytes: config.pingPayloadLimitBytes,
         trustProxy: config.trustProxy,
         checks: { extraCaPem, region: config.checks.region, dnsServers: config.checks.dnsServers },

@@ -67,7 +67,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const config = configFromCreate(body);
     await assertNotificationTargets(readModels, projectId, config.notification_group_ids, config.notification_channel_ids);
     const { monitorId, position } = await createMonitor(commands, { project_id: projectId, config, slugGiven: body.slug !== undefined }, actorOf(ctx.state));
-    await settled(deps, position);
+    await settled(deps, position, ctx.state);
     ctx.status = 201;
     ctx.body = { message: 'Monitor created', monitor: await fresh(monitorId) };
   });
@@ -99,14 +99,14 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
       positions.push((await forceMonitorUp(commands, monitor.id, await userActor(readModels, ctx.state), actor)).position);
     }
     const recorded = positions.filter((p): p is number => p !== null);
-    await settled(deps, recorded.length > 0 ? Math.max(...recorded) : null);
+    await settled(deps, recorded.length > 0 ? Math.max(...recorded) : null, ctx.state);
     ctx.body = { monitor: await fresh(monitor.id) };
   });
 
   router.delete('/monitors/:monitorId', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
     const position = await deleteMonitor(deletion(deps), monitor.id, await userActor(readModels, ctx.state), actorOf(ctx.state));
-    await settled(deps, position);
+    await settled(deps, position, ctx.state);
     ctx.status = 204;
   });
 
@@ -114,7 +114,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     router.post(`/monitors/:monitorId/${action}`, async (ctx) => {
       const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
       const outcome = await run(commands, monitor.id, actorOf(ctx.state));
-      await settled(deps, outcome.position);
+      await settled(deps, outcome.position, ctx.state);
       ctx.body = { monitor: await fresh(monitor.id) };
     });
   }
