@@ -80,13 +80,15 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   const threads = options.threads ?? newThreadLinks();
   const stores = await openStores(config, { ...(options.clock ? { clock: options.clock } : {}), threads, ...(options.walCheckpoints ? { walCheckpoints: options.walCheckpoints } : {}) });
   const projections = allProjections();
+  const clock = options.clock ?? (() => new Date());
   const { metrics, readiness } = observability(stores, projections, {
     processMetrics: options.processMetrics ?? true,
     readyMaxLagEvents: config.readyMaxLagEvents,
+    readyMaxLagSeconds: config.readyMaxLagSeconds,
+    clock,
     logger,
   });
   const holder = newHolderId();
-  const clock = options.clock ?? (() => new Date());
   // Restarted after a crash, take back at once what the dead process held rather than wait out its leases.
   await releaseDeadLocalHolders(stores.leases, clock());
   const checkpoints = new CheckpointPoller(stores.readModels, projections.map((p) => p.name), { commits: threads.readModelCommits, demand: threads.readerDemand });
