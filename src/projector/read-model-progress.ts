@@ -49,7 +49,7 @@ export class CheckpointPoller implements ReadModelProgress {
     options: { intervalMs?: number; maxIntervalMs?: number; commits?: CommitSignal; demand?: ReaderDemand } = {},
   ) {
     this.intervalMs = options.intervalMs ?? 10;
-    this.maxIntervalMs = Math.max(this.intervalMs, options.maxIntervalMs ?? 250);
+    this.maxIntervalMs = Math.max(this.intervalMs, options.maxIntervalMs ?? 50);
     this.commits = options.commits ?? null;
     this.demand = options.demand ?? null;
   }
