@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeReport } from './results.js';
 
-const BENCHMARKS = ['bench:append', 'bench:replay', 'bench:pings', 'bench:timer', 'bench:notify', 'bench:as-of', 'bench:console'];
+const BENCHMARKS = ['bench:append', 'bench:replay', 'bench:pings', 'bench:timer', 'bench:notify', 'bench:as-of', 'bench:console', 'bench:read-your-writes'];
 
 const chosen = process.argv.slice(2).map((name) => `bench:${name}`);
 const unknown = chosen.filter((script) => !BENCHMARKS.includes(script));

@@ -112,7 +112,10 @@ const sampler = setInterval(sampleMemory, 1000);
 const lagSeries: { at: number; lag: number }[] = [];
 const lagSampler = setInterval(() => {
   const at = Date.now();
-  readModelLag(vigil.stores.events, vigil.stores.readModels, allProjections()).then((lag) => lagSeries.push({ at, lag }), () => {});
+  readModelLag(vigil.stores.events, vigil.stores.readModels, allProjections(), { clock: () => new Date(), countUpTo: Number.MAX_SAFE_INTEGER }).then(
+    (lag) => lagSeries.push({ at, lag: lag.events ?? 0 }),
+    () => {},
+  );
 }, 1000);
 
 const idleFor = Math.max(1000, start - Date.now() - 1000);

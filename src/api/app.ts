@@ -9,6 +9,7 @@ import { errorMiddleware } from './errors.js';
 import { httpRequestMetrics } from './http-metrics.js';
 import { jsonBody } from './json-body.js';
 import { AuthFailureThrottle, rateLimitPerKey } from './rate-limit.js';
+import { readYourWrites } from './read-your-writes.js';
 import { requestContext } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { docsRouter } from './routes/docs.js';
@@ -65,15 +66,15 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   const throttle = new AuthFailureThrottle(deps.config.rateLimit, deps.commands.clock);
   const onFailure = (outcome: 'refused' | 'throttled') => deps.metrics?.authFailures.inc({ outcome });
   rest.use(authenticate(deps.readModels, deps.commands.clock, { catchUp: catchUpWithLog, throttle, onFailure }));
-  // A request sees every write acknowledged before it, pings included (the Ping API answers once a
-  // ping is in the log, not once it is projected): it waits, briefly, for the read models to reach
-  // the log head. Writes too, for they read before they decide: a DELETE of a monitor archives the
-  // incidents it finds, and one a ping opened a moment ago must be among them. Caught up, that is
-  // one position read; behind for longer than the bound, it goes on with what it has rather than fail.
-  rest.use(async (_ctx, next) => {
-    await catchUpWithLog();
-    await next();
-  });
+  // Where the projector runs in this process on the embedded log, a request sees every write
+  // acknowledged before it, pings included (the Ping API answers once a ping is in the log, not once
+  // it is projected): it waits, briefly, for the read models to reach the log head. Writes too, for
+  // they read before they decide: a DELETE of a monitor archives the incidents it finds, and one a
+  // ping opened a moment ago must be among them. Caught up, that is one position read; behind for
+  // longer than the bound, it goes on with what it has rather than fail. Elsewhere, reading the head
+  // and polling the checkpoints would cost every request a round trip or more: a client that wants
+  // its own writes sends their Vigil-Position back in Vigil-Min-Position (see readYourWrites).
+  rest.use(readYourWrites(deps, catchUpWithLog));
   rest.use(rateLimitPerKey(deps.config.rateLimit));
   rest.use(jsonBody(deps.config.bodyLimitBytes));
   projectRoutes(rest, deps);

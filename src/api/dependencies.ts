@@ -12,12 +12,22 @@ import type { ReadinessReport } from '../metrics/readiness.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { Logger } from './logger.js';
 import type { RateLimitConfig } from './rate-limit.js';
+import type { VigilState } from './state.js';
 
 export interface ApiConfig {
   bodyLimitBytes: number;
   rateLimit: RateLimitConfig;
-  /** How long a write waits for the read models to include it before answering 503. */
+  /**
+   * How long a write waits for the read models to include it, and a read for the position its
+   * Vigil-Min-Position names, before answering 503.
+   */
   readYourWritesTimeoutMs: number;
+  /**
+   * Every request first waits, briefly, for the read models to reach the log's head: where reading
+   * the head is one SQLite call and the projector runs in this process (it signals its commits).
+   * Elsewhere a request waits only for the position its Vigil-Min-Position names.
+   */
+  readsWaitForLogHead: boolean;
   pingPayloadLimitBytes: number;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
@@ -51,9 +61,15 @@ export interface ApiDependencies {
   logCheck?: LogCheck;
 }
 
-/** Read-your-writes: answer only once the read models include the write at `position`. */
-export async function settled(deps: ApiDependencies, position: number | null): Promise<void> {
-  if (position !== null) await deps.progress.waitForPosition(position, deps.config.readYourWritesTimeoutMs);
+/**
+ * Read-your-writes: answer only once the read models include the write at `position`. Given the
+ * request's state, the answer names the position (Vigil-Position), so that the client can ask a
+ * later read to include it; also when the wait runs out and the write is answered with a 503.
+ */
+export async function settled(deps: ApiDependencies, position: number | null, state?: Pick<VigilState, 'writtenPosition'>): Promise<void> {
+  if (position === null) return;
+  if (state) state.writtenPosition = Math.max(state.writtenPosition ?? 0, position);
+  await deps.progress.waitForPosition(position, deps.config.readYourWritesTimeoutMs);
 }
 
 /** What the monitor-deletion workflow needs, waiting for the read models as a write's answer does. */

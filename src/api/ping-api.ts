@@ -9,6 +9,7 @@ import { findSlugTarget } from '../queries/monitors.js';
 import { IntegerFromQuery, queryFields } from './codecs/queries.js';
 import type { ApiDependencies } from './dependencies.js';
 import { HttpError, badRequest, loggedErrorResponse } from './errors.js';
+import { POSITION_HEADER, positionToken } from './position-token.js';
 import { readCappedBody } from './raw-body.js';
 import { logRequest, requestIdFrom } from './request-context.js';
 import { BoundedString, OneOf, decode, pathId } from './validation.js';
@@ -134,10 +135,13 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
     const requestUa = userAgent.slice(0, 512) || null;
     let monitorId: string;
     let created = false;
+    let provisionedAt: number | null = null;
     if (typeof byId === 'string') monitorId = byId;
     else if (query.create === '1' && byId.project.auto_provisioning.enabled) {
       const slug = decode(Slug, byId.slug, 'slug');
-      monitorId = (await provisionOnFirstPing(deps.commands, { project_id: byId.project.id, slug, request_ip: requestIp, request_ua: requestUa, request_id: requestId })).monitorId;
+      const provisioned = await provisionOnFirstPing(deps.commands, { project_id: byId.project.id, slug, request_ip: requestIp, request_ua: requestUa, request_id: requestId });
+      monitorId = provisioned.monitorId;
+      provisionedAt = provisioned.position;
       created = true;
     } else throw new HttpError(404, 'monitor not found');
     if (suffixExitCode !== null && query.exit_code !== undefined && query.exit_code !== suffixExitCode) {
@@ -162,8 +166,11 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
       { kind: 'system', user_id: null, api_key_id: null, request_id: requestId },
     );
     deps.metrics?.pingsReceived.inc({ event: recorded.event });
+    const written = recorded.position ?? provisionedAt;
     return {
       status: created ? 201 : 200,
+      // The ping is in the log, not yet in the read models: a read that sends this back sees it.
+      headers: written === null ? {} : { [POSITION_HEADER]: positionToken(written) },
       body: {
         ok: true,
         ping_id: recorded.pingId,

@@ -4,4 +4,6 @@ import type { Caller } from '../domain/access/authorize.js';
 export interface VigilState {
   requestId: string;
   caller: Caller;
+  /** The furthest log position this request wrote, which its answer names in Vigil-Position. */
+  writtenPosition?: number;
 }

@@ -93,6 +93,10 @@ export class LeadProjector implements ReadModelProgress {
     return (this.current ?? this.standby).waitForPosition(position, timeoutMs);
   }
 
+  committedPosition(): Promise<number> {
+    return (this.current ?? this.standby).committedPosition();
+  }
+
   async stop(): Promise<void> {
     await this.loop.stop();
     await this.starting;

@@ -95,6 +95,12 @@ export interface EventStore {
    * reaches them.
    */
   headPosition(): Promise<number>;
+  /**
+   * How many events `readAll` would hand out after `position`, counting no further than `atMost`
+   * (a bound on the work, as the count is a scan). Absent where counting means reading the events
+   * themselves (EventStoreDB: its positions are byte offsets and it keeps no count of `$all`).
+   */
+  countEventsAfter?(position: number, atMost: number): Promise<number>;
   /** Keep only the newest `maxCount` events of a stream; older ones are removed. */
   setStreamMaxCount(streamName: string, maxCount: number): Promise<void>;
   /** Hard delete: the events are gone and the stream name can never be written again. */

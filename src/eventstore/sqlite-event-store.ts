@@ -120,6 +120,9 @@ export class SqliteEventStore implements EventStore {
       all: db.prepare<[number, number], EventRow>(
         `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? AND removed = 0 AND substr(stream, 1, 1) <> '$' ORDER BY position ASC LIMIT ?`,
       ),
+      count: db.prepare<[number, number], { count: number }>(
+        "SELECT count(*) AS count FROM (SELECT 1 FROM es_events WHERE position > ? AND removed = 0 AND substr(stream, 1, 1) <> '$' LIMIT ?)",
+      ),
       // The last event a subscription delivers: a head it never reaches would keep every reader waiting.
       head: db.prepare<[], { head: number | null }>(
         "SELECT position AS head FROM es_events WHERE removed = 0 AND substr(stream, 1, 1) <> '$' ORDER BY position DESC LIMIT 1",
@@ -278,6 +281,10 @@ export class SqliteEventStore implements EventStore {
 
   async headPosition(): Promise<number> {
     return this.statements.head.get()?.head ?? 0;
+  }
+
+  async countEventsAfter(position: number, atMost: number): Promise<number> {
+    return this.statements.count.get(position, atMost)?.count ?? 0;
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {

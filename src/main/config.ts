@@ -26,8 +26,10 @@ export interface VigilConfig {
   repageAfterSeconds: number;
   /** VIGIL_SECRET_KEY; without it, embedded mode keeps a generated key file in the data dir. */
   secretKey: string | null;
-  /** /readyz fails once the read models trail the log by more than this. */
+  /** /readyz fails once the read models lack more than this many events of the log (where the log counts them: not EventStoreDB). */
   readyMaxLagEvents: number;
+  /** /readyz fails once the read models lack an event recorded longer ago than this. */
+  readyMaxLagSeconds: number;
   /** Where a `serve` process without the api role answers /healthz and /readyz; none when unset. */
   healthPort: number | null;
   /** When set, /metrics wants it as a Bearer token. */
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     repageAfterSeconds: integer(env, 'VIGIL_REPAGE_INTERVAL_MINUTES', 60, 1, 10_080) * 60,
     secretKey: env['VIGIL_SECRET_KEY'] || null,
     readyMaxLagEvents: integer(env, 'VIGIL_READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
+    readyMaxLagSeconds: integer(env, 'VIGIL_READY_MAX_LAG_SECONDS', 60, 1, 86_400),
     healthPort: env['VIGIL_HEALTH_PORT'] ? integer(env, 'VIGIL_HEALTH_PORT', 0, 0, 65535) : null,
     metricsToken: env['VIGIL_METRICS_TOKEN'] || null,
     sqliteWriter: pattern(env, 'VIGIL_SQLITE_WRITER', 'inline', /^(inline|thread)$/) === 'thread' ? 'thread' : 'inline',
@@ -101,7 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
       leaseTtlMs: integer(env, 'VIGIL_LEASE_TTL_MS', 10_000, 300, 600_000),
       partitions: integer(env, 'VIGIL_PARTITIONS', 16, 1, SLOT_COUNT),
     },
-    deprecations: outbound.deprecations,
+    deprecations: [...outbound.deprecations, ...lagBoundNotice(env)],
     notify: {
       privateTargets: outbound.policy,
       timeoutMs: integer(env, 'VIGIL_NOTIFY_TIMEOUT_MS', 10_000, 100, 120_000),
@@ -160,6 +163,15 @@ function privateTargets(env: NodeJS.ProcessEnv): { policy: PrivateTargets; depre
     policy: replacement,
     deprecations: [`VIGIL_CHECK_DENY_PRIVATE is deprecated and will be removed: set VIGIL_PRIVATE_TARGETS=${replacement} instead`],
   };
+}
+
+/**
+ * EventStoreDB keeps no count of its log and its positions are byte offsets, so there the lag is
+ * bounded in time only: a VIGIL_READY_MAX_LAG_EVENTS set for it would silently do nothing.
+ */
+function lagBoundNotice(env: NodeJS.ProcessEnv): string[] {
+  if (!env['VIGIL_EVENTSTORE_URL'] || !env['VIGIL_READY_MAX_LAG_EVENTS']) return [];
+  return ['VIGIL_READY_MAX_LAG_EVENTS is not applied with EventStoreDB, which cannot count the events the read models lack: /readyz bounds their lag by VIGIL_READY_MAX_LAG_SECONDS there'];
 }
 
 function httpTimeouts(env: NodeJS.ProcessEnv): VigilConfig['httpTimeouts'] {

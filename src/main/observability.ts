@@ -7,6 +7,8 @@ import type { Stores } from './stores.js';
 
 /** A probe that waits longer than this for a store reports it down rather than hanging the probe. */
 const READINESS_TIMEOUT_MS = 2000;
+/** How far /metrics counts the events the read models lack: a count is a scan, and past this, the number matters less than that it is large. */
+const LAG_COUNT_LIMIT = 100_000;
 
 export interface Observability {
   metrics: VigilMetrics;
@@ -22,7 +24,7 @@ export interface Observability {
 export function observability(
   stores: Stores,
   projections: readonly ProjectionIdentity[],
-  options: { processMetrics: boolean; readyMaxLagEvents: number; logger: Logger },
+  options: { processMetrics: boolean; readyMaxLagEvents: number; readyMaxLagSeconds: number; clock: () => Date; logger: Logger },
 ): Observability {
   const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
@@ -32,7 +34,7 @@ export function observability(
       const [up, down, paused] = await Promise.all([count('UP'), count('DOWN'), count('PAUSED')]);
       return { UP: up, DOWN: down, PAUSED: paused };
     },
-    projectorLag: () => readModelLag(stores.events, stores.readModels, projections),
+    projectorLag: () => readModelLag(stores.events, stores.readModels, projections, { clock: options.clock, countUpTo: LAG_COUNT_LIMIT }),
   });
   const readiness = () =>
     checkReadiness({
@@ -40,6 +42,8 @@ export function observability(
       readModels: stores.readModels,
       projections,
       maxLagEvents: options.readyMaxLagEvents,
+      maxLagSeconds: options.readyMaxLagSeconds,
+      clock: options.clock,
       timeoutMs: READINESS_TIMEOUT_MS,
       onError: (check, error) => options.logger.warn({ err: error, check }, 'readiness check failed'),
     });

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const threads = newThreadLinks();
   const projectorThread = onThread ? await startProjectorWorker((kind, count) => countIncidents(kind, count), threads) : null;
   // The WAL is checkpointed on a thread of its own, never inside a commit the pings wait on.
-  const vigil = await startVigil(config, { roles: onThread ? roles.filter((role) => role !== 'projector') : roles, threads, walCheckpoints: 'own-thread', healthListener: true });
+  const vigil = await startVigil(config, { roles: onThread ? roles.filter((role) => role !== 'projector') : roles, threads, walCheckpoints: 'own-thread', healthListener: true, projectorOnThread: onThread });
   countIncidents = (kind, count) => vigil.metrics.incidentsOpened.inc({ kind }, count);
   vigil.logger.info({ url: vigil.url, health_url: vigil.healthUrl, roles, projector_thread: onThread, data_dir: config.dataDir, sqlite: vigil.stores.sqlitePath }, 'vigil started');
   const shutdown = (signal: string) => {

@@ -69,6 +69,8 @@ export interface StartOptions {
   walCheckpoints?: WalCheckpoints;
   /** Without the api role, answer /healthz and /readyz on VIGIL_HEALTH_PORT when it is set (the `serve` entry points). */
   healthListener?: boolean;
+  /** The projector role runs on a worker thread of this process, sharing `threads` (server.ts). */
+  projectorOnThread?: boolean;
 }
 
 /** Starts the chosen roles in this process against the stores the config names. */
@@ -78,13 +80,15 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   const threads = options.threads ?? newThreadLinks();
   const stores = await openStores(config, { ...(options.clock ? { clock: options.clock } : {}), threads, ...(options.walCheckpoints ? { walCheckpoints: options.walCheckpoints } : {}) });
   const projections = allProjections();
+  const clock = options.clock ?? (() => new Date());
   const { metrics, readiness } = observability(stores, projections, {
     processMetrics: options.processMetrics ?? true,
     readyMaxLagEvents: config.readyMaxLagEvents,
+    readyMaxLagSeconds: config.readyMaxLagSeconds,
+    clock,
     logger,
   });
   const holder = newHolderId();
-  const clock = options.clock ?? (() => new Date());
   // Restarted after a crash, take back at once what the dead process held rather than wait out its leases.
   await releaseDeadLocalHolders(stores.leases, clock());
   const checkpoints = new CheckpointPoller(stores.readModels, projections.map((p) => p.name), { commits: threads.readModelCommits, demand: threads.readerDemand });
@@ -190,6 +194,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         bodyLimitBytes: config.bodyLimitBytes,
         rateLimit: config.rateLimit,
         readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
+        readsWaitForLogHead: !config.eventStoreUrl && (options.roles.includes('projector') || options.projectorOnThread === true),
         pingPayloadLimitBytes: config.pingPayloadLimitBytes,
         trustProxy: config.trustProxy,
         checks: { extraCaPem, region: config.checks.region, dnsServers: config.checks.dnsServers },

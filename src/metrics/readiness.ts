@@ -1,6 +1,6 @@
 import type { EventStore } from '../eventstore/event-store.js';
 import type { WriteHealth } from '../eventstore/storage-fault.js';
-import { type ProjectionIdentity, committedPosition, lagBehind } from '../projector/read-model-lag.js';
+import { type ProjectionIdentity, type ReadModelLag, committedPosition, lagAfter } from '../projector/read-model-lag.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 
 export type CheckResult = { ok: true; [detail: string]: number | boolean } | { ok: false; error: string };
@@ -14,8 +14,11 @@ export interface ReadinessSources {
   events: EventStore;
   readModels: ReadModelStore;
   projections: readonly ProjectionIdentity[];
-  /** More than this many log positions behind, and the read models are too stale to serve. */
+  /** More than this many events behind the log, and the read models are too stale to serve (where the log counts them). */
   maxLagEvents: number;
+  /** An event the read models lack recorded longer ago than this, and they are too stale to serve. */
+  maxLagSeconds: number;
+  clock: () => Date;
   /** A store that takes longer than this is as good as down for a probe. */
   timeoutMs: number;
   onError: (check: string, error: unknown) => void;
@@ -34,19 +37,38 @@ export async function checkReadiness(sources: ReadinessSources): Promise<Readine
     answered('read_store', () => committedPosition(sources.readModels, sources.projections), sources),
     answered('event_store', () => sources.events.writeHealth?.() ?? Promise.resolve<WriteHealth>({ ok: true }), sources),
   ]);
-  const lag = typeof head === 'number' && typeof committed === 'number' ? lagBehind(head, committed) : null;
-  const projector: CheckResult =
-    lag === null
-      ? { ok: false, error: 'lag unknown while a store does not answer' }
-      : lag <= sources.maxLagEvents
-        ? { ok: true, lag_events: lag, max_lag_events: sources.maxLagEvents }
-        : { ok: false, error: `read models are ${lag} events behind the log, more than ${sources.maxLagEvents}` };
+  // Counted no further than one past the bound: enough to judge, and the count's cost stays bounded.
+  const lag =
+    typeof committed === 'number'
+      ? await answered('event_store', () => lagAfter(sources.events, committed, { clock: sources.clock, countUpTo: sources.maxLagEvents + 1 }), sources)
+      : null;
   const checks = {
     event_store: eventStoreCheck(head, writable),
     read_store: typeof committed === 'number' ? { ok: true as const, committed_position: committed } : committed,
-    projector,
+    projector: projectorCheck(lag, sources),
   };
-  return { ready: checks.event_store.ok && checks.read_store.ok && projector.ok, checks };
+  return { ready: checks.event_store.ok && checks.read_store.ok && checks.projector.ok, checks };
+}
+
+/**
+ * Within both bounds: events, where the log counts them (not EventStoreDB's), and the age of the
+ * oldest event not yet projected, which every store can tell from one event.
+ */
+function projectorCheck(lag: ReadModelLag | Failed | null, sources: ReadinessSources): CheckResult {
+  if (lag === null || 'ok' in lag) return { ok: false, error: 'lag unknown while a store does not answer' };
+  const seconds = Math.round(lag.seconds * 1000) / 1000;
+  if (lag.events !== null && lag.events > sources.maxLagEvents) {
+    return { ok: false, error: `read models are more than ${sources.maxLagEvents} events behind the log` };
+  }
+  if (seconds > sources.maxLagSeconds) {
+    return { ok: false, error: `read models lack an event recorded ${seconds} s ago, more than ${sources.maxLagSeconds} s` };
+  }
+  return {
+    ok: true,
+    ...(lag.events !== null ? { lag_events: lag.events, max_lag_events: sources.maxLagEvents } : {}),
+    lag_seconds: seconds,
+    max_lag_seconds: sources.maxLagSeconds,
+  };
 }
 
 /** The log answers its head, and takes commits (a disk that refuses them says why, and since when). */

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { INCIDENT_KINDS } from '../domain/monitors/incidents.js';
 import { PING_KINDS } from '../domain/monitors/pings.js';
 import { CHANNEL_TYPES } from '../domain/notifications/channel.js';
+import type { ReadModelLag } from '../projector/read-model-lag.js';
 
 export const MONITOR_STATUSES = ['UP', 'DOWN', 'PAUSED'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
@@ -9,8 +10,8 @@ export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 /** What the gauges read when Prometheus scrapes: the shared stores, so every process agrees. */
 export interface ScrapeSources {
   monitorsByStatus(): Promise<Record<MonitorStatus, number>>;
-  /** Log positions the read models trail the head of the log by. */
-  projectorLag(): Promise<number>;
+  /** How far the read models trail the log. */
+  projectorLag(): Promise<ReadModelLag>;
 }
 
 /** The handles each role records into; one set per RunningVigil, registered on its own registry. */
@@ -39,14 +40,33 @@ export function createVigilMetrics(registry: Registry, sources: ScrapeSources): 
       if (counts) for (const status of MONITOR_STATUSES) this.set({ status }, counts[status]);
     },
   });
+  // Both gauges from one reading of the lag: a scrape collects them together.
+  let lagReading: Promise<ReadModelLag | null> | null = null;
+  const lag = () =>
+    (lagReading ??= sources
+      .projectorLag()
+      .catch(() => null)
+      .finally(() => {
+        lagReading = null;
+      }));
   new Gauge({
     name: 'vigil_projector_lag_events',
-    help: 'Log head position minus the position every projection has committed.',
+    help: 'Events in the log the read models have yet to take up, counted up to 100,000; absent where the event store cannot count them (EventStoreDB).',
     registers,
     async collect() {
-      const lag = await sources.projectorLag().catch(() => null);
+      const events = (await lag())?.events ?? null;
       this.reset();
-      if (lag !== null) this.set(lag);
+      if (events !== null) this.set(events);
+    },
+  });
+  new Gauge({
+    name: 'vigil_projector_lag_seconds',
+    help: 'How long ago the oldest event the read models have yet to take up was recorded; 0 when they hold the whole log.',
+    registers,
+    async collect() {
+      const seconds = (await lag())?.seconds ?? null;
+      this.reset();
+      if (seconds !== null) this.set(seconds);
     },
   });
   const metrics: VigilMetrics = {

@@ -175,6 +175,10 @@ export class Projector implements ReadModelProgress {
     }
   }
 
+  committedPosition(): Promise<number> {
+    return Promise.resolve(this.committed);
+  }
+
   waitForPosition(position: number, timeoutMs: number): Promise<void> {
     if (this.committed >= position) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {

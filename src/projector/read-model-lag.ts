@@ -22,15 +22,38 @@ export async function committedPosition(readModels: ReadModelStore, projections:
 }
 
 /**
- * How far the read models trail the log: head position minus committed position. The embedded
- * store numbers events one by one, so this counts events; EventStoreDB's positions are commit
- * offsets, so there it is in those units.
+ * How far the read models trail the log, in the two units that mean something to an operator:
+ * events and time. Not in positions: those are row ids with gaps (system records, events removed
+ * by retention or deletion) in the embedded log and byte offsets in EventStoreDB's, where a
+ * difference of a thousand is a few events.
  */
-export function lagBehind(head: number, committed: number): number {
-  return Math.max(0, head - committed);
+export interface ReadModelLag {
+  /**
+   * Events the read models have yet to take up, counted up to the bound asked for (more reads as
+   * the bound); null where the event store cannot count them cheaply (EventStoreDB).
+   */
+  events: number | null;
+  /** How long ago the oldest of them was recorded, in seconds; 0 with none. */
+  seconds: number;
 }
 
-export async function readModelLag(events: EventStore, readModels: ReadModelStore, projections: readonly ProjectionIdentity[]): Promise<number> {
-  const [head, committed] = await Promise.all([events.headPosition(), committedPosition(readModels, projections)]);
-  return lagBehind(head, committed);
+/** The lag behind the log of read models committed up to `committed`: at most one count (bounded by `countUpTo`) and one event read. */
+export async function lagAfter(events: EventStore, committed: number, options: { clock: () => Date; countUpTo: number }): Promise<ReadModelLag> {
+  const [count, oldest] = await Promise.all([
+    events.countEventsAfter ? events.countEventsAfter(committed, options.countUpTo) : Promise.resolve(null),
+    events.readAll({ after: committed, maxCount: 1 }),
+  ]);
+  const recorded = oldest[0] ? Date.parse(oldest[0].created) : Number.NaN;
+  // Behind a clock that runs slower than the store's (EventStoreDB stamps events with its own), none.
+  const seconds = Number.isNaN(recorded) ? 0 : Math.max(0, options.clock().getTime() - recorded) / 1000;
+  return { events: count, seconds };
+}
+
+export async function readModelLag(
+  events: EventStore,
+  readModels: ReadModelStore,
+  projections: readonly ProjectionIdentity[],
+  options: { clock: () => Date; countUpTo: number },
+): Promise<ReadModelLag> {
+  return lagAfter(events, await committedPosition(readModels, projections), options);
 }

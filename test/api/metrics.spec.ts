@@ -44,6 +44,7 @@ describe('Metrics', () => {
     expect(Object.fromEntries([...scraped.types].filter(([name]) => name.startsWith('vigil_')))).to.deep.equal({
       vigil_monitors: 'gauge',
       vigil_projector_lag_events: 'gauge',
+      vigil_projector_lag_seconds: 'gauge',
       vigil_pings_received_total: 'counter',
       vigil_incidents_opened_total: 'counter',
       vigil_timer_lateness_seconds: 'histogram',
@@ -114,6 +115,7 @@ describe('Metrics', () => {
     const scraped = await scrape();
     expect(scraped.find('vigil_projector_lag_events')).to.have.length(1);
     expect(scraped.value('vigil_projector_lag_events')).to.equal(0);
+    expect(scraped.value('vigil_projector_lag_seconds')).to.equal(0);
   });
 
   it('times HTTP requests by method, route pattern and status, never by the raw URL', async () => {

@@ -245,6 +245,24 @@ export function eventStoreContract(adapter: string, open: () => Promise<EventSto
       expect(await store.headPosition()).to.be.at.least(positions[2]!);
     });
 
+    it('counts the events readAll hands out after a position, no further than asked, where it counts at all', async function () {
+      if (!store.countEventsAfter) this.skip();
+      const start = await store.headPosition();
+      const kept = streamName();
+      const deleted = streamName();
+      await store.appendToStream(kept, [event(1), event(2)]);
+      await store.appendToStream(deleted, [event(3), event(4), event(5)]);
+      await store.deleteStream(deleted);
+      await store.setStreamMaxCount(kept, 1);
+      await store.appendToStream(kept, [event(6)]);
+      const handedOut = (await store.readAll({ after: start })).length;
+      expect(handedOut, 'no removed event, no system record').to.equal(1);
+      expect(await store.countEventsAfter!(start, 100)).to.equal(handedOut);
+      await store.appendToStream(streamName(), [event(7), event(8)]);
+      expect(await store.countEventsAfter!(start, 2)).to.equal(2);
+      expect(await store.countEventsAfter!(await store.headPosition(), 100)).to.equal(0);
+    });
+
     it('catches a subscription up from a position, then delivers live events in order, filtered by prefix', async () => {
       const prefix = `sub${randomUUID().slice(0, 8)}`;
       const start = await store.headPosition();

@@ -45,3 +45,18 @@ describe('loadConfig › VIGIL_PRIVATE_TARGETS', () => {
     expect(log.lines.map((line) => line['msg'])).to.include('VIGIL_CHECK_DENY_PRIVATE is deprecated and will be removed: set VIGIL_PRIVATE_TARGETS=deny instead');
   });
 });
+
+describe('loadConfig › the lag /readyz allows', () => {
+  it('is 1000 events and 60 seconds by default, and takes VIGIL_READY_MAX_LAG_SECONDS from 1 to 86400', () => {
+    expect(loadConfig({})).to.include({ readyMaxLagEvents: 1000, readyMaxLagSeconds: 60 });
+    expect(loadConfig({ VIGIL_READY_MAX_LAG_SECONDS: '5' }).readyMaxLagSeconds).to.equal(5);
+    expect(() => loadConfig({ VIGIL_READY_MAX_LAG_SECONDS: '0' })).to.throw(ConfigError, 'VIGIL_READY_MAX_LAG_SECONDS must be an integer from 1 to 86400, not 0');
+  });
+
+  it('warns at start that VIGIL_READY_MAX_LAG_EVENTS is not applied with EventStoreDB, which bounds the lag in seconds only', () => {
+    expect(loadConfig({ VIGIL_READY_MAX_LAG_EVENTS: '50' }).deprecations).to.deep.equal([]);
+    expect(loadConfig({ VIGIL_READY_MAX_LAG_EVENTS: '50', VIGIL_EVENTSTORE_URL: 'esdb://127.0.0.1:2113?tls=false' }).deprecations).to.deep.equal([
+      'VIGIL_READY_MAX_LAG_EVENTS is not applied with EventStoreDB, which cannot count the events the read models lack: /readyz bounds their lag by VIGIL_READY_MAX_LAG_SECONDS there',
+    ]);
+  });
+});

@@ -55,7 +55,7 @@ export async function mintApiKey(deps: ApiDependencies, state: VigilState, body:
     },
     actorOf(state),
   );
-  await settled(deps, issued.position);
+  await settled(deps, issued.position, state);
   const { api_key_id: id, ...fields } = issued.event;
   return { api_key: apiKeyBody({ id, ...fields, revoked_at: null }), key: issued.key };
 }
@@ -84,7 +84,7 @@ export async function revokeOwnApiKey(deps: ApiDependencies, state: VigilState, 
     throw new HttpError(403, 'an API key cannot revoke a key with more power than itself', 'INSUFFICIENT_API_KEY_SCOPE');
   }
   const outcome = await revokeApiKey(commands, { user_id: caller.userId, api_key_id: apiKeyId, revoked_by_api_key_id: caller.apiKeyId }, actorOf(state));
-  await settled(deps, outcome.position);
+  await settled(deps, outcome.position, state);
 }
 
 export function apiKeyRoutes(router: Router<VigilState>, deps: ApiDependencies): void {

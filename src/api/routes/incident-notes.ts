@@ -32,7 +32,7 @@ export function incidentNoteRoutes(router: Router<VigilState>, deps: ApiDependen
       await userActor(readModels, ctx.state),
       actorOf(ctx.state),
     );
-    await settled(deps, position);
+    await settled(deps, position, ctx.state);
     const stored = await getNote(readModels, note.note_id);
     if (!stored) throw new HttpError(404, 'note not found');
     ctx.status = 201;

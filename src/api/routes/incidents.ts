@@ -76,7 +76,7 @@ export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies
       // Its monitor's streams, where its lifecycle was decided, are gone: it is kept as archived.
       if (!(await getMonitor(readModels, incident.monitor_id))) throw badRequest(`incident ${incident.id} is ${incident.status} and archived with its deleted monitor; it can no longer change`);
       const outcome = await run(commands, incident.monitor_id, incident.id, await userActor(readModels, ctx.state), actorOf(ctx.state));
-      await settled(deps, outcome.position);
+      await settled(deps, outcome.position, ctx.state);
       const updated = await getIncident(readModels, incident.id);
       if (!updated) throw new HttpError(404, 'incident not found');
       ctx.body = { incident: incidentBody(updated) };

@@ -98,7 +98,7 @@ export function maintenanceRoutes(router: Router<VigilState>, deps: ApiDependenc
     const body = decode(CreateMaintenanceWindowBody, ctx.request.body);
     await monitorsInProject(projectId, body.monitor_ids);
     const { windowId, position } = await scheduleMaintenanceWindow(commands, { project_id: projectId, settings: settingsOf(body, now()) }, actorOf(ctx.state));
-    await settled(deps, position);
+    await settled(deps, position, ctx.state);
     ctx.status = 201;
     ctx.body = { maintenance_window: await fresh(windowId) };
   });
@@ -112,19 +112,19 @@ export function maintenanceRoutes(router: Router<VigilState>, deps: ApiDependenc
     const window = await gatedWindow(ctx.state, ctx.params['windowId'], MANAGE);
     const body = decode(UpdateMaintenanceWindowBody, ctx.request.body);
     await monitorsInProject(window.project_id, body.monitor_ids);
-    await settled(deps, await updateMaintenanceWindow(commands, window.project_id, window.id, patchOf(body, window), actorOf(ctx.state)));
+    await settled(deps, await updateMaintenanceWindow(commands, window.project_id, window.id, patchOf(body, window), actorOf(ctx.state)), ctx.state);
     ctx.body = { maintenance_window: await fresh(window.id) };
   });
 
   router.post('/maintenance-windows/:windowId/end', async (ctx) => {
     const window = await gatedWindow(ctx.state, ctx.params['windowId'], MANAGE);
-    await settled(deps, await endMaintenanceWindow(commands, window.project_id, window.id, 'ENDED', actorOf(ctx.state)));
+    await settled(deps, await endMaintenanceWindow(commands, window.project_id, window.id, 'ENDED', actorOf(ctx.state)), ctx.state);
     ctx.body = { maintenance_window: await fresh(window.id) };
   });
 
   router.delete('/maintenance-windows/:windowId', async (ctx) => {
     const window = await gatedWindow(ctx.state, ctx.params['windowId'], MANAGE);
-    await settled(deps, await endMaintenanceWindow(commands, window.project_id, window.id, 'CANCELLED', actorOf(ctx.state)));
+    await settled(deps, await endMaintenanceWindow(commands, window.project_id, window.id, 'CANCELLED', actorOf(ctx.state)), ctx.state);
     ctx.status = 204;
   });
 }

@@ -67,7 +67,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const config = configFromCreate(body);
     await assertNotificationTargets(readModels, projectId, config.notification_group_ids, config.notification_channel_ids);
     const { monitorId, position } = await createMonitor(commands, { project_id: projectId, config, slugGiven: body.slug !== undefined }, actorOf(ctx.state));
-    await settled(deps, position);
+    await settled(deps, position, ctx.state);
     ctx.status = 201;
     ctx.body = { message: 'Monitor created', monitor: await fresh(monitorId) };
   });
@@ -93,7 +93,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const status = body.status === 'PAUSED' || body.status === 'UP' ? body.status : null;
     const by = status === 'UP' ? await userActor(readModels, ctx.state) : null;
     const outcome = await changeMonitor(commands, monitor.id, { patch, status, by }, actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position, ctx.state);
     ctx.body = { monitor: await fresh(monitor.id) };
   });
 
@@ -106,7 +106,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
       throw new HttpError(409, `monitor is a dependency of ${dependents.map((d) => `"${d.name}" (${d.id})`).join(', ')}: remove it from their depends_on first`);
     }
     const position = await deleteMonitor(deletion(deps), monitor.id, await userActor(readModels, ctx.state), actorOf(ctx.state));
-    await settled(deps, position);
+    await settled(deps, position, ctx.state);
     ctx.status = 204;
   });
 
@@ -114,7 +114,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     router.post(`/monitors/:monitorId/${action}`, async (ctx) => {
       const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], MANAGE);
       const outcome = await run(commands, monitor.id, actorOf(ctx.state));
-      await settled(deps, outcome.position);
+      await settled(deps, outcome.position, ctx.state);
       ctx.body = { monitor: await fresh(monitor.id) };
     });
   }

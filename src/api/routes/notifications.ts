@@ -95,7 +95,7 @@ export async function addChannel(deps: ApiDependencies, state: VigilState, proje
     },
     actorOf(state),
   );
-  await settled(deps, position);
+  await settled(deps, position, state);
   return { channelId, generatedSecret };
 }
 
@@ -206,13 +206,13 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
       ...(config ? sealConfig(secrets, config) : {}),
     };
     const outcome = await updateChannel(commands, channel.id, changes, actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position, ctx.state);
     ctx.body = { channel: await freshChannel(channel.id) };
   });
 
   router.delete('/notification-channels/:channelId', async (ctx) => {
     const channel = await gatedChannel(ctx.state, ctx.params['channelId'], DESTROY);
-    await settled(deps, await deleteChannel(commands, readModels, channel.id, channel.project_id, actorOf(ctx.state)));
+    await settled(deps, await deleteChannel(commands, readModels, channel.id, channel.project_id, actorOf(ctx.state)), ctx.state);
     ctx.status = 204;
   });
 
@@ -255,7 +255,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
       { project_id: projectId, settings: { name: body.name, description: body.description ?? '', is_default: body.is_default ?? false } },
       actorOf(ctx.state),
     );
-    await settled(deps, position);
+    await settled(deps, position, ctx.state);
     ctx.status = 201;
     ctx.body = { group: await freshGroup(groupId) };
   });
@@ -264,13 +264,13 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
     const group = await gatedGroup(ctx.state, ctx.params['groupId'], WRITE);
     const body = decode(UpdateGroupBody, ctx.request.body);
     const outcome = await updateGroup(commands, group.id, body, actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position, ctx.state);
     ctx.body = { group: await freshGroup(group.id) };
   });
 
   router.delete('/notification-groups/:groupId', async (ctx) => {
     const group = await gatedGroup(ctx.state, ctx.params['groupId'], DESTROY);
-    await settled(deps, await deleteGroup(commands, readModels, group.id, group.project_id, actorOf(ctx.state)));
+    await settled(deps, await deleteGroup(commands, readModels, group.id, group.project_id, actorOf(ctx.state)), ctx.state);
     ctx.status = 204;
   });
 
@@ -292,14 +292,14 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
     const body = decode(AttachChannelBody, ctx.request.body);
     await assertChannelVisible(ctx.state, body.channel_id, group.project_id);
     const outcome = await attachChannel(commands, group.id, body.channel_id, actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position, ctx.state);
     ctx.status = 204;
   });
 
   router.delete('/notification-groups/:groupId/channels/:channelId', async (ctx) => {
     const group = await gatedGroup(ctx.state, ctx.params['groupId'], WRITE);
     const outcome = await detachChannel(commands, group.id, pathId(ctx.params['channelId'], 'notification channel'), actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position, ctx.state);
     ctx.status = 204;
   });
 }

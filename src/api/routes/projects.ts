@@ -26,7 +26,7 @@ export async function addProjectMember(deps: ApiDependencies, state: VigilState,
   const user = userId ? await getUser(readModels, userId) : null;
   if (!userId || !user) throw badRequest(body.email !== undefined ? `no user has the email ${body.email}` : `no user has the id ${body.user_id}`);
   const outcome = await addMember(commands, { project_id: projectId, user_id: userId, role: body.role }, actorOf(state));
-  await settled(deps, outcome.position);
+  await settled(deps, outcome.position, state);
   const member = await getMember(readModels, projectId, userId);
   if (!member) throw new HttpError(404, 'member not found');
   return { member, user };
@@ -65,7 +65,7 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
       { name: body.name, description: body.description ?? '', owner_id: ctx.state.caller.userId },
       actorOf(ctx.state),
     );
-    await settled(deps, position);
+    await settled(deps, position, ctx.state);
     ctx.status = 201;
     ctx.body = { project: await projectOr404(projectId, true) };
   });
@@ -77,7 +77,7 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
     // The setting first: refused (defaults that could make no monitor), it leaves the rest unchanged too.
     const configured = auto_provisioning ? await configureAutoProvisioning(commands, { project_id: projectId, patch: auto_provisioning }, actorOf(ctx.state)) : null;
     const outcome = await updateProject(commands, { project_id: projectId, ...body }, actorOf(ctx.state));
-    await settled(deps, outcome.position ?? configured?.position ?? null);
+    await settled(deps, outcome.position ?? configured?.position ?? null, ctx.state);
     ctx.body = { project: await projectOr404(projectId, true) };
   });
 
@@ -86,10 +86,10 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
     await gate(readModels, ctx.state.caller, { scope: 'destroy', accountKeyOnly: true, minimumRole: 'OWNER' }, projectId);
     // Everything in the project goes with it: its monitors, and with them their pings and incidents.
     for (const monitor of await listMonitors(readModels, projectId)) {
-      await settled(deps, await deleteMonitor(deletion(deps), monitor.id, null, actorOf(ctx.state)));
+      await settled(deps, await deleteMonitor(deletion(deps), monitor.id, null, actorOf(ctx.state)), ctx.state);
     }
     const outcome = await deleteProject(commands, { project_id: projectId }, actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position, ctx.state);
     ctx.status = 204;
   });
 
@@ -97,7 +97,7 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, MANAGE, projectId);
     const outcome = await rotatePingKey(commands, { project_id: projectId }, actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position, ctx.state);
     ctx.body = { project: await projectOr404(projectId, true) };
   });
 
@@ -115,7 +115,7 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
     await gate(readModels, ctx.state.caller, MANAGE, projectId);
     const body = decode(ChangeMemberBody, ctx.request.body);
     const outcome = await changeMemberRole(commands, { project_id: projectId, user_id: userId, role: body.role }, actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position, ctx.state);
     const member = await getMember(readModels, projectId, userId);
     if (!member) throw new HttpError(404, 'member not found');
     ctx.body = { member: memberBody(member, (await getUser(readModels, userId)) ?? undefined) };
@@ -126,7 +126,7 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const userId = pathId(ctx.params['userId'], 'member');
     await gate(readModels, ctx.state.caller, MANAGE, projectId);
     const outcome = await removeMember(commands, { project_id: projectId, user_id: userId }, actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position, ctx.state);
     ctx.status = 204;
   });
 

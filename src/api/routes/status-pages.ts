@@ -62,7 +62,7 @@ export function statusPageRoutes(router: Router<VigilState>, deps: ApiDependenci
     await assertProjectMonitors(readModels, projectId, monitors);
     const settings = { slug: body.slug, title: body.title.trim(), description: body.description ?? '', published: body.published ?? false, monitors };
     const { statusPageId, position } = await createStatusPage(commands, { project_id: projectId, settings }, actorOf(ctx.state));
-    await settled(deps, position);
+    await settled(deps, position, ctx.state);
     ctx.status = 201;
     ctx.body = { status_page: await fresh(statusPageId) };
   });
@@ -84,13 +84,13 @@ export function statusPageRoutes(router: Router<VigilState>, deps: ApiDependenci
       ...(body.published !== undefined ? { published: body.published } : {}),
       ...(monitors !== undefined ? { monitors } : {}),
     };
-    await settled(deps, await updateStatusPage(commands, page.id, patch, actorOf(ctx.state)));
+    await settled(deps, await updateStatusPage(commands, page.id, patch, actorOf(ctx.state)), ctx.state);
     ctx.body = { status_page: await fresh(page.id) };
   });
 
   router.delete('/status-pages/:statusPageId', async (ctx) => {
     const page = await gatedPage(ctx.state, ctx.params['statusPageId'], MANAGE);
-    await settled(deps, await deleteStatusPage(commands, page.id, actorOf(ctx.state)));
+    await settled(deps, await deleteStatusPage(commands, page.id, actorOf(ctx.state)), ctx.state);
     ctx.status = 204;
   });
 
@@ -108,7 +108,7 @@ export function statusPageRoutes(router: Router<VigilState>, deps: ApiDependenci
     await gate(readModels, ctx.state.caller, MANAGE, projectId);
     if (!(await getProject(readModels, projectId))) throw new HttpError(404, 'project not found');
     const outcome = await issueBadgeKey(commands, { project_id: projectId }, actorOf(ctx.state));
-    await settled(deps, outcome.position);
+    await settled(deps, outcome.position, ctx.state);
     const key = await badgeKeyOfProject(readModels, projectId);
     if (!key) throw new HttpError(404, 'project not found');
     ctx.body = { badge_key: badgeKeyBody(key) };
