@@ -6,9 +6,18 @@ export async function getMaintenanceWindow(readModels: ReadModelStore, windowId:
   return (await readModels.get<MaintenanceWindowDocument>('maintenance_windows', windowId))?.doc ?? null;
 }
 
-/** A project's windows, oldest scheduled first. */
+/**
+ * A project's windows, oldest scheduled first; those scheduled at the same instant (a deploy
+ * script's several windows) by when they start, then by id, so that a list never reorders itself.
+ */
 export async function listMaintenanceWindows(readModels: ReadModelStore, projectId: string): Promise<MaintenanceWindowDocument[]> {
-  return (await readModels.find<MaintenanceWindowDocument>('maintenance_windows', { project_id: projectId }, { sort: [['scheduled_at', 1]] })).map((s) => s.doc);
+  const found = await readModels.find<MaintenanceWindowDocument>('maintenance_windows', { project_id: projectId }, { sort: [['scheduled_at', 1]] });
+  const key = (w: MaintenanceWindowDocument) => [w.scheduled_at, w.starts_at ?? '', w.id];
+  return found.map((s) => s.doc).sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < x.length; i += 1) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+    return 0;
+  });
 }
 
 /** The document as the domain reads a window (a listed one is never cancelled). */
