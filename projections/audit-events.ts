@@ -49,12 +49,13 @@ export function entriesOfStream(stream: string): { $gte: string; $lt: string } {
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /**
- * Pings leave the log with retention (their stream's max count); their audit entries follow, so a
- * rebuild matches. Only pings: check results are in the monitor's own stream, which is never
- * truncated, and the entry `retention_count` back in that stream is any event of the monitor.
+ * Pings and check results leave the log with retention (their stream's max count); their audit
+ * entries follow, so a rebuild matches. Not a check result recorded before checks were numbered
+ * (`check_number: null`): it is in the monitor's own stream, which is never truncated, and the
+ * entry `retention_count` back in that stream is any event of the monitor.
  */
 function droppedObservation(event: ProjectedEvent): string[] {
-  if (event.type !== 'PingReceived') return [];
+  if (event.type !== 'PingReceived' && (event.type !== 'CheckCompleted' || event.data.check_number === null)) return [];
   const dropped = event.revision - event.data.retention_count;
   return dropped >= 0 ? [docId(event.streamName, dropped)] : [];
 }

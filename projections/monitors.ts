@@ -1,4 +1,5 @@
 import { type MonitorConfig, type UptimeConfig, shownUptime } from '../src/domain/monitors/monitor-config.js';
+import { isUptimeType } from '../src/domain/monitors/schedule.js';
 import type { Projection } from '../src/projector/projection.js';
 
 export interface MonitorDocument extends Omit<MonitorConfig, 'uptime'> {
@@ -55,6 +56,14 @@ function withRun(doc: MonitorDocument, run: RecentRun): RecentRun[] {
   return retained([...doc.recent_runs, run], doc.total_pings_received, doc.retention_count).slice(-RECENT_RUNS_KEPT);
 }
 
+/**
+ * The number of the newest observation in the pings stream: a job's pings are numbered by
+ * total_pings_received; an uptime monitor's checks, which share that stream, by their place in it.
+ */
+function newestObservation(doc: MonitorDocument, lastPingSeq: number | null): number {
+  return isUptimeType(doc.type) && lastPingSeq !== null ? lastPingSeq + 1 : doc.total_pings_received;
+}
+
 function retained(runs: RecentRun[], totalPings: number, retentionCount: number): RecentRun[] {
   const oldestKept = totalPings - retentionCount;
   return runs.every((r) => r.ping_number === null || r.ping_number > oldestKept) ? runs : runs.filter((r) => r.ping_number === null || r.ping_number > oldestKept);
@@ -89,7 +98,7 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       case 'MonitorUpdated':
         return derive({
           ...doc, ...event.data.config, uptime: event.data.config.uptime && shownUptime(event.data.config.uptime), updated_at: event.data.updated_at, next_expected_at: event.data.next_expected_at,
-          recent_runs: retained(doc.recent_runs, doc.total_pings_received, event.data.config.retention_count),
+          recent_runs: retained(doc.recent_runs, newestObservation(doc, event.data.last_ping_seq), event.data.config.retention_count),
         });
       case 'MonitorPaused':
         return derive({ ...doc, paused: true });
@@ -126,10 +135,12 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       case 'CheckInMissed':
         return derive({ ...doc, consecutive_misses: event.data.consecutive_misses, next_expected_at: event.data.next_expected_at });
       case 'CheckCompleted': {
-        const { consecutive_failures, last_success_at, next_expected_at, checked_at, is_up, response_time_ms } = event.data;
+        const { consecutive_failures, last_success_at, next_expected_at, checked_at, is_up, response_time_ms, check_number } = event.data;
+        // A numbered check shares the pings' stream and its retention window, numbered as they are.
+        const window = check_number === null ? doc : { ...doc, total_pings_received: check_number };
         return derive({
           ...doc, consecutive_failures, last_success_at, next_expected_at, is_new: false,
-          last_seen_at: checked_at, recent_runs: withRun(doc, { at: checked_at, ok: is_up, duration_ms: response_time_ms, ping_number: null }),
+          last_seen_at: checked_at, recent_runs: withRun(window, { at: checked_at, ok: is_up, duration_ms: response_time_ms, ping_number: check_number }),
         });
       }
       case 'RunOverdue':

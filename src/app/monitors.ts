@@ -10,6 +10,7 @@ import {
   monitorStream,
   pingStream,
 } from '../domain/monitors/monitor.js';
+import { isObservation } from '../domain/monitors/monitor-streams.js';
 import type { IncidentKind, UserActor } from '../domain/monitors/incidents.js';
 import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/slug-claim.js';
 import { incidentRecordDecider, incidentStream } from '../domain/incidents/incident-record.js';
@@ -32,8 +33,9 @@ export interface MonitorOutcome {
 const MAX_ATTEMPTS = 8;
 
 /**
- * Runs a command against a monitor: fold both streams, decide, then append the ping (if any) to
- * the pings stream and everything else to the monitor stream, each with its expected revision.
+ * Runs a command against a monitor: fold both streams, decide, then append the ping or check
+ * result (if any) to the pings stream and everything else to the monitor stream, each with its
+ * expected revision.
  * Where the store can (the embedded one), both appends are one and both streams' revisions are
  * checked even when only one is written, so the decision may start from the fold this process
  * kept after its last command instead of reading the streams again: had anyone else written to
@@ -41,7 +43,7 @@ const MAX_ATTEMPTS = 8;
  * what is in the store. Elsewhere (EventStoreDB) every command reads the streams, and the ping goes
  * first, being what a ping request acknowledges: should the second append lose a race to another
  * process, the ping stays recorded and the level-triggered rules make the missed transition on
- * the next ping.
+ * the next ping (or check, whose lost hour summaries are decided again with it).
  */
 export async function runMonitorCommand(
   context: CommandContext,
@@ -61,8 +63,8 @@ export async function runMonitorCommand(
         withEventIds(commandId, stream, expectedRevision, toAppend.map((e) => toAppendable(e, actor)));
       const append = (stream: string, toAppend: MonitorEvent[], expectedRevision: number | 'no_stream') =>
         appendRetrying(context.events, { streamName: stream, events: encode(stream, expectedRevision, toAppend), expectedRevision });
-      const pings = events.filter((e) => e.type === 'PingReceived');
-      const others = events.filter((e) => e.type !== 'PingReceived');
+      const pings = events.filter(isObservation);
+      const others = events.filter((e) => !isObservation(e));
       let position: number | null = null;
       if (context.events.appendToStreams) {
         const toPings = { streamName: pingStream(monitorId), events: encode(pingStream(monitorId), loaded.pingRevision, pings), expectedRevision: loaded.pingRevision };

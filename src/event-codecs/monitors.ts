@@ -137,11 +137,13 @@ export const monitorEventCodecs = {
     ...Ids,
     ...CheckObservation,
     checked_at: t.string,
+    check_number: NullableNumber,
     consecutive_failures: t.number,
     last_success_at: NullableString,
     next_expected_at: NullableString,
     retention_count: t.number,
   }),
+  ChecksSummarized: t.type({ ...Ids, hour: t.string, total: t.number, up: t.number, down: t.number, times: t.array(t.number), summarized_at: t.string }),
   IncidentOpened: t.type({
     ...Ids,
     incident_id: t.string,

@@ -42,6 +42,7 @@ void codecsAgree;
 export const EVENT_VERSIONS: Partial<Record<VigilEventType, number>> = {
   MonitorCreated: 2,
   MonitorUpdated: 2,
+  CheckCompleted: 2,
 };
 
 const VERSIONS: ReadonlyMap<string, number> = new Map(Object.entries(EVENT_VERSIONS));

@@ -19,8 +19,15 @@ const sealedFlagSaid: Upcaster = (data) => {
   return { ...data, config: { ...config, uptime: { ...uptime, uptime_headers_sealed: false } } };
 };
 
+/**
+ * Version 1 of CheckCompleted was recorded in the monitor's own stream, never truncated, before
+ * checks were numbered and summarized by the hour: `check_number: null` says so.
+ */
+const unnumberedCheck: Upcaster = (data) => ('check_number' in data ? data : { ...data, check_number: null });
+
 /** Keyed by event type, then by the version they read (they write the one after). */
 export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>> = {
   MonitorCreated: { 1: sealedFlagSaid },
   MonitorUpdated: { 1: sealedFlagSaid },
+  CheckCompleted: { 1: unnumberedCheck },
 };

@@ -81,10 +81,28 @@ export interface CheckObservation {
 
 export interface CheckCompletedData extends Ids, CheckObservation {
   checked_at: string;
+  /**
+   * How many checks the monitor has recorded, this one included: its place in the checks' stream,
+   * which retention truncates. Null on a check recorded before checks were numbered (version 1):
+   * those are in the monitor's own stream and never leave the log.
+   */
+  check_number: number | null;
   consecutive_failures: number;
   last_success_at: string | null;
   next_expected_at: string | null;
   retention_count: number;
+}
+
+/** The counted checks of one hour recorded before it that no earlier summary covers: what the hourly figures keep once they leave the log. */
+export interface ChecksSummarizedData extends Ids {
+  /** Start of the UTC hour, ISO. */
+  hour: string;
+  total: number;
+  up: number;
+  down: number;
+  /** Their response times, in the order recorded. */
+  times: number[];
+  summarized_at: string;
 }
 
 export type MonitorEvent =
@@ -109,6 +127,8 @@ export type MonitorEvent =
   | DomainEvent<'PingReceived', PingReceivedData>
   /** Recorded with the pings (the monitor's observations), so retention applies to both alike. */
   | DomainEvent<'CheckCompleted', CheckCompletedData>
+  /** In the monitor's own stream, before retention can take the checks it sums up (check-hours.ts). */
+  | DomainEvent<'ChecksSummarized', ChecksSummarizedData>
   | DomainEvent<
       'IncidentOpened',
       Ids & { incident_id: string; event: IncidentKind; cause: string; started_at: string; monitor_name: string; monitor_slug: string; ping_id: string | null }

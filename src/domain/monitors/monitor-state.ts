@@ -1,3 +1,4 @@
+import { type UnsummarizedHour, withCheck } from './check-hours.js';
 import type { IncidentKind, IncidentStatus } from './incidents.js';
 import type { MonitorConfig } from './monitor-config.js';
 import type { MonitorEvent } from './monitor-events.js';
@@ -21,6 +22,10 @@ export interface MonitorState {
   incidents: ReadonlyMap<string, IncidentState>;
   consecutiveAlerts: number;
   alertsPausedUntil: string | null;
+  /** Checks recorded (the newest check's check_number). */
+  totalChecks: number;
+  /** The hours whose counted checks no ChecksSummarized covers yet, oldest first (check-hours.ts). */
+  unsummarizedHours: readonly UnsummarizedHour[];
 }
 
 export interface IncidentState {
@@ -50,6 +55,8 @@ export function initialMonitorState(): MonitorState {
     incidents: new Map(),
     consecutiveAlerts: 0,
     alertsPausedUntil: null,
+    totalChecks: 0,
+    unsummarizedHours: [],
   };
 }
 
@@ -123,13 +130,15 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
         openRuns,
       };
     }
-    case 'CheckCompleted':
-      return {
-        ...state,
-        consecutiveFailures: event.data.consecutive_failures,
-        lastSuccessAt: event.data.last_success_at,
-        nextExpectedAt: event.data.next_expected_at,
-      };
+    case 'CheckCompleted': {
+      const d = event.data;
+      const counters = { consecutiveFailures: d.consecutive_failures, lastSuccessAt: d.last_success_at, nextExpectedAt: d.next_expected_at };
+      // One recorded before checks were numbered stays in the log for good: nothing to summarize.
+      if (d.check_number === null) return { ...state, ...counters };
+      return { ...state, ...counters, totalChecks: d.check_number, unsummarizedHours: withCheck(state.unsummarizedHours, d) };
+    }
+    case 'ChecksSummarized':
+      return { ...state, unsummarizedHours: state.unsummarizedHours.filter((h) => h.hour !== event.data.hour) };
     case 'IncidentOpened':
       return withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' });
     case 'IncidentAcknowledged': {

@@ -10,7 +10,7 @@ import { type MonitorState, evolveMonitor, initialMonitorState } from './monitor
 import { acknowledgeIncident, resolveIncident, resolveOpen } from './incident-decisions.js';
 import { receivePing } from './receive-ping.js';
 import { expireDeadlines } from './expire-deadlines.js';
-import { recordCheck } from './record-check.js';
+import { checksSummarized, recordCheck } from './record-check.js';
 import { isUptimeType, nextExpectedAfter } from './schedule.js';
 
 /*
@@ -20,7 +20,7 @@ import { isUptimeType, nextExpectedAfter } from './schedule.js';
  * in record-check.ts, incidents in incident-decisions.ts, pages in paging.ts; the monitor's own
  * lifecycle (create, update, pause, resume, force up, delete) here.
  */
-export type { CheckCompletedData, CheckObservation, IncidentResolvedData, IncomingPing, MonitorEvent, MonitorIds, PingReceivedData } from './monitor-events.js';
+export type { CheckCompletedData, CheckObservation, ChecksSummarizedData, IncidentResolvedData, IncomingPing, MonitorEvent, MonitorIds, PingReceivedData } from './monitor-events.js';
 export type { MonitorCommand, MonitorCommandOf, MonitorPatch, UptimePatch } from './monitor-commands.js';
 export { type IncidentState, type MonitorState, awaitsFirstPing, openIncidentOf } from './monitor-state.js';
 export { monitorStream, pingStream } from './monitor-streams.js';
@@ -68,7 +68,9 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       // A new schedule counts from now, as a new monitor would.
       const rescheduled = next.schedule !== config.schedule || next.timezone !== config.timezone;
       const nextExpected = rescheduled ? firstExpected(next, command.now) : state.nextExpectedAt;
-      return [{ type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now, last_ping_seq: command.last_ping_seq, next_expected_at: nextExpected } }];
+      // A smaller retention must not take checks no summary covers yet.
+      const leaving = state.unsummarizedHours.filter((h) => h.depth > next.retention_count);
+      return [...checksSummarized(state, leaving, command.now), { type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now, last_ping_seq: command.last_ping_seq, next_expected_at: nextExpected } }];
     }
     case 'PauseMonitor':
       return state.paused ? [] : [{ type: 'MonitorPaused', data: { ...ids, paused_at: command.now } }];

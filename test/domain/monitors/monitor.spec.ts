@@ -489,9 +489,9 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
     ssl_issuer: 'Test CA', check_region: 'local', check_status: 'ok', cycle_id: null, attempts: 1, ...overrides,
   });
   const record = (c: CheckObservation): MonitorCommand => ({ type: 'RecordCheck', monitor_id, check: c, incident_ids: { failed: 'inc-f', ssl: 'inc-s' }, ssl_warning_days: 14, repage_after_seconds: 3600, now: T1 });
-  const completed = (c: CheckObservation, consecutive_failures: number, last_success_at: string | null): MonitorEvent => ({
+  const completed = (c: CheckObservation, consecutive_failures: number, last_success_at: string | null, check_number = 1): MonitorEvent => ({
     type: 'CheckCompleted',
-    data: { ...ids, ...c, checked_at: T1, consecutive_failures, last_success_at, next_expected_at: '2026-11-21T10:06:00.000Z', retention_count: 200 },
+    data: { ...ids, ...c, checked_at: T1, check_number, consecutive_failures, last_success_at, next_expected_at: '2026-11-21T10:06:00.000Z', retention_count: 200 },
   });
   const failing = check({ status_code: 503, is_up: false, error: 'HTTP 503, expected 2xx' });
 
@@ -505,7 +505,7 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
     given([createdUptime({ failure_tolerance: 2 }), completed(failing, 1, null)])
       .when(record(failing))
       .then([
-        completed(failing, 2, null),
+        completed(failing, 2, null, 2),
         { type: 'MonitorWentDown', data: { ...ids, reason: 'FAILURES', at: T1 } },
         {
           type: 'IncidentOpened',
