@@ -11,7 +11,7 @@ export interface CheckDayDocument {
   total: number;
   up: number;
   /**
-   * Of those, by hour of the day (`HH`), the checks no ChecksSummarized covers yet: retention may take
+   * Of those, by hour of the day (`HH:00`), the checks no ChecksSummarized covers yet: retention may take
    * them from the log, and their hour's summary then takes their place.
    */
   unsummarized: Record<string, { total: number; up: number }>;
@@ -51,7 +51,7 @@ export const checkDaysProjection: Projection<CheckDayDocument> = {
     const day = hour.slice(0, 10);
     if (id !== bucketId(d.monitor_id, day)) return null;
     const base: CheckDayDocument = doc ?? { id, monitor_id: d.monitor_id, project_id: d.project_id, day, total: 0, up: 0, unsummarized: {} };
-    const hh = hour.slice(11, 13);
+    const hh = hour.slice(11, 16);
     const { [hh]: covered = { total: 0, up: 0 }, ...others } = base.unsummarized;
     if (event.type === 'ChecksSummarized') {
       return { ...base, total: base.total - covered.total + event.data.total, up: base.up - covered.up + event.data.up, unsummarized: others };
@@ -60,6 +60,8 @@ export const checkDaysProjection: Projection<CheckDayDocument> = {
     const counted = { ...base, total: base.total + 1, up: base.up + up };
     // One recorded before checks were summarized stays in the log: it counts as summarized already.
     if (event.data.check_number === null) return counted;
-    return { ...counted, unsummarized: { ...others, [hh]: { total: covered.total + 1, up: covered.up + up } } };
+    // In order of the hour, however the checks came: a rebuild finds fewer of them.
+    const unsummarized = Object.fromEntries(Object.entries({ ...others, [hh]: { total: covered.total + 1, up: covered.up + up } }).sort(([a], [b]) => (a < b ? -1 : 1)));
+    return { ...counted, unsummarized };
   },
 };

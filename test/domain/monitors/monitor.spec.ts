@@ -544,6 +544,58 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
     given([createdUptime()]).when({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'a', overdue: 'b', failed: 'c' }, repage_after_seconds: 3600, now: '2026-11-22T00:00:00.000Z' }).then([]));
 
   it('refuses checks for job monitors', () => given([created()]).when(record(check())).thenRefuses('invalid', /only uptime monitors are checked/));
+
+  describe('hourly summaries (checks share the pings stream and its retention)', () => {
+    const at = (minute: number) => new Date(Date.parse(T0) + minute * 60_000).toISOString();
+    /** The check_number-th check, recorded at `minute` past T0. */
+    const numbered = (check_number: number, minute: number, c = check()): MonitorEvent => ({
+      type: 'CheckCompleted',
+      data: { ...ids, ...c, checked_at: at(minute), check_number, consecutive_failures: 0, last_success_at: at(minute), next_expected_at: at(minute + 1), retention_count: 10 },
+    });
+    const recordAt = (minute: number, c = check()): MonitorCommand => ({ ...record(c), now: at(minute) } as MonitorCommand);
+    const summary = (hour: string, times: number[], up = times.length, summarized_at = T0): MonitorEvent => ({
+      type: 'ChecksSummarized',
+      data: { ...ids, hour, total: times.length, up, down: times.length - up, times, summarized_at },
+    });
+    const H10 = '2026-11-21T10:00:00.000Z';
+
+    it('numbers each check and summarizes nothing while its hour lasts and its checks are within retention', () =>
+      given([createdUptime({ retention_count: 10 }), numbered(1, 0), numbered(2, 1)])
+        .when(recordAt(2))
+        .thenMatches((events) => events.length === 1 && events[0]?.type === 'CheckCompleted' && events[0].data.check_number === 3));
+
+    it('summarizes an hour on the monitor stream with the first check of a later hour', () =>
+      given([createdUptime({ retention_count: 10 }), numbered(1, 58), numbered(2, 59, check({ is_up: false, response_time_ms: 7 }))])
+        .when(recordAt(60))
+        .thenMatches((events) =>
+          events.length === 2 && events[0]?.type === 'CheckCompleted' &&
+          JSON.stringify(events[1]) === JSON.stringify(summary(H10, [42, 7], 1, at(60)))));
+
+    it('summarizes its hour, this check included, once the oldest check not yet summarized is retention_count checks back', () => {
+      const nine = Array.from({ length: 9 }, (_, i) => numbered(i + 1, i));
+      given([createdUptime({ retention_count: 10 }), ...nine])
+        .when(recordAt(9))
+        .thenMatches((events) => JSON.stringify(events[1]) === JSON.stringify(summary(H10, Array(10).fill(42), 10, at(9))));
+      given([createdUptime({ retention_count: 10 }), ...nine, summary(H10, Array(9).fill(42))]).when(recordAt(9)).thenEmits(['CheckCompleted']);
+    });
+
+    it('counts a probe error toward retention but not in the figures', () => {
+      const probeError = check({ check_status: 'probe_error', is_up: false });
+      given([createdUptime({ retention_count: 10 }), numbered(1, 0), ...Array.from({ length: 8 }, (_, i) => numbered(i + 2, i + 1, probeError))])
+        .when(recordAt(9, probeError))
+        .thenMatches((events) => JSON.stringify(events[1]) === JSON.stringify(summary(H10, [42], 1, at(9))));
+    });
+
+    it('summarizes before a lowered retention would take checks no summary covers', () =>
+      given([createdUptime({ retention_count: 10 }), ...Array.from({ length: 6 }, (_, i) => numbered(i + 1, i))])
+        .when({ type: 'UpdateMonitor', monitor_id, patch: { retention_count: 5 }, last_ping_seq: 5, now: at(6) })
+        .thenEmits(['ChecksSummarized', 'MonitorUpdated']));
+
+    it('folds checks recorded in the monitor stream before they were numbered, with nothing to summarize', () =>
+      given([createdUptime({ retention_count: 10 }), { ...numbered(1, 59), data: { ...numbered(1, 59).data, check_number: null } } as MonitorEvent])
+        .when(recordAt(60))
+        .thenMatches((events) => events.length === 1 && events[0]?.type === 'CheckCompleted' && events[0].data.check_number === 1));
+  });
 });
 
 describe('Monitor paging', () => {
