@@ -25,9 +25,17 @@ const sealedFlagSaid: Upcaster = (data) => {
  */
 const unnumberedCheck: Upcaster = (data) => ('check_number' in data ? data : { ...data, check_number: null });
 
+/**
+ * Version 1 of CheckInMissed and RunOverdue was recorded in the monitor's own stream, before
+ * deadlines were kept with the pings and carried the ping-derived counters: `counters: null`.
+ */
+const countersNotCarried: Upcaster = (data) => ('counters' in data ? data : { ...data, counters: null });
+
 /** Keyed by event type, then by the version they read (they write the one after). */
 export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>> = {
   MonitorCreated: { 1: sealedFlagSaid },
   MonitorUpdated: { 1: sealedFlagSaid },
   CheckCompleted: { 1: unnumberedCheck },
+  CheckInMissed: { 1: countersNotCarried },
+  RunOverdue: { 1: countersNotCarried },
 };

@@ -147,7 +147,7 @@ describe('Timer, checker and notifier instances sharing one store', function () 
     await notifyUntilQuiet([a.vigil]);
     for (const id of sites) expect((await a.vigil.stores.events.readStream(`pings-${id}`)).filter((e) => e.type === 'CheckCompleted'), id).to.have.length(1);
 
-    for (const id of jobs) expect((await a.vigil.stores.events.readStream(`monitor-${id}`)).filter((e) => e.type === 'CheckInMissed'), id).to.have.length(1);
+    for (const id of jobs) expect((await a.vigil.stores.events.readStream(`pings-${id}`)).filter((e) => e.type === 'CheckInMissed'), id).to.have.length(1);
     const pages = await events('PageScheduled');
     expect(pages.map((p) => p.data['monitor_id']).sort()).to.deep.equal([...jobs, ...sites].sort());
     expect(sink.seen).to.have.length(pages.length);

@@ -1,7 +1,7 @@
 import { type UnsummarizedHour, withCheck } from './check-hours.js';
 import type { IncidentKind, IncidentStatus } from './incidents.js';
 import type { MonitorConfig } from './monitor-config.js';
-import type { MonitorEvent } from './monitor-events.js';
+import type { MonitorEvent, PingCounters } from './monitor-events.js';
 import { type OpenRun, openRunsAfterPing } from './pings.js';
 
 export interface MonitorState {
@@ -18,6 +18,8 @@ export interface MonitorState {
   totalPings: number;
   lastSuccessAt: string | null;
   lastCheckinAt: string | null;
+  /** When the newest ping arrived, whatever it was. */
+  lastPingAt: string | null;
   openRuns: readonly OpenRun[];
   incidents: ReadonlyMap<string, IncidentState>;
   consecutiveAlerts: number;
@@ -51,6 +53,7 @@ export function initialMonitorState(): MonitorState {
     totalPings: 0,
     lastSuccessAt: null,
     lastCheckinAt: null,
+    lastPingAt: null,
     openRuns: [],
     incidents: new Map(),
     consecutiveAlerts: 0,
@@ -79,6 +82,21 @@ function withIncident(state: MonitorState, id: string, changes: Partial<Incident
   return { ...state, incidents: new Map(state.incidents).set(id, { ...current, ...changes }) };
 }
 
+/** The counters a deadline event carries (none on one from before they were carried). */
+function withCounters(state: MonitorState, counters: PingCounters | null): MonitorState {
+  if (counters === null) return state;
+  return {
+    ...state,
+    consecutiveFailures: counters.consecutive_failures,
+    consecutiveMisses: counters.consecutive_misses,
+    nextExpectedAt: counters.next_expected_at,
+    totalPings: counters.total_pings_received,
+    lastSuccessAt: counters.last_success_at,
+    lastCheckinAt: counters.last_checkin_at,
+    lastPingAt: counters.last_ping_at,
+  };
+}
+
 /**
  * The monitor's state after one of its events, from either of its streams (merged by log
  * position). Never throws: past events cannot be refused.
@@ -104,12 +122,12 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
     case 'MonitorCountersReset':
       return { ...state, consecutiveFailures: 0, consecutiveMisses: 0, consecutiveAlerts: 0 };
     case 'CheckInMissed':
-      return { ...state, consecutiveMisses: event.data.consecutive_misses, nextExpectedAt: event.data.next_expected_at };
+      return { ...withCounters(state, event.data.counters), consecutiveMisses: event.data.consecutive_misses, nextExpectedAt: event.data.next_expected_at };
     case 'RunOverdue': {
       // The run stays open, marked: its completion may still arrive, and is measured from its START.
       const { start_ping_id, closed_as_failure, consecutive_failures } = event.data;
       const openRuns = state.openRuns.map((run) => (run.ping_id === start_ping_id ? { ...run, overdue: true, counted_as_failure: closed_as_failure } : run));
-      return { ...state, openRuns, consecutiveFailures: consecutive_failures };
+      return { ...withCounters(state, event.data.counters), openRuns, consecutiveFailures: consecutive_failures };
     }
     case 'MonitorWentDown':
       return { ...state, health: 'DOWN' };
@@ -127,6 +145,7 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
         totalPings: d.total_pings_received,
         lastSuccessAt: d.last_success_at,
         lastCheckinAt: d.last_checkin_at,
+        lastPingAt: d.received_at,
         openRuns,
       };
     }

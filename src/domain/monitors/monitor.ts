@@ -9,7 +9,7 @@ import type { MonitorEvent } from './monitor-events.js';
 import { type MonitorState, evolveMonitor, initialMonitorState } from './monitor-state.js';
 import { acknowledgeIncident, resolveIncident, resolveOpen } from './incident-decisions.js';
 import { receivePing } from './receive-ping.js';
-import { expireDeadlines } from './expire-deadlines.js';
+import { expireDeadlines, followUpDeadlines } from './expire-deadlines.js';
 import { checksSummarized, recordCheck } from './record-check.js';
 import { isUptimeType, nextExpectedAfter } from './schedule.js';
 
@@ -20,7 +20,7 @@ import { isUptimeType, nextExpectedAfter } from './schedule.js';
  * in record-check.ts, incidents in incident-decisions.ts, pages in paging.ts; the monitor's own
  * lifecycle (create, update, pause, resume, force up, delete) here.
  */
-export type { CheckCompletedData, CheckObservation, ChecksSummarizedData, IncidentResolvedData, IncomingPing, MonitorEvent, MonitorIds, PingReceivedData } from './monitor-events.js';
+export type { CheckCompletedData, CheckInMissedData, CheckObservation, ChecksSummarizedData, DeadlineObservation, PingCounters, RunOverdueData, IncidentResolvedData, IncomingPing, MonitorEvent, MonitorIds, PingReceivedData } from './monitor-events.js';
 export type { MonitorCommand, MonitorCommandOf, MonitorPatch, UptimePatch } from './monitor-commands.js';
 export { type IncidentState, type MonitorState, awaitsFirstPing, openIncidentOf } from './monitor-state.js';
 export { monitorStream, pingStream } from './monitor-streams.js';
@@ -100,6 +100,8 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       ];
     case 'ExpireDeadlines':
       return expireDeadlines(state, config, command);
+    case 'FollowUpDeadlines':
+      return state.paused ? [] : followUpDeadlines(state, config, command.observed, command.incident_ids);
     case 'RecordCheck':
       return recordCheck(state, config, command);
     default: {

@@ -177,7 +177,7 @@ describe('Monitor', () => {
       const watched = (overrides: Partial<MonitorConfig> = {}) => created({ type: 'JOB_BASIC', schedule: 'x', max_duration_seconds: 120, ...overrides });
       const closedAsFailure: MonitorEvent = {
         type: 'RunOverdue',
-        data: { ...ids, start_ping_id: 's-slow', run_id: 'slow', started_at: T0, deadline_at: '2026-11-21T10:02:00.000Z', closed_as_failure: true, consecutive_failures: 1 },
+        data: { ...ids, start_ping_id: 's-slow', run_id: 'slow', started_at: T0, deadline_at: '2026-11-21T10:02:00.000Z', closed_as_failure: true, consecutive_failures: 1, counters: null },
       };
       const reportedHung = incidentOpened('DURATION_HIGH', 'Run started 2026-11-21T10:00:00.000Z is still running after 2 min', 'inc-o', 's-slow');
       const basicReceived = (overrides: Partial<PingReceivedData>) => received({ next_expected_at: null, total_pings_received: 2, ...overrides });
@@ -355,7 +355,11 @@ describe('Monitor deadlines (the timer)', () => {
   const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'inc-m', overdue: 'inc-o', failed: 'inc-f' }, repage_after_seconds: 3600, now });
   const missed = (expected_at: string, deadline_at: string, consecutive_misses: number, next_expected_at: string): MonitorEvent => ({
     type: 'CheckInMissed',
-    data: { ...ids, expected_at, deadline_at, consecutive_misses, next_expected_at },
+    data: {
+      ...ids, expected_at, deadline_at, consecutive_misses, next_expected_at,
+      // The ping-derived counters after it, carried with the pings (those after firstPing).
+      counters: { consecutive_failures: 0, consecutive_misses, next_expected_at, total_pings_received: 1, last_success_at: T0, last_checkin_at: T0, last_ping_at: T0, retention_count: 200 },
+    },
   });
   // Heartbeat every hour, grace 300 s: created and first pinged at 10:00, next check-in expected at 11:00, deadline 11:05.
   const deadline1 = '2026-11-21T11:05:00.000Z';
@@ -427,12 +431,14 @@ describe('Monitor deadlines (the timer)', () => {
   it('only counts misses below schedule_tolerance', () =>
     given(pinged({ schedule_tolerance: 3 })).when(expire('2026-11-21T11:05:00.000Z')).then([missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]));
 
-  it('after downtime, accounts for every missed slot once, each stamped at its own deadline, with one incident', () =>
+  it('after downtime, accounts for every missed slot once, each stamped at its own deadline, with one incident (the misses with the pings, what follows after them)', () =>
     given(pinged({ schedule_tolerance: 2 }))
       .when(expire('2026-11-21T14:30:00.000Z'))
       .then([
         missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z'),
         missed('2026-11-21T12:00:00.000Z', '2026-11-21T12:05:00.000Z', 2, '2026-11-21T13:00:00.000Z'),
+        missed('2026-11-21T13:00:00.000Z', '2026-11-21T13:05:00.000Z', 3, '2026-11-21T14:00:00.000Z'),
+        missed('2026-11-21T14:00:00.000Z', '2026-11-21T14:05:00.000Z', 4, '2026-11-21T15:00:00.000Z'),
         { type: 'MonitorWentDown', data: { ...ids, reason: 'MISSES', at: '2026-11-21T12:05:00.000Z' } },
         {
           type: 'IncidentOpened',
@@ -441,9 +447,27 @@ describe('Monitor deadlines (the timer)', () => {
             cause: 'No check-in for the run expected at 2026-11-21 12:00 (UTC) within the 5 min grace period; 2 consecutive missed check-ins',
           },
         },
-        missed('2026-11-21T13:00:00.000Z', '2026-11-21T13:05:00.000Z', 3, '2026-11-21T14:00:00.000Z'),
-        missed('2026-11-21T14:00:00.000Z', '2026-11-21T14:05:00.000Z', 4, '2026-11-21T15:00:00.000Z'),
       ]));
+
+  it('carries the ping-derived counters with each miss: with the pings truncated to it, the next slot still counts', () =>
+    given([created(), missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')])
+      .when(expire('2026-11-21T12:05:00.000Z'))
+      .thenMatches((events) => events[0]?.type === 'CheckInMissed' && events[0].data.consecutive_misses === 2 && events[0].data.counters?.total_pings_received === 1));
+
+  describe('what follows from deadlines already recorded, decided again after a lost race (FollowUpDeadlines)', () => {
+    const recordedMiss = missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z');
+    const followUp: MonitorCommand = {
+      type: 'FollowUpDeadlines', monitor_id, observed: [recordedMiss as Extract<MonitorEvent, { type: 'CheckInMissed' }>],
+      incident_ids: { missed: 'inc-m', overdue: 'inc-o', failed: 'inc-f' }, repage_after_seconds: 3600, now: '2026-11-21T11:05:03.000Z',
+    };
+    const wentDown: MonitorEvent = { type: 'MonitorWentDown', data: { ...ids, reason: 'MISSES', at: deadline1 } };
+
+    it('makes the monitor DOWN with its MISSED incident, stamped at the deadline', () =>
+      given([...pinged(), recordedMiss]).when(followUp).thenEmits(['MonitorWentDown', 'IncidentOpened']));
+
+    it('opens nothing twice when another process made the transition first', () =>
+      given([...pinged(), recordedMiss, wentDown, incidentOpened('MISSED', 'x', 'inc-0')]).when(followUp).then([]));
+  });
 
   it('is harmless when fired twice: the second fire finds nothing due', () =>
     given([...pinged({ schedule_tolerance: 5 }), missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]).when(expire('2026-11-21T11:05:01.000Z')).then([]));
