@@ -49,13 +49,30 @@ export function entriesOfStream(stream: string): { $gte: string; $lt: string } {
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /**
- * Pings leave the log with retention (their stream's max count); their audit entries follow, so a
- * rebuild matches. Only pings: check results are in the monitor's own stream, which is never
- * truncated, and the entry `retention_count` back in that stream is any event of the monitor.
+ * Observations leave the log with retention (the pings stream's max count): pings, check results,
+ * missed slots and overdue runs; their audit entries follow, so a rebuild matches. Each carries the
+ * retention_count it was recorded under. Not those recorded in the monitor's own stream before they
+ * were kept with the pings (a check's `check_number` or a deadline's `counters` null): that stream
+ * is never truncated, and the entry `retention_count` back in it is any event of the monitor.
  */
+function retentionOf(event: ProjectedEvent): number | null {
+  switch (event.type) {
+    case 'PingReceived':
+      return event.data.retention_count;
+    case 'CheckCompleted':
+      return event.data.check_number === null ? null : event.data.retention_count;
+    case 'CheckInMissed':
+    case 'RunOverdue':
+      return event.data.counters?.retention_count ?? null;
+    default:
+      return null;
+  }
+}
+
 function droppedObservation(event: ProjectedEvent): string[] {
-  if (event.type !== 'PingReceived') return [];
-  const dropped = event.revision - event.data.retention_count;
+  const retention = retentionOf(event);
+  if (retention === null) return [];
+  const dropped = event.revision - retention;
   return dropped >= 0 ? [docId(event.streamName, dropped)] : [];
 }
 

@@ -1,3 +1,4 @@
+import { hourOf } from '../src/domain/monitors/check-hours.js';
 import type { Projection } from '../src/projector/projection.js';
 
 export interface CheckResultDocument {
@@ -44,35 +45,59 @@ export interface CheckHourDocument {
   down: number;
   /** Every response time of the hour, for exact percentiles. */
   times: number[];
+  /**
+   * Of those, the newest checks no ChecksSummarized covers yet (the last `unsummarized.total` of
+   * `times`): retention may take them from the log, and the hour's summary then takes their place.
+   */
+  unsummarized: { total: number; up: number; down: number };
 }
 
 /** Hours kept: the longest period the stats answer for (720 h) and the hour in progress. */
 export const CHECK_HOURS_KEPT = 721;
-const hourOf = (iso: string) => `${iso.slice(0, 13)}:00:00.000Z`;
 const bucketId = (monitorId: string, hour: string) => `${monitorId}:${hour}`;
+const NONE = { total: 0, up: 0, down: 0 };
 
 /**
  * Response times and up/down counts per monitor per hour: what response-time-stats and the
  * project uptime summary add up. Each new hour drops the one CHECK_HOURS_KEPT hours behind it.
+ * A check counts as it comes; the hour's summary (written before retention can take its checks)
+ * replaces those it covers, so a rebuild that no longer finds them makes the same hour.
  */
 export const checkHoursProjection: Projection<CheckHourDocument> = {
   name: 'check_hours',
-  version: 1,
+  version: 2,
   collection: { name: 'check_hours', indexes: [{ fields: ['monitor_id', 'hour'] }, { fields: ['project_id', 'hour'] }] },
-  handles: ['CheckCompleted', 'MonitorDeleted'],
+  handles: ['CheckCompleted', 'ChecksSummarized', 'MonitorDeleted'],
   targets(event) {
     if (event.type === 'MonitorDeleted') return { where: { monitor_id: event.data.monitor_id } };
-    if (event.type !== 'CheckCompleted' || event.data.check_status !== 'ok') return { ids: [] };
-    const hour = hourOf(event.data.checked_at);
-    const dropped = new Date(Date.parse(hour) - CHECK_HOURS_KEPT * 3_600_000).toISOString();
-    return { ids: [bucketId(event.data.monitor_id, hour), bucketId(event.data.monitor_id, dropped)] };
+    const counted = event.type === 'ChecksSummarized' ? { monitorId: event.data.monitor_id, hour: event.data.hour }
+      : event.type === 'CheckCompleted' && event.data.check_status === 'ok' ? { monitorId: event.data.monitor_id, hour: hourOf(event.data.checked_at) }
+      : null;
+    if (counted === null) return { ids: [] };
+    const dropped = new Date(Date.parse(counted.hour) - CHECK_HOURS_KEPT * 3_600_000).toISOString();
+    return { ids: [bucketId(counted.monitorId, counted.hour), bucketId(counted.monitorId, dropped)] };
   },
   apply(doc, event, id) {
-    if (event.type !== 'CheckCompleted') return null;
+    if (event.type !== 'CheckCompleted' && event.type !== 'ChecksSummarized') return null;
     const d = event.data;
-    const hour = hourOf(d.checked_at);
+    const hour = event.type === 'ChecksSummarized' ? event.data.hour : hourOf(event.data.checked_at);
     if (id !== bucketId(d.monitor_id, hour)) return null;
-    const base = doc ?? { id, monitor_id: d.monitor_id, project_id: d.project_id, hour, total: 0, up: 0, down: 0, times: [] };
-    return { ...base, total: base.total + 1, up: base.up + (d.is_up ? 1 : 0), down: base.down + (d.is_up ? 0 : 1), times: [...base.times, d.response_time_ms] };
+    const base: CheckHourDocument = doc ?? { id, monitor_id: d.monitor_id, project_id: d.project_id, hour, total: 0, up: 0, down: 0, times: [], unsummarized: NONE };
+    const u = base.unsummarized;
+    if (event.type === 'ChecksSummarized') {
+      const s = event.data;
+      return {
+        ...base, total: base.total - u.total + s.total, up: base.up - u.up + s.up, down: base.down - u.down + s.down,
+        times: [...base.times.slice(0, base.times.length - u.total), ...s.times], unsummarized: NONE,
+      };
+    }
+    const up = event.data.is_up ? 1 : 0;
+    const counted = { ...base, total: base.total + 1, up: base.up + up, down: base.down + 1 - up };
+    // One recorded before checks were summarized stays in the log: it counts as summarized already.
+    if (event.data.check_number === null) {
+      const at = base.times.length - u.total;
+      return { ...counted, times: [...base.times.slice(0, at), event.data.response_time_ms, ...base.times.slice(at)] };
+    }
+    return { ...counted, times: [...base.times, event.data.response_time_ms], unsummarized: { total: u.total + 1, up: u.up + up, down: u.down + 1 - up } };
   },
 };

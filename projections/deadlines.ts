@@ -93,8 +93,12 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
         return withDue({ ...base, waiting: base.waiting && d.last_checkin_at === null, next_expected_at: d.next_expected_at, open_runs: runs });
       }
       case 'CheckCompleted':
-      case 'CheckInMissed':
         return withDue({ ...base, next_expected_at: event.data.next_expected_at });
+      case 'CheckInMissed': {
+        // Carried for a rebuild that no longer finds the pings before it.
+        const { counters } = event.data;
+        return withDue({ ...base, waiting: base.waiting && (counters === null || counters.last_checkin_at === null), next_expected_at: event.data.next_expected_at });
+      }
       case 'RunOverdue':
         return withDue({ ...base, open_runs: base.open_runs.filter((run) => run.ping_id !== event.data.start_ping_id) });
       case 'PageScheduled':

@@ -1,5 +1,7 @@
 import { type MonitorConfig, type UptimeConfig, shownUptime } from '../src/domain/monitors/monitor-config.js';
-import type { Projection } from '../src/projector/projection.js';
+import type { PingCounters } from '../src/domain/monitors/monitor-events.js';
+import { pingStream } from '../src/domain/monitors/monitor-streams.js';
+import type { ProjectedEvent, Projection } from '../src/projector/projection.js';
 
 export interface MonitorDocument extends Omit<MonitorConfig, 'uptime'> {
   [key: string]: unknown;
@@ -39,7 +41,10 @@ export interface RecentRun {
   at: string;
   ok: boolean;
   duration_ms: number | null;
-  /** For a ping, its number (total_pings_received after it), so the log's retention window applies; null for a check. */
+  /**
+   * Its place in the pings stream (revision + 1), so the log's retention window applies; null for a
+   * check recorded in the monitor's own stream (before checks were kept with the pings).
+   */
   ping_number: number | null;
 }
 
@@ -48,15 +53,39 @@ export const RECENT_RUNS_KEPT = 30;
 
 /**
  * The runs with one more, at most as many as the sparkline shows, and only runs whose ping is
- * still in the log: its window is the monitor's last retention_count pings, so a rebuild, which
- * sees only those, makes the same list.
+ * still in the log: its window is the last retention_count events of the pings stream (pings,
+ * check results, missed slots, overdue runs), so a rebuild, which sees only those, makes the same list.
  */
-function withRun(doc: MonitorDocument, run: RecentRun): RecentRun[] {
-  return retained([...doc.recent_runs, run], doc.total_pings_received, doc.retention_count).slice(-RECENT_RUNS_KEPT);
+function withRun(doc: MonitorDocument, run: RecentRun, newest: number): RecentRun[] {
+  return retained([...doc.recent_runs, run], newest, doc.retention_count).slice(-RECENT_RUNS_KEPT);
 }
 
-function retained(runs: RecentRun[], totalPings: number, retentionCount: number): RecentRun[] {
-  const oldestKept = totalPings - retentionCount;
+/** The place of an event in the pings stream (revision + 1); null for one in the monitor's own stream. */
+function observationNumber(event: ProjectedEvent): number | null {
+  return 'monitor_id' in event.data && event.streamName === pingStream(event.data.monitor_id) ? event.revision + 1 : null;
+}
+
+/** Where a monitor update found the pings stream's window: as its last event left it (pings before misses shared it: their total). */
+function newestObservation(doc: MonitorDocument, lastPingSeq: number | null): number {
+  return lastPingSeq !== null ? lastPingSeq + 1 : doc.total_pings_received;
+}
+
+/** What a deadline carries of the pings before it (for a rebuild that finds none of them any more). */
+function carried(counters: PingCounters | null): Partial<MonitorDocument> {
+  if (counters === null) return {};
+  return {
+    consecutive_failures: counters.consecutive_failures,
+    consecutive_misses: counters.consecutive_misses,
+    total_pings_received: counters.total_pings_received,
+    is_new: counters.last_checkin_at === null,
+    last_success_at: counters.last_success_at,
+    next_expected_at: counters.next_expected_at,
+    last_seen_at: counters.last_ping_at,
+  };
+}
+
+function retained(runs: RecentRun[], newest: number, retentionCount: number): RecentRun[] {
+  const oldestKept = newest - retentionCount;
   return runs.every((r) => r.ping_number === null || r.ping_number > oldestKept) ? runs : runs.filter((r) => r.ping_number === null || r.ping_number > oldestKept);
 }
 
@@ -85,11 +114,12 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       });
     }
     if (!doc) return null;
+    const number = observationNumber(event);
     switch (event.type) {
       case 'MonitorUpdated':
         return derive({
           ...doc, ...event.data.config, uptime: event.data.config.uptime && shownUptime(event.data.config.uptime), updated_at: event.data.updated_at, next_expected_at: event.data.next_expected_at,
-          recent_runs: retained(doc.recent_runs, doc.total_pings_received, event.data.config.retention_count),
+          recent_runs: retained(doc.recent_runs, newestObservation(doc, event.data.last_ping_seq), event.data.config.retention_count),
         });
       case 'MonitorPaused':
         return derive({ ...doc, paused: true });
@@ -119,21 +149,28 @@ export const monitorsProjection: Projection<MonitorDocument> = {
           last_seen_at: d.received_at,
           // Every ping moves the log's window, a run or not.
           recent_runs: d.event === 'SUCCESS' || d.event === 'FAILURE'
-            ? withRun({ ...doc, total_pings_received: d.total_pings_received }, { at: d.received_at, ok: d.event === 'SUCCESS', duration_ms: d.duration_ms, ping_number: d.total_pings_received })
-            : retained(doc.recent_runs, d.total_pings_received, doc.retention_count),
+            ? withRun(doc, { at: d.received_at, ok: d.event === 'SUCCESS', duration_ms: d.duration_ms, ping_number: number }, number ?? d.total_pings_received)
+            : retained(doc.recent_runs, number ?? d.total_pings_received, doc.retention_count),
         });
       }
       case 'CheckInMissed':
-        return derive({ ...doc, consecutive_misses: event.data.consecutive_misses, next_expected_at: event.data.next_expected_at });
+        return derive({
+          ...doc, ...carried(event.data.counters), consecutive_misses: event.data.consecutive_misses, next_expected_at: event.data.next_expected_at,
+          recent_runs: number === null ? doc.recent_runs : retained(doc.recent_runs, number, doc.retention_count),
+        });
       case 'CheckCompleted': {
         const { consecutive_failures, last_success_at, next_expected_at, checked_at, is_up, response_time_ms } = event.data;
+        const run = { at: checked_at, ok: is_up, duration_ms: response_time_ms, ping_number: number };
         return derive({
-          ...doc, consecutive_failures, last_success_at, next_expected_at, is_new: false,
-          last_seen_at: checked_at, recent_runs: withRun(doc, { at: checked_at, ok: is_up, duration_ms: response_time_ms, ping_number: null }),
+          ...doc, consecutive_failures, last_success_at, next_expected_at, is_new: false, last_seen_at: checked_at,
+          recent_runs: number === null ? [...doc.recent_runs, run].slice(-RECENT_RUNS_KEPT) : withRun(doc, run, number),
         });
       }
       case 'RunOverdue':
-        return derive({ ...doc, consecutive_failures: event.data.consecutive_failures });
+        return derive({
+          ...doc, ...carried(event.data.counters), consecutive_failures: event.data.consecutive_failures,
+          recent_runs: number === null ? doc.recent_runs : retained(doc.recent_runs, number, doc.retention_count),
+        });
       case 'MonitorDeleted':
         return null;
       default:

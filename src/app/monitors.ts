@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MonitorConfig } from '../domain/monitors/monitor-config.js';
 import {
+  type DeadlineObservation,
   type IncomingPing,
   type MonitorCommand,
   type MonitorEvent,
@@ -10,6 +11,7 @@ import {
   monitorStream,
   pingStream,
 } from '../domain/monitors/monitor.js';
+import { isObservation } from '../domain/monitors/monitor-streams.js';
 import type { IncidentKind, UserActor } from '../domain/monitors/incidents.js';
 import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/slug-claim.js';
 import { incidentRecordDecider, incidentStream } from '../domain/incidents/incident-record.js';
@@ -33,16 +35,20 @@ export interface MonitorOutcome {
 const MAX_ATTEMPTS = 8;
 
 /**
- * Runs a command against a monitor: fold both streams, decide, then append the ping (if any) to
- * the pings stream and everything else to the monitor stream, each with its expected revision.
+ * Runs a command against a monitor: fold both streams, decide, then append the ping or check
+ * result (if any) to the pings stream and everything else to the monitor stream, each with its
+ * expected revision.
  * Where the store can (the embedded one), both appends are one and both streams' revisions are
  * checked even when only one is written, so the decision may start from the fold this process
  * kept after its last command instead of reading the streams again: had anyone else written to
  * either since, the append is refused, nothing is recorded, and the command is decided again on
- * what is in the store. Elsewhere (EventStoreDB) every command reads the streams, and the ping goes
- * first, being what a ping request acknowledges: should the second append lose a race to another
- * process, the ping stays recorded and the level-triggered rules make the missed transition on
- * the next ping.
+ * what is in the store. Elsewhere (EventStoreDB) every command reads the streams, and the
+ * observation goes first, being what a ping request acknowledges and what a timer fire and a
+ * check-in racing it contend for: the pings stream's revision decides which one was first, and the
+ * other is decided again. Should the second append lose a race to another process, the
+ * observation stays recorded; what follows from a timer fire's deadlines is decided again at once
+ * (FollowUpDeadlines), and the level-triggered rules make a ping's missed transition on the next
+ * ping (or check, whose lost hour summaries are decided again with it).
  */
 export async function runMonitorCommand(
   context: CommandContext,
@@ -53,20 +59,24 @@ export async function runMonitorCommand(
   // A ping's events take their ids from it; any other command's from an id of its own.
   const commandId = typeof command !== 'function' && command.type === 'ReceivePing' ? command.ping.ping_id : randomUUID();
   return context.streamLocks.run(monitorStream(monitorId), async () => {
+    let current = command;
+    // Observations an earlier attempt recorded (see FollowUpDeadlines below).
+    let recorded: MonitorEvent[] = [];
     for (let attempt = 1; ; attempt += 1) {
       const remembered = attempt === 1 && context.events.appendToStreams ? context.monitorStates.remembered(monitorId) : undefined;
       const loaded = remembered ?? (await context.monitorStates.load(context.events, monitorId));
-      const graph = await withDependencyGraph(context, typeof command === 'function' ? command(loaded) : command, loaded.state);
-      const decided = await decideInCircumstances(context, graph.command, loaded.state);
-      const { events } = decided;
-      const read = [...graph.read, ...decided.read];
-      if (events.length === 0) return { events, state: loaded.state, position: null };
+      const graph = await withDependencyGraph(context, typeof current === 'function' ? current(loaded) : current, loaded.state);
+      const decided = graph.command;
+      const inCircumstances = await decideInCircumstances(context, decided, loaded.state);
+      const { events } = inCircumstances;
+      const read = [...graph.read, ...inCircumstances.read];
+      if (events.length === 0) return { events: recorded, state: loaded.state, position: null };
       const encode = (stream: string, expectedRevision: number | 'no_stream', toAppend: MonitorEvent[]) =>
         withEventIds(commandId, stream, expectedRevision, toAppend.map((e) => toAppendable(e, actor)));
       const append = (stream: string, toAppend: MonitorEvent[], expectedRevision: number | 'no_stream') =>
         appendRetrying(context.events, { streamName: stream, events: encode(stream, expectedRevision, toAppend), expectedRevision });
-      const pings = events.filter((e) => e.type === 'PingReceived');
-      const others = events.filter((e) => e.type !== 'PingReceived');
+      const pings = events.filter(isObservation);
+      const others = events.filter((e) => !isObservation(e));
       let position: number | null = null;
       if (context.events.appendToStreams) {
         const toPings = { streamName: pingStream(monitorId), events: encode(pingStream(monitorId), loaded.pingRevision, pings), expectedRevision: loaded.pingRevision };
@@ -99,8 +109,17 @@ export async function runMonitorCommand(
       } catch (error) {
         context.monitorStates.forget(monitorId);
         const lostRace = error instanceof WrongExpectedRevisionError;
+        // A timer fire's deadlines are recorded: what follows from them is decided again on the
+        // newer state, so that a missed slot still makes the monitor DOWN with its incident.
+        if (lostRace && decided.type === 'ExpireDeadlines' && attempt < MAX_ATTEMPTS) {
+          recorded = pings;
+          const observed = pings.filter((e): e is DeadlineObservation => e.type === 'CheckInMissed' || e.type === 'RunOverdue');
+          const { incident_ids, repage_after_seconds, now } = decided;
+          current = { type: 'FollowUpDeadlines', monitor_id: monitorId, observed, incident_ids, repage_after_seconds, now };
+          continue;
+        }
         // With its ping recorded the answer stands; the next ping makes the missed transition.
-        if (lostRace && pings.length > 0) return { events: pings, state: loaded.state, position };
+        if (lostRace && pings.length > 0) return { events: [...recorded, ...pings], state: loaded.state, position };
         // Without one, deciding again on the newer state is safe.
         if (lostRace && attempt < MAX_ATTEMPTS) continue;
         throw error;
@@ -109,8 +128,9 @@ export async function runMonitorCommand(
     }
 
     /** `checked`: how many events went to each stream, where the append checked both streams' revisions. */
-    async function finish(events: MonitorEvent[], loaded: LoadedMonitor, position: number | null, checked: { pings: number; others: number } | null): Promise<MonitorOutcome> {
-      const state = events.reduce(monitorDecider.evolve, loaded.state);
+    async function finish(decided: MonitorEvent[], loaded: LoadedMonitor, position: number | null, checked: { pings: number; others: number } | null): Promise<MonitorOutcome> {
+      const state = decided.reduce(monitorDecider.evolve, loaded.state);
+      const events = [...recorded, ...decided];
       // With both revisions checked, the fold after this command is exactly the streams' state.
       // Otherwise the next load reads just the events appended here.
       if (checked) context.monitorStates.remember(monitorId, { state, monitorRevision: after(loaded.monitorRevision, checked.others), pingRevision: after(loaded.pingRevision, checked.pings) });
@@ -130,7 +150,7 @@ export async function runMonitorCommand(
  */
 async function decideInCircumstances(context: CommandContext, command: MonitorCommand, state: MonitorState): Promise<{ events: MonitorEvent[]; read: StreamRead[] }> {
   const events = monitorDecider.decide(command, state);
-  const circumstantial = command.type === 'ReceivePing' || command.type === 'ExpireDeadlines' || command.type === 'RecordCheck';
+  const circumstantial = command.type === 'ReceivePing' || command.type === 'ExpireDeadlines' || command.type === 'FollowUpDeadlines' || command.type === 'RecordCheck';
   if (!circumstantial || !wouldRaise(events)) return { events, read: [] };
   const found = await findPagingCircumstances(context, state, command.now);
   if (!hasCircumstances(found.circumstances)) return { events, read: found.read };
@@ -405,7 +425,8 @@ async function recordIncidentEvidence(context: CommandContext, monitorId: string
       const failing: Record<string, unknown>[] = [];
       for (const e of recent) {
         // STARTs and LOGs come between a job's failures (vigil exec sends a START per run) and
-        // leave its count of failures as it was.
+        // leave its count of failures as it was; so do missed slots and overdue runs, kept there too.
+        if (e.type !== 'PingReceived' && e.type !== 'CheckCompleted') continue;
         if (e.data['event'] === 'START' || e.data['event'] === 'LOG') continue;
         const failed = e.data['event'] === 'FAILURE' || e.data['is_up'] === false;
         if (!failed) break;

@@ -24,7 +24,7 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   ProjectPingKeyRotated: true, ProjectDeleted: true, ProjectMonitorRemoved: true, ProjectMonitorStreamsDeleted: true,
   ProjectAutoProvisioningConfigured: true, MonitorAutoProvisioned: true,
   MonitorCreated: true, MonitorUpdated: true, MonitorPaused: true, MonitorResumed: true, MonitorCountersReset: true, MonitorWentDown: true,
-  MonitorWentUp: true, CheckInMissed: true, RunOverdue: true, PingReceived: true, CheckCompleted: true, IncidentOpened: true, IncidentCausedUpstream: true,
+  MonitorWentUp: true, CheckInMissed: true, RunOverdue: true, PingReceived: true, CheckCompleted: true, ChecksSummarized: true, IncidentOpened: true, IncidentCausedUpstream: true,
   IncidentAcknowledged: true, IncidentResolved: true, MonitorDeleted: true, PageScheduled: true, AlertsPaused: true,
   SlugClaimed: true, SlugReleased: true, ChannelCreated: true, ChannelUpdated: true, ChannelDeleted: true,
   GroupCreated: true, GroupUpdated: true, GroupChannelAttached: true, GroupChannelDetached: true, GroupDeleted: true,

@@ -9,6 +9,17 @@ import { PageReason } from './notifications.js';
 
 const Ids = { monitor_id: t.string, project_id: t.string };
 
+const PingCounters = t.type({
+  consecutive_failures: t.number,
+  consecutive_misses: t.number,
+  next_expected_at: NullableString,
+  total_pings_received: t.number,
+  last_success_at: NullableString,
+  last_checkin_at: NullableString,
+  last_ping_at: NullableString,
+  retention_count: t.number,
+});
+
 /**
  * `uptime_headers_sealed` stays optional in the type (monitor-config.ts declares it so), but
  * every event reaches the codec with it: version 1 events, recorded before header values were
@@ -114,8 +125,9 @@ export const monitorEventCodecs = {
     deadline_at: t.string,
     closed_as_failure: t.boolean,
     consecutive_failures: t.number,
+    counters: nullable(PingCounters),
   }),
-  CheckInMissed: t.type({ ...Ids, expected_at: t.string, deadline_at: t.string, consecutive_misses: t.number, next_expected_at: NullableString }),
+  CheckInMissed: t.type({ ...Ids, expected_at: t.string, deadline_at: t.string, consecutive_misses: t.number, next_expected_at: NullableString, counters: nullable(PingCounters) }),
   MonitorWentUp: t.type({ ...Ids, reason: oneOf(['SUCCESS_PING', 'FORCED'], 'UpReason'), at: t.string }),
   PingReceived: t.type({
     ...Ids,
@@ -137,11 +149,13 @@ export const monitorEventCodecs = {
     ...Ids,
     ...CheckObservation,
     checked_at: t.string,
+    check_number: NullableNumber,
     consecutive_failures: t.number,
     last_success_at: NullableString,
     next_expected_at: NullableString,
     retention_count: t.number,
   }),
+  ChecksSummarized: t.type({ ...Ids, hour: t.string, total: t.number, up: t.number, down: t.number, times: t.array(t.number), summarized_at: t.string }),
   IncidentOpened: t.type({
     ...Ids,
     incident_id: t.string,

@@ -45,6 +45,9 @@ export const EVENT_VERSIONS: Partial<Record<VigilEventType, number>> = {
   MonitorCreated: 2,
   MonitorUpdated: 2,
   ProjectMonitorRemoved: 2,
+  CheckCompleted: 2,
+  CheckInMissed: 2,
+  RunOverdue: 2,
 };
 
 const VERSIONS: ReadonlyMap<string, number> = new Map(Object.entries(EVENT_VERSIONS));

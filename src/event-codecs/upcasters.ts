@@ -25,9 +25,24 @@ const sealedFlagSaid: Upcaster = (data) => {
  */
 const removedMonitorUnknown: Upcaster = (data) => ({ monitor_type: null, monitor_created_at: null, ...data });
 
+/**
+ * Version 1 of CheckCompleted was recorded in the monitor's own stream, never truncated, before
+ * checks were numbered and summarized by the hour: `check_number: null` says so.
+ */
+const unnumberedCheck: Upcaster = (data) => ('check_number' in data ? data : { ...data, check_number: null });
+
+/**
+ * Version 1 of CheckInMissed and RunOverdue was recorded in the monitor's own stream, before
+ * deadlines were kept with the pings and carried the ping-derived counters: `counters: null`.
+ */
+const countersNotCarried: Upcaster = (data) => ('counters' in data ? data : { ...data, counters: null });
+
 /** Keyed by event type, then by the version they read (they write the one after). */
 export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>> = {
   MonitorCreated: { 1: sealedFlagSaid },
   MonitorUpdated: { 1: sealedFlagSaid },
   ProjectMonitorRemoved: { 1: removedMonitorUnknown },
+  CheckCompleted: { 1: unnumberedCheck },
+  CheckInMissed: { 1: countersNotCarried },
+  RunOverdue: { 1: countersNotCarried },
 };

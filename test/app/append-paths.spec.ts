@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Actor } from '../../src/app/command-handler.js';
 import { commandContext } from '../../src/app/context.js';
-import { createMonitor, receivePing, runMonitorCommand } from '../../src/app/monitors.js';
+import { createMonitor, receivePing, runMonitorCommand, updateMonitor } from '../../src/app/monitors.js';
 import { addMember, createProject } from '../../src/app/projects.js';
 import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
 import type { EventStore } from '../../src/eventstore/event-store.js';
@@ -91,5 +91,71 @@ describe('A timer fire racing a check-in, appending to both streams at once (emb
     expect(await stores.events.readStream(`pings-${monitorId}`)).to.have.length(2);
     expect(types).to.not.include('CheckInMissed');
     expect(types).to.not.include('IncidentOpened');
+  });
+});
+
+describe('A timer fire racing a check-in, appending stream by stream (EventStoreDB)', () => {
+  let stores: EmbeddedStores;
+  beforeEach(() => (stores = openEmbeddedStores()));
+  afterEach(() => stores.dispose());
+
+  it('loses to the ping landing between its read and its append, and decides again: no CheckInMissed, no MISSED incident', async () => {
+    const created = new Date('2026-03-01T00:00:00.000Z');
+    const setup = commandContext(stores.events, { clock: () => created });
+    const { projectId } = await createProject(setup, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(setup, { project_id: projectId, config, slugGiven: true }, actor);
+    await receivePing(setup, monitorId, { ...failure, event: 'SUCCESS', exit_code: 0 }, actor);
+    // The check-in, from another process, a minute before the deadline (1 h + 5 min grace), lands
+    // after the timer read the streams and before it appends.
+    const pinger = commandContext(withoutMultiStreamAppend(stores.events), { clock: () => new Date('2026-03-01T01:04:00.000Z') });
+    const ping = () => receivePing(pinger, monitorId, { ...failure, event: 'SUCCESS', exit_code: 0 }, actor);
+    const timer = commandContext(raced(withoutMultiStreamAppend(stores.events), ping), { clock: () => new Date('2026-03-01T01:05:00.000Z') });
+
+    await runMonitorCommand(timer, { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids: { missed: 'i-1', overdue: 'i-2', failed: 'i-3' }, repage_after_seconds: 3600, now: '2026-03-01T01:05:00.000Z' }, actor);
+
+    const recorded = [...(await stores.events.readStream(`monitor-${monitorId}`)), ...(await stores.events.readStream(`pings-${monitorId}`))].map((e) => e.type);
+    expect(recorded.filter((type) => type === 'PingReceived')).to.have.length(2);
+    expect(recorded).to.not.include('CheckInMissed');
+    expect(recorded).to.not.include('IncidentOpened');
+    expect(recorded).to.not.include('MonitorWentDown');
+  });
+});
+
+describe('A timer fire whose second append loses a race, appending stream by stream (EventStoreDB)', () => {
+  let stores: EmbeddedStores;
+  beforeEach(() => (stores = openEmbeddedStores()));
+  afterEach(() => stores.dispose());
+
+  it('keeps the misses it recorded and decides again what follows from them: DOWN with one MISSED incident', async () => {
+    const created = new Date('2026-03-01T00:00:00.000Z');
+    const setup = commandContext(stores.events, { clock: () => created });
+    const { projectId } = await createProject(setup, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(setup, { project_id: projectId, config, slugGiven: true }, actor);
+    await receivePing(setup, monitorId, { ...failure, event: 'SUCCESS', exit_code: 0 }, actor);
+    // Another process renames the monitor after the timer recorded its miss, before it records what follows.
+    const other = commandContext(withoutMultiStreamAppend(stores.events), { clock: () => new Date('2026-03-01T01:05:00.000Z') });
+    let appends = 0;
+    const base = withoutMultiStreamAppend(stores.events);
+    const store: EventStore = {
+      ...base,
+      appendToStream: async (...args) => {
+        appends += 1;
+        if (appends === 2) await updateMonitor(other, monitorId, { name: 'Renamed' }, actor);
+        return base.appendToStream(...args);
+      },
+    };
+    const timer = commandContext(store, { clock: () => new Date('2026-03-01T01:05:00.000Z') });
+
+    const outcome = await runMonitorCommand(timer, { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids: { missed: 'i-1', overdue: 'i-2', failed: 'i-3' }, repage_after_seconds: 3600, now: '2026-03-01T01:05:00.000Z' }, actor);
+
+    const pings = (await stores.events.readStream(`pings-${monitorId}`)).map((e) => e.type);
+    const monitor = (await stores.events.readStream(`monitor-${monitorId}`)).map((e) => e.type);
+    expect(pings).to.deep.equal(['PingReceived', 'CheckInMissed']);
+    expect(monitor.filter((type) => type !== 'MonitorCreated')).to.deep.equal(['MonitorUpdated', 'MonitorWentDown', 'IncidentOpened', 'PageScheduled']);
+    expect(outcome.state.health).to.equal('DOWN');
+    expect(outcome.events.map((e) => e.type)).to.deep.equal(['CheckInMissed', 'MonitorWentDown', 'IncidentOpened', 'PageScheduled']);
+    // Its evidence names the miss, as if nothing had raced it.
+    const evidence = (await stores.events.readStream('incident-i-1')).find((e) => e.type === 'IncidentEvidenceRecorded');
+    expect(JSON.stringify(evidence?.data['evidence'])).to.contain('CheckInMissed');
   });
 });

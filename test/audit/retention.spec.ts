@@ -99,7 +99,7 @@ describe('Incident records outlive their monitor and its pings', () => {
     expect(story.configuration).to.include({ failure_tolerance: 3 });
   });
 
-  it("keeps an uptime monitor's own history and incident timelines whole as its check results pass its retention", async () => {
+  it("keeps an uptime monitor's own history, its incident timelines whole, and its newest check results, summarized by the hour before they pass its retention", async () => {
     let status = 503;
     const site = await startTarget((_request, response) => {
       response.writeHead(status);
@@ -117,8 +117,11 @@ describe('Incident records outlive their monitor and its pings', () => {
         await vigil.check();
       }
       const types = (await vigil.request('GET', `/v1/monitors/${m.id}/events?limit=200`, { key })).body.data.map((e: { type: string }) => e.type);
-      expect(types).to.include.members(['MonitorCreated', 'IncidentOpened', 'MonitorWentDown', 'MonitorWentUp', 'IncidentResolved']);
-      expect(types.filter((type: string) => type === 'CheckCompleted')).to.have.length(13);
+      expect(types).to.include.members(['MonitorCreated', 'IncidentOpened', 'MonitorWentDown', 'MonitorWentUp', 'IncidentResolved', 'ChecksSummarized']);
+      // 13 checks, retention_count 10: the newest 10 stay; the summary written before the oldest left counts them all.
+      expect(types.filter((type: string) => type === 'CheckCompleted')).to.have.length(10);
+      const stats = (await vigil.request('GET', `/v1/monitors/${m.id}/response-time-stats?period_hours=24`, { key })).body;
+      expect(stats).to.include({ total_checks: 13, up_count: 12, down_count: 1 });
       const after = (await vigil.request('GET', `/v1/incidents/${incident.id}/timeline`, { key })).body;
       expect(after.configuration).to.deep.equal(before.configuration);
       expect(after.entries.slice(0, before.entries.length)).to.deep.equal(before.entries);

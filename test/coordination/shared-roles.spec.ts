@@ -114,7 +114,7 @@ describe('Timer, checker and notifier instances sharing one store', function () 
     expect(checkedByA + checkedByB).to.equal(sites.length);
     expect(checkedByA).to.equal(sites.filter((id) => holds(a.vigil, 'checker', id)).length);
     await a.settle();
-    for (const id of sites) expect((await a.vigil.stores.events.readStream(`monitor-${id}`)).filter((e) => e.type === 'CheckCompleted'), id).to.have.length(1);
+    for (const id of sites) expect((await a.vigil.stores.events.readStream(`pings-${id}`)).filter((e) => e.type === 'CheckCompleted'), id).to.have.length(1);
 
     const [attemptedByA = 0, attemptedByB = 0] = await notifyUntilQuiet([a.vigil, b]);
     const pages = await events('PageScheduled');
@@ -145,9 +145,9 @@ describe('Timer, checker and notifier instances sharing one store', function () 
     expect(await a.vigil.timer!.tick()).to.equal(jobs.length - aJobs.length);
     expect(await a.vigil.checker!.tick()).to.equal(sites.length - aSites.length);
     await notifyUntilQuiet([a.vigil]);
-    for (const id of sites) expect((await a.vigil.stores.events.readStream(`monitor-${id}`)).filter((e) => e.type === 'CheckCompleted'), id).to.have.length(1);
+    for (const id of sites) expect((await a.vigil.stores.events.readStream(`pings-${id}`)).filter((e) => e.type === 'CheckCompleted'), id).to.have.length(1);
 
-    for (const id of jobs) expect((await a.vigil.stores.events.readStream(`monitor-${id}`)).filter((e) => e.type === 'CheckInMissed'), id).to.have.length(1);
+    for (const id of jobs) expect((await a.vigil.stores.events.readStream(`pings-${id}`)).filter((e) => e.type === 'CheckInMissed'), id).to.have.length(1);
     const pages = await events('PageScheduled');
     expect(pages.map((p) => p.data['monitor_id']).sort()).to.deep.equal([...jobs, ...sites].sort());
     expect(sink.seen).to.have.length(pages.length);
@@ -198,7 +198,7 @@ describe('Timer, checker and notifier instances sharing one store', function () 
     await checking;
     await overlapping.tick();
     expect(slow.seen, 'nor made it again once a had recorded it').to.have.length(1);
-    expect((await a.vigil.stores.events.readStream(`monitor-${monitor.id}`)).filter((e) => e.type === 'CheckCompleted')).to.have.length(1);
+    expect((await a.vigil.stores.events.readStream(`pings-${monitor.id}`)).filter((e) => e.type === 'CheckCompleted')).to.have.length(1);
     await slow.close();
   });
 });

@@ -32,6 +32,6 @@ export const pingReceived = (ids: Ids, at: string, overrides: Partial<PingReceiv
 export const checkCompleted = (ids: Ids, at: string, overrides: Partial<CheckCompletedData> = {}): JsonObject =>
   json({
     ...ids, check_id: 'check', status_code: 200, response_time_ms: 10, is_up: true, error: null, ssl_expires_at: null, ssl_issuer: null, check_region: 'local',
-    check_status: 'ok', cycle_id: null, attempts: 1, checked_at: at, consecutive_failures: 0, last_success_at: at, next_expected_at: null, retention_count: 100,
+    check_status: 'ok', cycle_id: null, attempts: 1, checked_at: at, check_number: null, consecutive_failures: 0, last_success_at: at, next_expected_at: null, retention_count: 100,
     ...overrides,
   } satisfies CheckCompletedData);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { monitorStream } from '../../src/domain/monitors/monitor.js';
+import { monitorStream, pingStream } from '../../src/domain/monitors/monitor.js';
 import { Timer } from '../../src/timer/timer.js';
 import { eventually } from '../support/eventually.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
@@ -50,7 +50,7 @@ describe('Timer', () => {
     const after = await read(m.id);
     expect(after).to.include({ consecutive_misses: 1, status: 'UP' });
     expect(after.next_expected_at).to.equal(new Date(Date.parse(m.next_expected_at) + HOUR).toISOString());
-    const stream = await vigil.vigil.stores.events.readStream(`monitor-${m.id}`);
+    const stream = await vigil.vigil.stores.events.readStream(`pings-${m.id}`);
     expect(stream.filter((e) => e.type === 'CheckInMissed')).to.have.length(1);
   });
 
@@ -59,7 +59,7 @@ describe('Timer', () => {
     vigil.clock.advance(5 * HOUR + 10 * MINUTE);
     await vigil.tick();
     expect(await read(m.id)).to.include({ consecutive_misses: 5, status: 'DOWN' });
-    const stream = await vigil.vigil.stores.events.readStream(`monitor-${m.id}`);
+    const stream = await vigil.vigil.stores.events.readStream(`pings-${m.id}`);
     const deadlines = stream.filter((e) => e.type === 'CheckInMissed').map((e) => e.data['deadline_at']);
     expect(deadlines).to.deep.equal([1, 2, 3, 4, 5].map((n) => new Date(Date.parse(m.created_at) + n * HOUR + 5 * MINUTE).toISOString()));
     expect(await incidents(m.id)).to.have.length(1);
@@ -96,7 +96,7 @@ describe('Timer', () => {
     const slow = await monitor();
     vigil.clock.advance(1000);
     const others = [await monitor(), await monitor()];
-    const misses = async (id: string) => (await vigil.vigil.stores.events.readStream(monitorStream(id))).filter((e) => e.type === 'CheckInMissed').length;
+    const misses = async (id: string) => (await vigil.vigil.stores.events.readStream(pingStream(id))).filter((e) => e.type === 'CheckInMissed').length;
     // Two at a time, the slow one due first: batches of two would leave the third waiting on it.
     const timer = new Timer(vigil.commands, vigil.vigil.stores.readModels, { concurrency: 2 });
     let release!: () => void;

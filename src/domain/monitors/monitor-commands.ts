@@ -2,7 +2,7 @@ import type { PagingCircumstances } from './circumstances.js';
 import type { DependencyGraph } from './dependencies.js';
 import type { UserActor } from './incidents.js';
 import type { DnsCheckConfig, MonitorConfig, TcpCheckConfig, UptimeConfig } from './monitor-config.js';
-import type { CheckObservation, IncomingPing } from './monitor-events.js';
+import type { CheckObservation, DeadlineObservation, IncomingPing } from './monitor-events.js';
 
 export type UptimePatch = Partial<UptimeConfig>;
 export type MonitorPatch = Partial<Omit<MonitorConfig, 'uptime' | 'tcp' | 'dns' | 'type'>> & { uptime?: UptimePatch; tcp?: Partial<TcpCheckConfig>; dns?: Partial<DnsCheckConfig> };
@@ -31,6 +31,20 @@ export type MonitorCommand =
       check: CheckObservation;
       incident_ids: { failed: string; ssl: string };
       ssl_warning_days: number;
+      repage_after_seconds: number;
+      now: string;
+      circumstances?: PagingCircumstances;
+    }
+  /**
+   * What follows from deadlines a timer fire recorded with the pings (`observed`) when its append
+   * to the monitor stream lost a race (a store without multi-stream append): decided again on the
+   * newer state.
+   */
+  | {
+      type: 'FollowUpDeadlines';
+      monitor_id: string;
+      observed: DeadlineObservation[];
+      incident_ids: { missed: string; overdue: string; failed: string };
       repage_after_seconds: number;
       now: string;
       circumstances?: PagingCircumstances;

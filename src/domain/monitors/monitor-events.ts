@@ -82,10 +82,68 @@ export interface CheckObservation {
 
 export interface CheckCompletedData extends Ids, CheckObservation {
   checked_at: string;
+  /**
+   * How many checks the monitor has recorded, this one included: its place in the checks' stream,
+   * which retention truncates. Null on a check recorded before checks were numbered (version 1):
+   * those are in the monitor's own stream and never leave the log.
+   */
+  check_number: number | null;
   consecutive_failures: number;
   last_success_at: string | null;
   next_expected_at: string | null;
   retention_count: number;
+}
+
+/**
+ * The monitor's ping-derived counters after a deadline passed, carried by CheckInMissed and
+ * RunOverdue as PingReceived carries them, so that whichever is newest in the pings stream knows
+ * them once retention has taken the rest.
+ */
+export interface PingCounters {
+  consecutive_failures: number;
+  consecutive_misses: number;
+  next_expected_at: string | null;
+  total_pings_received: number;
+  last_success_at: string | null;
+  last_checkin_at: string | null;
+  /** When the newest ping arrived, whatever it was (the dashboard's "last seen"). */
+  last_ping_at: string | null;
+  retention_count: number;
+}
+
+export interface CheckInMissedData extends Ids {
+  expected_at: string;
+  deadline_at: string;
+  consecutive_misses: number;
+  next_expected_at: string | null;
+  /** Null on one recorded in the monitor's own stream, before deadlines were kept with the pings (version 1). */
+  counters: PingCounters | null;
+}
+
+export interface RunOverdueData extends Ids {
+  start_ping_id: string;
+  run_id: string | null;
+  started_at: string;
+  deadline_at: string;
+  closed_as_failure: boolean;
+  consecutive_failures: number;
+  /** Null on one recorded in the monitor's own stream, before deadlines were kept with the pings (version 1). */
+  counters: PingCounters | null;
+}
+
+/** What a timer fire records with the pings: the slots missed and the runs overdue. */
+export type DeadlineObservation = { type: 'CheckInMissed'; data: CheckInMissedData } | { type: 'RunOverdue'; data: RunOverdueData };
+
+/** The counted checks of one hour recorded before it that no earlier summary covers: what the hourly figures keep once they leave the log. */
+export interface ChecksSummarizedData extends Ids {
+  /** Start of the UTC hour, ISO. */
+  hour: string;
+  total: number;
+  up: number;
+  down: number;
+  /** Their response times, in the order recorded. */
+  times: number[];
+  summarized_at: string;
 }
 
 export type MonitorEvent =
@@ -99,17 +157,20 @@ export type MonitorEvent =
   /**
    * A START ran past max_duration_seconds without a completion. On JOB_BASIC monitors the watchdog
    * also closes it as a failure (`closed_as_failure`), counted in `consecutive_failures`.
+   * Recorded with the pings (version 2), where a check-in racing it contends for the same stream.
    */
-  | DomainEvent<
-      'RunOverdue',
-      Ids & { start_ping_id: string; run_id: string | null; started_at: string; deadline_at: string; closed_as_failure: boolean; consecutive_failures: number }
-    >
-  /** A slot passed its deadline (expected time + grace) without a check-in; stamped at the deadline. */
-  | DomainEvent<'CheckInMissed', Ids & { expected_at: string; deadline_at: string; consecutive_misses: number; next_expected_at: string | null }>
+  | DomainEvent<'RunOverdue', RunOverdueData>
+  /**
+   * A slot passed its deadline (expected time + grace) without a check-in; stamped at the deadline.
+   * Recorded with the pings (version 2), where a check-in racing it contends for the same stream.
+   */
+  | DomainEvent<'CheckInMissed', CheckInMissedData>
   | DomainEvent<'MonitorWentUp', Ids & { reason: 'SUCCESS_PING' | 'FORCED'; at: string }>
   | DomainEvent<'PingReceived', PingReceivedData>
   /** Recorded with the pings (the monitor's observations), so retention applies to both alike. */
   | DomainEvent<'CheckCompleted', CheckCompletedData>
+  /** In the monitor's own stream, before retention can take the checks it sums up (check-hours.ts). */
+  | DomainEvent<'ChecksSummarized', ChecksSummarizedData>
   | DomainEvent<
       'IncidentOpened',
       Ids & { incident_id: string; event: IncidentKind; cause: string; started_at: string; monitor_name: string; monitor_slug: string; ping_id: string | null }

@@ -1,7 +1,8 @@
 import { type SuppressedProblem, evolveSuppression, withoutSuppressed } from './maintenance-suppression.js';
+import { type UnsummarizedHour, withCheck } from './check-hours.js';
 import type { IncidentKind, IncidentStatus } from './incidents.js';
 import type { MonitorConfig } from './monitor-config.js';
-import type { MonitorEvent } from './monitor-events.js';
+import type { MonitorEvent, PingCounters } from './monitor-events.js';
 import { type OpenRun, openRunsAfterPing } from './pings.js';
 
 export interface MonitorState {
@@ -18,12 +19,18 @@ export interface MonitorState {
   totalPings: number;
   lastSuccessAt: string | null;
   lastCheckinAt: string | null;
+  /** When the newest ping arrived, whatever it was. */
+  lastPingAt: string | null;
   openRuns: readonly OpenRun[];
   incidents: ReadonlyMap<string, IncidentState>;
   consecutiveAlerts: number;
   alertsPausedUntil: string | null;
   /** Problems a maintenance window held back, by kind: opened when it ends if still there. */
   suppressed: ReadonlyMap<IncidentKind, SuppressedProblem>;
+  /** Checks recorded (the newest check's check_number). */
+  totalChecks: number;
+  /** The hours whose counted checks no ChecksSummarized covers yet, oldest first (check-hours.ts). */
+  unsummarizedHours: readonly UnsummarizedHour[];
 }
 
 export interface IncidentState {
@@ -49,11 +56,14 @@ export function initialMonitorState(): MonitorState {
     totalPings: 0,
     lastSuccessAt: null,
     lastCheckinAt: null,
+    lastPingAt: null,
     openRuns: [],
     incidents: new Map(),
     consecutiveAlerts: 0,
     alertsPausedUntil: null,
     suppressed: new Map(),
+    totalChecks: 0,
+    unsummarizedHours: [],
   };
 }
 
@@ -74,6 +84,21 @@ export function openIncidentOf(state: MonitorState, kind: IncidentKind): string 
 function withIncident(state: MonitorState, id: string, changes: Partial<IncidentState> & Pick<IncidentState, 'kind'>): MonitorState {
   const current = state.incidents.get(id) ?? { status: 'OPEN' as const, paged: false, repageAt: null };
   return { ...state, incidents: new Map(state.incidents).set(id, { ...current, ...changes }) };
+}
+
+/** The counters a deadline event carries (none on one from before they were carried). */
+function withCounters(state: MonitorState, counters: PingCounters | null): MonitorState {
+  if (counters === null) return state;
+  return {
+    ...state,
+    consecutiveFailures: counters.consecutive_failures,
+    consecutiveMisses: counters.consecutive_misses,
+    nextExpectedAt: counters.next_expected_at,
+    totalPings: counters.total_pings_received,
+    lastSuccessAt: counters.last_success_at,
+    lastCheckinAt: counters.last_checkin_at,
+    lastPingAt: counters.last_ping_at,
+  };
 }
 
 /**
@@ -101,12 +126,12 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
     case 'MonitorCountersReset':
       return { ...state, consecutiveFailures: 0, consecutiveMisses: 0, consecutiveAlerts: 0 };
     case 'CheckInMissed':
-      return { ...state, consecutiveMisses: event.data.consecutive_misses, nextExpectedAt: event.data.next_expected_at };
+      return { ...withCounters(state, event.data.counters), consecutiveMisses: event.data.consecutive_misses, nextExpectedAt: event.data.next_expected_at };
     case 'RunOverdue': {
       // The run stays open, marked: its completion may still arrive, and is measured from its START.
       const { start_ping_id, closed_as_failure, consecutive_failures } = event.data;
       const openRuns = state.openRuns.map((run) => (run.ping_id === start_ping_id ? { ...run, overdue: true, counted_as_failure: closed_as_failure } : run));
-      return { ...state, openRuns, consecutiveFailures: consecutive_failures };
+      return { ...withCounters(state, event.data.counters), openRuns, consecutiveFailures: consecutive_failures };
     }
     case 'MonitorWentDown':
       return { ...state, health: 'DOWN' };
@@ -124,16 +149,19 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
         totalPings: d.total_pings_received,
         lastSuccessAt: d.last_success_at,
         lastCheckinAt: d.last_checkin_at,
+        lastPingAt: d.received_at,
         openRuns,
       };
     }
-    case 'CheckCompleted':
-      return {
-        ...state,
-        consecutiveFailures: event.data.consecutive_failures,
-        lastSuccessAt: event.data.last_success_at,
-        nextExpectedAt: event.data.next_expected_at,
-      };
+    case 'CheckCompleted': {
+      const d = event.data;
+      const counters = { consecutiveFailures: d.consecutive_failures, lastSuccessAt: d.last_success_at, nextExpectedAt: d.next_expected_at };
+      // One recorded before checks were numbered stays in the log for good: nothing to summarize.
+      if (d.check_number === null) return { ...state, ...counters };
+      return { ...state, ...counters, totalChecks: d.check_number, unsummarizedHours: withCheck(state.unsummarizedHours, d) };
+    }
+    case 'ChecksSummarized':
+      return { ...state, unsummarizedHours: state.unsummarizedHours.filter((h) => h.hour !== event.data.hour) };
     case 'IncidentOpened':
       return withoutSuppressed(withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' }), event.data.event);
     case 'IncidentCausedUpstream':

@@ -2,3 +2,13 @@
 export const monitorStream = (monitorId: string) => `monitor-${monitorId}`;
 /** Pings live apart from the monitor so that retention can truncate them alone. */
 export const pingStream = (monitorId: string) => `pings-${monitorId}`;
+
+const OBSERVATIONS: ReadonlySet<string> = new Set(['PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue']);
+
+/**
+ * The monitor's observations go to its pings stream, where retention applies to all alike: pings,
+ * check results, and the deadlines that passed without a ping (so that a timer fire and a check-in
+ * racing it contend for one stream). Everything else (what follows from them: health, incidents,
+ * pages; the monitor's settings; summaries) goes to its own.
+ */
+export const isObservation = (event: { type: string }): boolean => OBSERVATIONS.has(event.type);

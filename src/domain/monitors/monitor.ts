@@ -11,8 +11,8 @@ import type { MonitorEvent } from './monitor-events.js';
 import { type MonitorState, evolveMonitor, initialMonitorState } from './monitor-state.js';
 import { acknowledgeIncident, resolveIncident, resolveOpen } from './incident-decisions.js';
 import { receivePing } from './receive-ping.js';
-import { expireDeadlines } from './expire-deadlines.js';
-import { recordCheck } from './record-check.js';
+import { expireDeadlines, followUpDeadlines } from './expire-deadlines.js';
+import { checksSummarized, recordCheck } from './record-check.js';
 import { isUptimeType, nextExpectedAfter } from './schedule.js';
 
 /*
@@ -22,7 +22,7 @@ import { isUptimeType, nextExpectedAfter } from './schedule.js';
  * in record-check.ts, incidents in incident-decisions.ts, pages in paging.ts; the monitor's own
  * lifecycle (create, update, pause, resume, force up, delete) here.
  */
-export type { CheckCompletedData, CheckObservation, IncidentResolvedData, IncomingPing, MonitorEvent, MonitorIds, PingReceivedData } from './monitor-events.js';
+export type { CheckCompletedData, CheckInMissedData, CheckObservation, ChecksSummarizedData, DeadlineObservation, PingCounters, RunOverdueData, IncidentResolvedData, IncomingPing, MonitorEvent, MonitorIds, PingReceivedData } from './monitor-events.js';
 export type { MonitorCommand, MonitorCommandOf, MonitorPatch, UptimePatch } from './monitor-commands.js';
 export { type IncidentState, type MonitorState, awaitsFirstPing, openIncidentOf } from './monitor-state.js';
 export { monitorStream, pingStream } from './monitor-streams.js';
@@ -76,7 +76,9 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       // A new schedule counts from now, as a new monitor would.
       const rescheduled = next.schedule !== config.schedule || next.timezone !== config.timezone;
       const nextExpected = rescheduled ? firstExpected(next, command.now) : state.nextExpectedAt;
-      return [{ type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now, last_ping_seq: command.last_ping_seq, next_expected_at: nextExpected } }];
+      // A smaller retention must not take checks no summary covers yet.
+      const leaving = state.unsummarizedHours.filter((h) => h.depth > next.retention_count);
+      return [...checksSummarized(state, leaving, command.now), { type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now, last_ping_seq: command.last_ping_seq, next_expected_at: nextExpected } }];
     }
     case 'ChangeMonitor':
       return changeMonitor(state, command);
@@ -108,6 +110,8 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       ];
     case 'ExpireDeadlines':
       return expireDeadlines(state, config, command);
+    case 'FollowUpDeadlines':
+      return state.paused ? [] : followUpDeadlines(state, config, command.observed, command.incident_ids);
     case 'RecordCheck':
       return recordCheck(state, config, command);
     default: {

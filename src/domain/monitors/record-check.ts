@@ -1,8 +1,9 @@
 import { invalid } from '../errors.js';
 import { checkFailureCause, sslExpiringCause } from './causes.js';
+import { type UnsummarizedHour, hoursToSummarize, withCheck } from './check-hours.js';
 import type { MonitorCommandOf } from './monitor-commands.js';
 import type { MonitorConfig } from './monitor-config.js';
-import type { MonitorEvent } from './monitor-events.js';
+import type { CheckCompletedData, MonitorEvent } from './monitor-events.js';
 import { type MonitorState, openIncidentOf } from './monitor-state.js';
 import { resolveOpen } from './incident-decisions.js';
 import { isUptimeType, nextExpectedAfter } from './schedule.js';
@@ -22,20 +23,18 @@ export function recordCheck(state: MonitorState, config: MonitorConfig, command:
   const ids = { monitor_id: state.monitorId, project_id: state.projectId };
   const counts = check.check_status === 'ok';
   const failures = !counts ? state.consecutiveFailures : check.is_up ? 0 : state.consecutiveFailures + 1;
-  const events: MonitorEvent[] = [
-    {
-      type: 'CheckCompleted',
-      data: {
-        ...ids,
-        ...check,
-        checked_at: now,
-        consecutive_failures: failures,
-        last_success_at: counts && check.is_up ? now : state.lastSuccessAt,
-        next_expected_at: nextExpectedAfter(config.type, config.schedule, config.timezone, now),
-        retention_count: config.retention_count,
-      },
-    },
-  ];
+  const completed: CheckCompletedData = {
+    ...ids,
+    ...check,
+    checked_at: now,
+    check_number: state.totalChecks + 1,
+    consecutive_failures: failures,
+    last_success_at: counts && check.is_up ? now : state.lastSuccessAt,
+    next_expected_at: nextExpectedAfter(config.type, config.schedule, config.timezone, now),
+    retention_count: config.retention_count,
+  };
+  const unsummarized = hoursToSummarize(withCheck(state.unsummarizedHours, completed), now, config.retention_count);
+  const events: MonitorEvent[] = [{ type: 'CheckCompleted', data: completed }, ...checksSummarized(state, unsummarized, now)];
   if (!counts) return events;
   const open = (incident_id: string, event: 'FAILED' | 'SSL_EXPIRING', cause: string): MonitorEvent => ({
     type: 'IncidentOpened',
@@ -60,4 +59,11 @@ export function recordCheck(state: MonitorState, config: MonitorConfig, command:
     }
   }
   return events;
+}
+
+export function checksSummarized(state: MonitorState, hours: readonly UnsummarizedHour[], now: string): MonitorEvent[] {
+  return hours.map(({ hour, total, up, down, times }) => ({
+    type: 'ChecksSummarized',
+    data: { monitor_id: state.monitorId, project_id: state.projectId, hour, total, up, down, times: [...times], summarized_at: now },
+  }));
 }

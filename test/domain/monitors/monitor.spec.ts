@@ -177,7 +177,7 @@ describe('Monitor', () => {
       const watched = (overrides: Partial<MonitorConfig> = {}) => created({ type: 'JOB_BASIC', schedule: 'x', max_duration_seconds: 120, ...overrides });
       const closedAsFailure: MonitorEvent = {
         type: 'RunOverdue',
-        data: { ...ids, start_ping_id: 's-slow', run_id: 'slow', started_at: T0, deadline_at: '2026-11-21T10:02:00.000Z', closed_as_failure: true, consecutive_failures: 1 },
+        data: { ...ids, start_ping_id: 's-slow', run_id: 'slow', started_at: T0, deadline_at: '2026-11-21T10:02:00.000Z', closed_as_failure: true, consecutive_failures: 1, counters: null },
       };
       const reportedHung = incidentOpened('DURATION_HIGH', 'Run started 2026-11-21T10:00:00.000Z is still running after 2 min', 'inc-o', 's-slow');
       const basicReceived = (overrides: Partial<PingReceivedData>) => received({ next_expected_at: null, total_pings_received: 2, ...overrides });
@@ -355,7 +355,11 @@ describe('Monitor deadlines (the timer)', () => {
   const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'inc-m', overdue: 'inc-o', failed: 'inc-f' }, repage_after_seconds: 3600, now });
   const missed = (expected_at: string, deadline_at: string, consecutive_misses: number, next_expected_at: string): MonitorEvent => ({
     type: 'CheckInMissed',
-    data: { ...ids, expected_at, deadline_at, consecutive_misses, next_expected_at },
+    data: {
+      ...ids, expected_at, deadline_at, consecutive_misses, next_expected_at,
+      // The ping-derived counters after it, carried with the pings (those after firstPing).
+      counters: { consecutive_failures: 0, consecutive_misses, next_expected_at, total_pings_received: 1, last_success_at: T0, last_checkin_at: T0, last_ping_at: T0, retention_count: 200 },
+    },
   });
   // Heartbeat every hour, grace 300 s: created and first pinged at 10:00, next check-in expected at 11:00, deadline 11:05.
   const deadline1 = '2026-11-21T11:05:00.000Z';
@@ -427,12 +431,14 @@ describe('Monitor deadlines (the timer)', () => {
   it('only counts misses below schedule_tolerance', () =>
     given(pinged({ schedule_tolerance: 3 })).when(expire('2026-11-21T11:05:00.000Z')).then([missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]));
 
-  it('after downtime, accounts for every missed slot once, each stamped at its own deadline, with one incident', () =>
+  it('after downtime, accounts for every missed slot once, each stamped at its own deadline, with one incident (the misses with the pings, what follows after them)', () =>
     given(pinged({ schedule_tolerance: 2 }))
       .when(expire('2026-11-21T14:30:00.000Z'))
       .then([
         missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z'),
         missed('2026-11-21T12:00:00.000Z', '2026-11-21T12:05:00.000Z', 2, '2026-11-21T13:00:00.000Z'),
+        missed('2026-11-21T13:00:00.000Z', '2026-11-21T13:05:00.000Z', 3, '2026-11-21T14:00:00.000Z'),
+        missed('2026-11-21T14:00:00.000Z', '2026-11-21T14:05:00.000Z', 4, '2026-11-21T15:00:00.000Z'),
         { type: 'MonitorWentDown', data: { ...ids, reason: 'MISSES', at: '2026-11-21T12:05:00.000Z' } },
         {
           type: 'IncidentOpened',
@@ -441,9 +447,27 @@ describe('Monitor deadlines (the timer)', () => {
             cause: 'No check-in for the run expected at 2026-11-21 12:00 (UTC) within the 5 min grace period; 2 consecutive missed check-ins',
           },
         },
-        missed('2026-11-21T13:00:00.000Z', '2026-11-21T13:05:00.000Z', 3, '2026-11-21T14:00:00.000Z'),
-        missed('2026-11-21T14:00:00.000Z', '2026-11-21T14:05:00.000Z', 4, '2026-11-21T15:00:00.000Z'),
       ]));
+
+  it('carries the ping-derived counters with each miss: with the pings truncated to it, the next slot still counts', () =>
+    given([created(), missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')])
+      .when(expire('2026-11-21T12:05:00.000Z'))
+      .thenMatches((events) => events[0]?.type === 'CheckInMissed' && events[0].data.consecutive_misses === 2 && events[0].data.counters?.total_pings_received === 1));
+
+  describe('what follows from deadlines already recorded, decided again after a lost race (FollowUpDeadlines)', () => {
+    const recordedMiss = missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z');
+    const followUp: MonitorCommand = {
+      type: 'FollowUpDeadlines', monitor_id, observed: [recordedMiss as Extract<MonitorEvent, { type: 'CheckInMissed' }>],
+      incident_ids: { missed: 'inc-m', overdue: 'inc-o', failed: 'inc-f' }, repage_after_seconds: 3600, now: '2026-11-21T11:05:03.000Z',
+    };
+    const wentDown: MonitorEvent = { type: 'MonitorWentDown', data: { ...ids, reason: 'MISSES', at: deadline1 } };
+
+    it('makes the monitor DOWN with its MISSED incident, stamped at the deadline', () =>
+      given([...pinged(), recordedMiss]).when(followUp).thenEmits(['MonitorWentDown', 'IncidentOpened']));
+
+    it('opens nothing twice when another process made the transition first', () =>
+      given([...pinged(), recordedMiss, wentDown, incidentOpened('MISSED', 'x', 'inc-0')]).when(followUp).then([]));
+  });
 
   it('is harmless when fired twice: the second fire finds nothing due', () =>
     given([...pinged({ schedule_tolerance: 5 }), missed(HOUR_AFTER_T0, deadline1, 1, '2026-11-21T12:00:00.000Z')]).when(expire('2026-11-21T11:05:01.000Z')).then([]));
@@ -489,9 +513,9 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
     ssl_issuer: 'Test CA', check_region: 'local', check_status: 'ok', cycle_id: null, attempts: 1, ...overrides,
   });
   const record = (c: CheckObservation): MonitorCommand => ({ type: 'RecordCheck', monitor_id, check: c, incident_ids: { failed: 'inc-f', ssl: 'inc-s' }, ssl_warning_days: 14, repage_after_seconds: 3600, now: T1 });
-  const completed = (c: CheckObservation, consecutive_failures: number, last_success_at: string | null): MonitorEvent => ({
+  const completed = (c: CheckObservation, consecutive_failures: number, last_success_at: string | null, check_number = 1): MonitorEvent => ({
     type: 'CheckCompleted',
-    data: { ...ids, ...c, checked_at: T1, consecutive_failures, last_success_at, next_expected_at: '2026-11-21T10:06:00.000Z', retention_count: 200 },
+    data: { ...ids, ...c, checked_at: T1, check_number, consecutive_failures, last_success_at, next_expected_at: '2026-11-21T10:06:00.000Z', retention_count: 200 },
   });
   const failing = check({ status_code: 503, is_up: false, error: 'HTTP 503, expected 2xx' });
 
@@ -505,7 +529,7 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
     given([createdUptime({ failure_tolerance: 2 }), completed(failing, 1, null)])
       .when(record(failing))
       .then([
-        completed(failing, 2, null),
+        completed(failing, 2, null, 2),
         { type: 'MonitorWentDown', data: { ...ids, reason: 'FAILURES', at: T1 } },
         {
           type: 'IncidentOpened',
@@ -544,6 +568,58 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
     given([createdUptime()]).when({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'a', overdue: 'b', failed: 'c' }, repage_after_seconds: 3600, now: '2026-11-22T00:00:00.000Z' }).then([]));
 
   it('refuses checks for job monitors', () => given([created()]).when(record(check())).thenRefuses('invalid', /only uptime monitors are checked/));
+
+  describe('hourly summaries (checks share the pings stream and its retention)', () => {
+    const at = (minute: number) => new Date(Date.parse(T0) + minute * 60_000).toISOString();
+    /** The check_number-th check, recorded at `minute` past T0. */
+    const numbered = (check_number: number, minute: number, c = check()): MonitorEvent => ({
+      type: 'CheckCompleted',
+      data: { ...ids, ...c, checked_at: at(minute), check_number, consecutive_failures: 0, last_success_at: at(minute), next_expected_at: at(minute + 1), retention_count: 10 },
+    });
+    const recordAt = (minute: number, c = check()): MonitorCommand => ({ ...record(c), now: at(minute) } as MonitorCommand);
+    const summary = (hour: string, times: number[], up = times.length, summarized_at = T0): MonitorEvent => ({
+      type: 'ChecksSummarized',
+      data: { ...ids, hour, total: times.length, up, down: times.length - up, times, summarized_at },
+    });
+    const H10 = '2026-11-21T10:00:00.000Z';
+
+    it('numbers each check and summarizes nothing while its hour lasts and its checks are within retention', () =>
+      given([createdUptime({ retention_count: 10 }), numbered(1, 0), numbered(2, 1)])
+        .when(recordAt(2))
+        .thenMatches((events) => events.length === 1 && events[0]?.type === 'CheckCompleted' && events[0].data.check_number === 3));
+
+    it('summarizes an hour on the monitor stream with the first check of a later hour', () =>
+      given([createdUptime({ retention_count: 10 }), numbered(1, 58), numbered(2, 59, check({ is_up: false, response_time_ms: 7 }))])
+        .when(recordAt(60))
+        .thenMatches((events) =>
+          events.length === 2 && events[0]?.type === 'CheckCompleted' &&
+          JSON.stringify(events[1]) === JSON.stringify(summary(H10, [42, 7], 1, at(60)))));
+
+    it('summarizes its hour, this check included, once the oldest check not yet summarized is retention_count checks back', () => {
+      const nine = Array.from({ length: 9 }, (_, i) => numbered(i + 1, i));
+      given([createdUptime({ retention_count: 10 }), ...nine])
+        .when(recordAt(9))
+        .thenMatches((events) => JSON.stringify(events[1]) === JSON.stringify(summary(H10, Array(10).fill(42), 10, at(9))));
+      given([createdUptime({ retention_count: 10 }), ...nine, summary(H10, Array(9).fill(42))]).when(recordAt(9)).thenEmits(['CheckCompleted']);
+    });
+
+    it('counts a probe error toward retention but not in the figures', () => {
+      const probeError = check({ check_status: 'probe_error', is_up: false });
+      given([createdUptime({ retention_count: 10 }), numbered(1, 0), ...Array.from({ length: 8 }, (_, i) => numbered(i + 2, i + 1, probeError))])
+        .when(recordAt(9, probeError))
+        .thenMatches((events) => JSON.stringify(events[1]) === JSON.stringify(summary(H10, [42], 1, at(9))));
+    });
+
+    it('summarizes before a lowered retention would take checks no summary covers', () =>
+      given([createdUptime({ retention_count: 10 }), ...Array.from({ length: 6 }, (_, i) => numbered(i + 1, i))])
+        .when({ type: 'UpdateMonitor', monitor_id, patch: { retention_count: 5 }, last_ping_seq: 5, now: at(6) })
+        .thenEmits(['ChecksSummarized', 'MonitorUpdated']));
+
+    it('folds checks recorded in the monitor stream before they were numbered, with nothing to summarize', () =>
+      given([createdUptime({ retention_count: 10 }), { ...numbered(1, 59), data: { ...numbered(1, 59).data, check_number: null } } as MonitorEvent])
+        .when(recordAt(60))
+        .thenMatches((events) => events.length === 1 && events[0]?.type === 'CheckCompleted' && events[0].data.check_number === 1));
+  });
 });
 
 describe('Monitor paging', () => {
