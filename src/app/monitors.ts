@@ -385,14 +385,21 @@ const MISSES_PAGE = 100;
  * command's own, counted from `firstLocal` on, are already recorded).
  */
 async function earlierMisses(context: CommandContext, monitorId: string, firstLocal: number): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
+  // Misses are kept with the pings; those recorded before that, in the monitor's own stream.
+  const found = await missesBefore(context, pingStream(monitorId), firstLocal, []);
+  return found.length >= firstLocal - 1 ? found : missesBefore(context, monitorStream(monitorId), firstLocal, found);
+}
+
+/** The misses counted just before the `firstLocal`-th in a row, read backwards from `stream`, after those `already` found. */
+async function missesBefore(context: CommandContext, stream: string, firstLocal: number, already: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  const found = [...already].reverse();
   let fromRevision: number | undefined;
   while (found.length < firstLocal - 1) {
-    const page = await context.events.readStream(monitorStream(monitorId), { direction: 'backwards', maxCount: MISSES_PAGE, ...(fromRevision === undefined ? {} : { fromRevision }) });
+    const page = await context.events.readStream(stream, { direction: 'backwards', maxCount: MISSES_PAGE, ...(fromRevision === undefined ? {} : { fromRevision }) });
     for (const e of page) {
       if (e.type !== 'CheckInMissed') continue;
       const inARow = Number(e.data['consecutive_misses']);
-      if (inARow >= firstLocal) continue;
+      if (inARow >= firstLocal - found.length) continue;
       // Not the next one down: a run before (a ping reset the count) or a gap; none counted further.
       if (inARow !== firstLocal - 1 - found.length) return found.reverse();
       found.push(observation(e.type, e.data));
