@@ -37,41 +37,30 @@ function redact(event: ProjectedEvent): Record<string, unknown> {
 
 const docId = (stream: string, revision: number) => `${stream}@${revision}`;
 
-/**
- * The ids of one stream's entries, as a range: every `<stream>@<revision>` sorts from `<stream>@`
- * and below `<stream>A` ('A' follows '@'). A stream's entries are read through the key this way
- * (`$id` in a filter), without an index of their own on each entry written.
- */
-export function entriesOfStream(stream: string): { $gte: string; $lt: string } {
-  return { $gte: `${stream}@`, $lt: `${stream}A` };
-}
-
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
-/**
- * Pings leave the log with retention (their stream's max count); their audit entries follow, so a
- * rebuild matches. Only pings: check results are in the monitor's own stream, which is never
- * truncated, and the entry `retention_count` back in that stream is any event of the monitor.
- */
-function droppedObservation(event: ProjectedEvent): string[] {
-  if (event.type !== 'PingReceived') return [];
-  const dropped = event.revision - event.data.retention_count;
-  return dropped >= 0 ? [docId(event.streamName, dropped)] : [];
+/** Who recorded an event, as its metadata says: the history shows it beside each event. */
+export function actorOf(metadata: Record<string, unknown>): AuditEventDocument['actor'] {
+  return { kind: text(metadata['kind']) ?? 'system', user_id: text(metadata['user_id']), api_key_id: text(metadata['api_key_id']) };
 }
 
 /**
- * Every recorded event, as the history API shows it: type, time, actor and data with secrets
- * redacted. Events that leave the log (a deleted monitor's streams, pings past retention) leave
- * the history too; the project keeps `ProjectMonitorRemoved`.
+ * Every recorded event but the pings, as the history API shows it: type, time, actor and data with
+ * secrets redacted. A monitor's pings are read from their stream in the log instead, which
+ * retention keeps to its window (src/queries/pings.ts): an entry here for each would cost a ping
+ * more pages written than its append to the log (a per-monitor key and index entry, and retention
+ * deleting the one 200 pings back), for a copy of what the log's (stream, revision) index finds.
+ * Events that leave the log with a deleted monitor's streams leave the history too; the project
+ * keeps `ProjectMonitorRemoved`.
  */
 export const auditEventsProjection: Projection<AuditEventDocument> = {
   name: 'audit_events',
-  version: 3,
+  version: 4,
   collection: {
     name: 'audit_events',
     indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'] }, { fields: ['incident_id', 'position'] }],
   },
-  handles: ALL_EVENT_TYPES,
+  handles: ALL_EVENT_TYPES.filter((type) => type !== 'PingReceived'),
   // An entry records one event and is only deleted after: no need to read it before writing.
   fromEventAlone: true,
   targets(event): Target {
@@ -82,13 +71,7 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
       const monitor_id = event.data.monitor_id;
       return { where: { monitor_id, stream: { $in: [`monitor-${monitor_id}`, `pings-${monitor_id}`] } } };
     }
-    const own = [docId(event.streamName, event.revision)];
-    if (event.type === 'MonitorUpdated' && event.data.last_ping_seq !== null) {
-      const monitor_id = event.data.monitor_id;
-      const keptFrom = event.data.last_ping_seq - event.data.config.retention_count;
-      return { ids: own, where: { monitor_id, stream: `pings-${monitor_id}`, revision: { $lte: keptFrom } } };
-    }
-    return { ids: [...own, ...droppedObservation(event)] };
+    return { ids: [docId(event.streamName, event.revision)] };
   },
   apply(_doc, event, id) {
     if (event.type === 'MonitorDeleted' || id !== docId(event.streamName, event.revision)) return null;
@@ -101,7 +84,7 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
       revision: event.revision,
       type: event.type,
       time: event.created,
-      actor: { kind: text(event.metadata['kind']) ?? 'system', user_id: text(event.metadata['user_id']), api_key_id: text(event.metadata['api_key_id']) },
+      actor: actorOf(event.metadata),
       project_id: text(data['project_id']),
       monitor_id: text(data['monitor_id']),
       incident_id: text(data['incident_id']),
