@@ -112,7 +112,7 @@ const loadAtStart = loadavg()[0]!;
 // Requests that time out under a loaded machine are not pings: go on until enough were taken.
 const warm = { ok: 0, errors: 0 };
 while (warm.ok < monitorCount * (RETENTION + 10)) {
-  const more = await load({ amount: monitorCount * (RETENTION + 10) - warm.ok });
+  const more = await load({ amount: Math.max(connections, monitorCount * (RETENTION + 10) - warm.ok) });
   warm.ok += more.ok;
   warm.errors += more.errors;
 }
