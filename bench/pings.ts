@@ -36,8 +36,7 @@ import { startVigil } from '../src/main/vigil.js';
 import { freePort } from '../test/support/server-process.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { TestClock, TestVigil } from '../test/support/test-vigil.js';
-import type { AuditEventDocument } from '../projections/audit-events.js';
-import { pingEntries } from '../src/queries/pings.js';
+import { keptPings } from '../src/queries/pings.js';
 import { probeFsync } from './fsync-probe.js';
 import { pacedLoad } from './paced-load.js';
 import { recordResult } from './results.js';
@@ -271,8 +270,7 @@ for (const monitorId of monitorIds) {
   const acknowledgedHere = acknowledged.get(monitorId)!;
   const kept = await checker.stores.events.readStream(`pings-${monitorId}`);
   const recordedHere = kept.length === 0 ? 0 : kept.at(-1)!.revision + 1;
-  const history = await checker.stores.readModels.find<AuditEventDocument>('audit_events', pingEntries(monitorId, {}));
-  const inHistory = new Set(history.map((entry) => String(entry.doc.data['ping_id'])));
+  const inHistory = new Set((await keptPings(checker.stores.events, monitorId)).map((ping) => ping.ping_id));
   pingCheck.acknowledged += acknowledgedHere.size;
   pingCheck.recorded += recordedHere;
   // More recorded than acknowledged is no loss: answers in flight when a phase ended go unread.

@@ -37,20 +37,12 @@ function redact(event: ProjectedEvent): Record<string, unknown> {
 
 const docId = (stream: string, revision: number) => `${stream}@${revision}`;
 
-/**
- * The ids of one stream's entries, as a range: every `<stream>@<revision>` sorts from `<stream>@`
- * and below `<stream>A` ('A' follows '@'). A stream's entries are read through the key this way
- * (`$id` in a filter), without an index of their own on each entry written.
- */
-export function entriesOfStream(stream: string): { $gte: string; $lt: string } {
-  return { $gte: `${stream}@`, $lt: `${stream}A` };
-}
-
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /**
  * Observations leave the log with retention (the pings stream's max count): pings, check results,
- * missed slots and overdue runs; their audit entries follow, so a rebuild matches. Each carries the
+ * missed slots and overdue runs; the entries of those that have one follow (pings have none), so a
+ * rebuild matches. Each carries the
  * retention_count it was recorded under. Not those recorded in the monitor's own stream before they
  * were kept with the pings (a check's `check_number` or a deadline's `counters` null): that stream
  * is never truncated, and the entry `retention_count` back in it is any event of the monitor.
@@ -76,18 +68,28 @@ function droppedObservation(event: ProjectedEvent): string[] {
   return dropped >= 0 ? [docId(event.streamName, dropped)] : [];
 }
 
+/** Who recorded an event, as its metadata says: the history shows it beside each event. */
+export function actorOf(metadata: Record<string, unknown>): AuditEventDocument['actor'] {
+  return { kind: text(metadata['kind']) ?? 'system', user_id: text(metadata['user_id']), api_key_id: text(metadata['api_key_id']) };
+}
+
 /**
- * Every recorded event, as the history API shows it: type, time, actor and data with secrets
- * redacted. Events that leave the log (a deleted monitor's streams, pings past retention) leave
- * the history too; the project keeps `ProjectMonitorRemoved`.
+ * Every recorded event but the pings, as the history API shows it: type, time, actor and data with
+ * secrets redacted. A monitor's pings are read from their stream in the log instead, which
+ * retention keeps to its window (src/queries/pings.ts): an entry here for each would cost a ping
+ * more pages written than its append to the log (a per-monitor key and index entry, and retention
+ * deleting the one 200 pings back), for a copy of what the log's (stream, revision) index finds.
+ * Events that leave the log with a deleted monitor's streams leave the history too; the project
+ * keeps `ProjectMonitorRemoved`.
  */
 export const auditEventsProjection: Projection<AuditEventDocument> = {
   name: 'audit_events',
-  version: 3,
+  version: 4,
   collection: {
     name: 'audit_events',
     indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'] }, { fields: ['incident_id', 'position'] }],
   },
+  // Pings only for what retention drops with them (other observations kept with the pings).
   handles: ALL_EVENT_TYPES,
   // An entry records one event and is only deleted after: no need to read it before writing.
   fromEventAlone: true,
@@ -99,6 +101,8 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
       const monitor_id = event.data.monitor_id;
       return { where: { monitor_id, stream: { $in: [`monitor-${monitor_id}`, `pings-${monitor_id}`] } } };
     }
+    // A ping has no entry of its own; the observation retention drops as it is kept goes.
+    if (event.type === 'PingReceived') return { ids: droppedObservation(event) };
     const own = [docId(event.streamName, event.revision)];
     if (event.type === 'MonitorUpdated' && event.data.last_ping_seq !== null) {
       const monitor_id = event.data.monitor_id;
@@ -108,7 +112,7 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
     return { ids: [...own, ...droppedObservation(event)] };
   },
   apply(_doc, event, id) {
-    if (event.type === 'MonitorDeleted' || id !== docId(event.streamName, event.revision)) return null;
+    if (event.type === 'MonitorDeleted' || event.type === 'PingReceived' || id !== docId(event.streamName, event.revision)) return null;
     const data = event.data as unknown as Record<string, unknown>;
     return {
       id,
@@ -118,7 +122,7 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
       revision: event.revision,
       type: event.type,
       time: event.created,
-      actor: { kind: text(event.metadata['kind']) ?? 'system', user_id: text(event.metadata['user_id']), api_key_id: text(event.metadata['api_key_id']) },
+      actor: actorOf(event.metadata),
       project_id: text(data['project_id']),
       monitor_id: text(data['monitor_id']),
       incident_id: text(data['incident_id']),

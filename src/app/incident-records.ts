@@ -13,7 +13,7 @@ import { type CommandContext, nowIso } from './context.js';
 export async function archiveMonitorIncidents(context: CommandContext, readModels: ReadModelStore, monitorId: string, actor: Actor): Promise<number | null> {
   let position: number | null = null;
   for (const { doc } of await readModels.find<IncidentDocument>('incidents', { monitor_id: monitorId }, { sort: [['started_at', 1]] })) {
-    const timeline = await incidentTimeline(readModels, doc.id, doc.project_id);
+    const timeline = await incidentTimeline(readModels, context.events, doc.id, doc.project_id);
     const outcome = await handleCommand(
       context,
       incidentStream(doc.id),

@@ -1,7 +1,8 @@
 import type { AuditEventDocument } from '../../projections/audit-events.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
-import { NEWEST_FIRST, type PingFilter, pingEntries } from '../queries/pings.js';
+import type { EventStore } from '../eventstore/event-store.js';
+import { type PingRecord, keptPings } from '../queries/pings.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { isUptimeType } from '../domain/monitors/schedule.js';
 
@@ -49,27 +50,19 @@ export interface Activity {
   lastSeenAt: string | null;
 }
 
-/** The newest pings' history entries, read as the ping history reads them but without counting them all. */
-async function newestPingEntries(readModels: ReadModelStore, monitorId: string, filter: PingFilter, limit: number): Promise<AuditEventDocument[]> {
-  return (await readModels.find<AuditEventDocument>('audit_events', pingEntries(monitorId, filter), { sort: NEWEST_FIRST, limit })).map((s) => s.doc);
-}
-
-function runOfPingEntry(entry: AuditEventDocument): Run {
-  const ms = entry.data['duration_ms'];
-  return { at: String(entry.data['received_at'] ?? entry.time), ok: entry.data['event'] === 'SUCCESS', durationMs: typeof ms === 'number' ? ms : null };
+function runOfPing(ping: PingRecord): Run {
+  return { at: ping.created_at, ok: ping.event === 'SUCCESS', durationMs: ping.duration_ms };
 }
 
 /** The last runs (oldest first) and when the monitor last heard anything. */
-export async function monitorActivity(readModels: ReadModelStore, monitor: MonitorDocument, limit = RUNS_SHOWN): Promise<Activity> {
+export async function monitorActivity(readModels: ReadModelStore, events: EventStore, monitor: MonitorDocument, limit = RUNS_SHOWN): Promise<Activity> {
   if (isUptimeType(monitor.type)) {
     const checks = await recentChecks(readModels, monitor.id, limit);
     return { runs: checks.map(runOfCheck).reverse(), lastSeenAt: checks[0] ? runOfCheck(checks[0]).at : null };
   }
-  const [completions, [newest]] = await Promise.all([
-    newestPingEntries(readModels, monitor.id, { event: { $in: ['SUCCESS', 'FAILURE'] } }, limit),
-    newestPingEntries(readModels, monitor.id, {}, 1),
-  ]);
-  return { runs: completions.map(runOfPingEntry).reverse(), lastSeenAt: newest ? runOfPingEntry(newest).at : null };
+  const pings = await keptPings(events, monitor.id);
+  const completions = pings.filter((ping) => ping.event === 'SUCCESS' || ping.event === 'FAILURE').slice(0, limit);
+  return { runs: completions.map(runOfPing).reverse(), lastSeenAt: pings[0] ? runOfPing(pings[0]).at : null };
 }
 
 export async function openIncidentCounts(readModels: ReadModelStore, projectId: string): Promise<Map<string, number>> {

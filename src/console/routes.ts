@@ -404,10 +404,10 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const now = clock();
     const isUptime = isUptimeType(monitor.type);
     const [activity, pings, incidents, warningPings, canManage] = await Promise.all([
-      monitorActivity(readModels, monitor, CHART_RUNS),
-      isUptime ? Promise.resolve({ pings: [] }) : pingPage(readModels, monitor.id, {}, { page: 1, limit: PINGS_SHOWN }),
+      monitorActivity(readModels, commands.events, monitor, CHART_RUNS),
+      isUptime ? Promise.resolve({ pings: [] }) : pingPage(commands.events, monitor.id, {}, { page: 1, limit: PINGS_SHOWN }),
       pagedFind<IncidentDocument>(readModels, 'incidents', { monitor_id: monitor.id }, [['started_at', -1]], { page: 1, limit: INCIDENTS_SHOWN }),
-      recentPings(readModels, monitor.id, new Date(now.getTime() - WARNING_WINDOW_DAYS * 86_400_000).toISOString(), WARNING_MAX_PINGS),
+      recentPings(commands.events, monitor.id, new Date(now.getTime() - WARNING_WINDOW_DAYS * 86_400_000).toISOString(), WARNING_MAX_PINGS),
       may(ctx.state.caller, MANAGE_MONITOR, monitor.project_id),
     ]);
     const related = await relatedMonitors(readModels, monitor);
@@ -439,7 +439,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     ctx.set('Cache-Control', 'no-store');
     const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], READ);
     const [timeline, monitor, project, canAct] = await Promise.all([
-      incidentTimeline(readModels, incident.id, incident.project_id),
+      incidentTimeline(readModels, commands.events, incident.id, incident.project_id),
       getMonitor(readModels, incident.monitor_id),
       getProject(readModels, incident.project_id),
       may(ctx.state.caller, ACT_ON_INCIDENT, incident.project_id),

@@ -1,59 +1,39 @@
 import { type IncomingPing, type PingReceivedData, pingStream } from '../domain/monitors/monitor.js';
-import { DOCUMENT_ID, type Filter, type Range, type ReadModelStore, type Scalar } from '../readstore/read-model-store.js';
-import { type AuditEventDocument, entriesOfStream } from '../../projections/audit-events.js';
-import { pagedFind } from './monitors.js';
+import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import { decodeEvent } from '../event-codecs/decode.js';
+import type { Range, Scalar } from '../readstore/read-model-store.js';
+import { type AuditEventDocument, actorOf } from '../../projections/audit-events.js';
 
 /**
- * A ping as the ping history shows it. There is no read model of pings of its own: each ping is
- * read from its entry in the history (audit_events), which retention and deletion already keep in
- * step with the log. A second document per ping, kept in step the same way, had been a third of
- * the projector's writes on the ping path.
+ * A ping as the ping history shows it. There is no read model of pings: a monitor's ping history
+ * is its stream of pings in the log, `pings-<monitor>`, which retention already keeps to the newest
+ * `retention_count` and deletion removes, read through the log's own (stream, revision) index. A
+ * copy of each ping in a read model (a collection of its own, then the history's entries) had cost
+ * a ping more pages written than the log itself: each copy needs its own per-monitor index, and
+ * retention deletes an old entry there on every ping.
+ *
+ * Read from the log, the history holds a ping as soon as it is acknowledged: read-your-writes
+ * without waiting for the projector.
  */
 export interface PingRecord extends IncomingPing, Pick<PingReceivedData, 'monitor_id' | 'project_id' | 'duration_assertion' | 'started_at'> {
   /** The ping's revision in its stream: orders the history and names what retention drops. */
   seq: number;
   /** When it was received. */
   created_at: string;
+  /** Where the log recorded it: orders it among the monitor's other events. */
+  position: number;
 }
 
-/** The ping-history fields a query may filter on, and where the history entry keeps each. */
-const FIELD_IN_ENTRY = {
-  event: 'data.event',
-  run_id: 'data.run_id',
-  exit_code: 'data.exit_code',
-  duration_assertion: 'data.duration_assertion',
-  created_at: 'data.received_at',
-} as const;
+/** A ping-history field a query may filter on (undefined: no condition), as on any read model's. */
+export type PingFilter = { [field in 'event' | 'run_id' | 'exit_code' | 'duration_assertion' | 'created_at']?: Scalar | Range | undefined };
 
-type PingField = keyof typeof FIELD_IN_ENTRY;
-const PING_FIELDS = Object.keys(FIELD_IN_ENTRY) as PingField[];
-
-/** Conditions on a ping's fields, as on any read model's (undefined: no condition). */
-export type PingFilter = { [field in PingField]?: Scalar | Range | undefined };
-
-/** Newest first: within a monitor's stream of pings, the log's order is the arrival order. */
-export const NEWEST_FIRST: [string, -1][] = [['position', -1]];
-
-/** Where the history keeps a monitor's pings that meet the filter. */
-export function pingEntries(monitorId: string, filter: PingFilter): Filter {
-  // By the ids of its stream of pings (at most retention_count entries, check results included),
-  // not by monitor_id: that would go through all the monitor's other events as well.
-  const where: Record<string, Scalar | Range> = { [DOCUMENT_ID]: entriesOfStream(pingStream(monitorId)), type: 'PingReceived' };
-  for (const field of PING_FIELDS) {
-    const condition = filter[field];
-    if (condition !== undefined) where[FIELD_IN_ENTRY[field]] = condition;
-  }
-  return where;
-}
-
-function pingOf(entry: AuditEventDocument): PingRecord {
-  // The entry's data is the PingReceived event's, as the log holds it (nothing in it is redacted).
-  const d = entry.data as unknown as PingReceivedData;
+function pingOf(recorded: RecordedEvent, d: PingReceivedData): PingRecord {
   return {
     ping_id: d.ping_id,
     monitor_id: d.monitor_id,
     project_id: d.project_id,
-    seq: entry.revision,
+    seq: recorded.revision,
+    position: recorded.position,
     run_id: d.run_id,
     event: d.event,
     exit_code: d.exit_code,
@@ -70,19 +50,86 @@ function pingOf(entry: AuditEventDocument): PingRecord {
   };
 }
 
-/** A page of a monitor's ping history, newest first, and how many pings match in all. */
-export async function pingPage(readModels: ReadModelStore, monitorId: string, filter: PingFilter, page: { page: number; limit: number }) {
-  const { docs, total } = await pagedFind<AuditEventDocument>(readModels, 'audit_events', pingEntries(monitorId, filter), NEWEST_FIRST, page);
-  return { pings: docs.map(pingOf), total };
+/** A ping as the log recorded it, and its data decoded. */
+export interface RecordedPing {
+  recorded: RecordedEvent;
+  data: PingReceivedData;
 }
 
-export async function getPing(readModels: ReadModelStore, monitorId: string, pingId: string): Promise<PingRecord | null> {
-  const [found] = await readModels.find<AuditEventDocument>('audit_events', { ...pingEntries(monitorId, {}), 'data.ping_id': pingId }, { limit: 1 });
-  return found ? pingOf(found.doc) : null;
+/**
+ * The monitor's pings the log keeps, newest first: at most its retention_count. Other events its
+ * stream may hold are not pings. Each is decoded through its codec, as everywhere events leave the log.
+ */
+export async function recordedPings(events: EventStore, monitorId: string): Promise<RecordedPing[]> {
+  const recorded = await events.readStream(pingStream(monitorId), { direction: 'backwards' });
+  const pings: RecordedPing[] = [];
+  for (const event of recorded) {
+    if (event.type !== 'PingReceived') continue;
+    const decoded = decodeEvent(event);
+    if (decoded.type === 'PingReceived') pings.push({ recorded: event, data: decoded.data });
+  }
+  return pings;
+}
+
+/**
+ * A ping as an entry of the history read model would hold it (it holds none: see
+ * projections/audit-events.ts), for what shows pings among the monitor's other events.
+ */
+export function historyEntryOfPing({ recorded, data }: RecordedPing): AuditEventDocument {
+  return {
+    id: `${recorded.streamName}@${recorded.revision}`,
+    event_id: recorded.id,
+    position: recorded.position,
+    stream: recorded.streamName,
+    revision: recorded.revision,
+    type: recorded.type,
+    time: recorded.created,
+    actor: actorOf(recorded.metadata),
+    project_id: data.project_id,
+    monitor_id: data.monitor_id,
+    incident_id: null,
+    data: data as unknown as Record<string, unknown>,
+  };
+}
+
+/** The monitor's ping history: what the log keeps of its pings, newest first. */
+export async function keptPings(events: EventStore, monitorId: string): Promise<PingRecord[]> {
+  return (await recordedPings(events, monitorId)).map((ping) => pingOf(ping.recorded, ping.data));
+}
+
+/** Whether a value meets a condition as a read model's filter means it (see read-model-store.ts). */
+function meets(value: Scalar, condition: Scalar | Range): boolean {
+  if (condition === null || typeof condition !== 'object') return value === condition;
+  if (condition.$in !== undefined && !condition.$in.includes(value)) return false;
+  if (condition.$ne !== undefined && value === condition.$ne) return false;
+  if (value === null || typeof value === 'boolean') return condition.$gt === undefined && condition.$gte === undefined && condition.$lt === undefined && condition.$lte === undefined;
+  if (condition.$gt !== undefined && !(value > condition.$gt)) return false;
+  if (condition.$gte !== undefined && !(value >= condition.$gte)) return false;
+  if (condition.$lt !== undefined && !(value < condition.$lt)) return false;
+  if (condition.$lte !== undefined && !(value <= condition.$lte)) return false;
+  return true;
+}
+
+export function pingMatches(ping: PingRecord, filter: PingFilter): boolean {
+  for (const field of ['event', 'run_id', 'exit_code', 'duration_assertion', 'created_at'] as const) {
+    const condition = filter[field];
+    if (condition !== undefined && !meets(ping[field], condition)) return false;
+  }
+  return true;
+}
+
+/** A page of a monitor's ping history, newest first, and how many pings match in all. */
+export async function pingPage(events: EventStore, monitorId: string, filter: PingFilter, page: { page: number; limit: number }) {
+  const matching = (await keptPings(events, monitorId)).filter((ping) => pingMatches(ping, filter));
+  const from = (page.page - 1) * page.limit;
+  return { pings: matching.slice(from, from + page.limit), total: matching.length };
+}
+
+export async function getPing(events: EventStore, monitorId: string, pingId: string): Promise<PingRecord | null> {
+  return (await keptPings(events, monitorId)).find((ping) => ping.ping_id === pingId) ?? null;
 }
 
 /** The newest pings since a time, newest first. */
-export async function recentPings(readModels: ReadModelStore, monitorId: string, since: string, limit: number): Promise<PingRecord[]> {
-  const found = await readModels.find<AuditEventDocument>('audit_events', pingEntries(monitorId, { created_at: { $gte: since } }), { sort: NEWEST_FIRST, limit });
-  return found.map((s) => pingOf(s.doc));
+export async function recentPings(events: EventStore, monitorId: string, since: string, limit: number): Promise<PingRecord[]> {
+  return (await keptPings(events, monitorId)).filter((ping) => ping.created_at >= since).slice(0, limit);
 }

@@ -1,4 +1,6 @@
+import type { EventStore } from '../eventstore/event-store.js';
 import type { Filter, ReadModelStore } from '../readstore/read-model-store.js';
+import { historyEntryOfPing, recordedPings } from './pings.js';
 import type { AuditEventDocument } from '../../projections/audit-events.js';
 import type { ChannelDocument } from '../../projections/notification-channels.js';
 
@@ -16,8 +18,21 @@ async function audit(readModels: ReadModelStore, filter: Filter, limit?: number,
   return (await readModels.find<AuditEventDocument>('audit_events', filter, { sort: [['position', newestFirst ? -1 : 1]], ...(limit ? { limit } : {}) })).map((s) => s.doc);
 }
 
+/**
+ * The monitor's newest observations before a log position, newest first: its check results from
+ * the history, its pings from their stream in the log (the history keeps no entries of them).
+ */
+async function observationsBefore(readModels: ReadModelStore, events: EventStore, monitorId: string, position: number, limit: number): Promise<AuditEventDocument[]> {
+  const [checks, pings] = await Promise.all([
+    audit(readModels, { monitor_id: monitorId, type: 'CheckCompleted', position: { $lt: position } }, limit, true),
+    recordedPings(events, monitorId),
+  ]);
+  const earlierPings = pings.filter((ping) => ping.recorded.position < position).slice(0, limit).map(historyEntryOfPing);
+  return [...checks, ...earlierPings].sort((a, b) => b.position - a.position).slice(0, limit);
+}
+
 /** The observations that led to an incident, read back from just before it opened. */
-async function causes(readModels: ReadModelStore, opened: AuditEventDocument): Promise<AuditEventDocument[]> {
+async function causes(readModels: ReadModelStore, events: EventStore, opened: AuditEventDocument): Promise<AuditEventDocument[]> {
   const monitorId = text(opened.data['monitor_id']);
   const kind = text(opened.data['event']);
   const before = { $lt: opened.position };
@@ -26,7 +41,7 @@ async function causes(readModels: ReadModelStore, opened: AuditEventDocument): P
     return takeRun(misses, (e) => Number(e.data['consecutive_misses']) >= 1, (e) => Number(e.data['consecutive_misses']) === 1);
   }
   const overdue = await audit(readModels, { monitor_id: monitorId, type: 'RunOverdue', position: before }, 1, true);
-  const observations = await audit(readModels, { monitor_id: monitorId, type: { $in: ['PingReceived', 'CheckCompleted'] }, position: before }, EVIDENCE_LIMIT, true);
+  const observations = await observationsBefore(readModels, events, monitorId, opened.position, EVIDENCE_LIMIT);
   if (kind === 'FAILED') {
     if (overdue[0] && opened.position - overdue[0].position < 5) return [overdue[0]];
     return takeRun(observations, (e) => e.data['event'] === 'FAILURE' || e.data['is_up'] === false, () => false);
@@ -111,9 +126,10 @@ function mergedByTime(kept: TimelineEntry[], added: TimelineEntry[]): TimelineEn
 /**
  * One incident's story, oldest first: what caused it (with the monitor's configuration then),
  * each page and its delivery outcome, the acknowledgement, and what resolved it. Read from the
- * history read model, so it holds what the log still holds (retention removes old pings).
+ * history read model and the monitor's pings in the log, so it holds what the log still holds
+ * (retention removes old pings).
  */
-export async function incidentTimeline(readModels: ReadModelStore, incidentId: string, projectId: string) {
+export async function incidentTimeline(readModels: ReadModelStore, events: EventStore, incidentId: string, projectId: string) {
   const own = await audit(readModels, { incident_id: incidentId });
   const opened = own.find((e) => e.type === 'IncidentOpened');
   const archived = own.find((e) => e.type === 'IncidentArchived');
@@ -133,7 +149,7 @@ export async function incidentTimeline(readModels: ReadModelStore, incidentId: s
   const [settings] = await audit(readModels, { monitor_id: monitorId, type: { $in: ['MonitorCreated', 'MonitorUpdated'] }, position: { $lt: opened.position } }, 1, true);
   const resolved = own.find((e) => e.type === 'IncidentResolved');
   const resolvedBy = resolved && resolved.data['by_kind'] === 'system'
-    ? (await audit(readModels, { monitor_id: monitorId, type: { $in: ['PingReceived', 'CheckCompleted'] }, position: { $lt: resolved.position } }, 1, true)).filter((e) => resolved.position - e.position < 10)
+    ? (await observationsBefore(readModels, events, monitorId, resolved.position, 1)).filter((e) => resolved.position - e.position < 10)
     : [];
   const channels = new Map(
     (await readModels.find<ChannelDocument>('notification_channels', { project_id: projectId })).map((s) => [s.doc.id, `channel "${s.doc.name}"`]),
@@ -144,7 +160,7 @@ export async function incidentTimeline(readModels: ReadModelStore, incidentId: s
         const pseudo = { type: text(o['type']), data: (o['data'] ?? {}) as Record<string, unknown> } as AuditEventDocument;
         return { at: text(o['at']), type: pseudo.type, summary: summarize(pseudo, channels), data: pseudo.data };
       })
-    : (await causes(readModels, opened)).map((e) => ({ at: e.time, type: e.type, summary: summarize(e, channels), data: e.data }));
+    : (await causes(readModels, events, opened)).map((e) => ({ at: e.time, type: e.type, summary: summarize(e, channels), data: e.data }));
   const rest = [...own, ...resolvedBy].filter((e) => e.type !== 'IncidentEvidenceRecorded').sort((a, b) => a.position - b.position);
   const seen = new Set<string>();
   const entries = [

@@ -34,6 +34,37 @@ describe('Event history API', () => {
     expect(future.body.pagination.total).to.equal(0);
   });
 
+  it("pages a monitor's history with its pings among its other events, as many as retention keeps", async () => {
+    const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Paged', type: 'JOB_BASIC', schedule: 'x', retention_count: 10, failure_tolerance: 100 } })).body.monitor;
+    for (let round = 0; round < 4; round++) {
+      for (let n = 0; n < 4; n++) await vigil.request('GET', `/v1/ping/${m.id}${n === 0 ? '/start' : ''}`);
+      await vigil.request('PATCH', `/v1/monitors/${m.id}`, { key, body: { name: `Paged ${round}` } });
+    }
+    const all = (await vigil.request('GET', `/v1/monitors/${m.id}/events?limit=200`, { key })).body;
+    const pings = all.data.filter((e: { type: string }) => e.type === 'PingReceived');
+    expect(pings.map((e: { revision: number }) => e.revision)).to.deep.equal([6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    expect(all.pagination.total).to.equal(all.data.length);
+    expect(all.data.filter((e: { type: string }) => e.type === 'MonitorUpdated')).to.have.length(4);
+    const positions = all.data.map((e: { stream: string; revision: number }) => `${e.stream}@${e.revision}`);
+    for (const limit of [1, 3, 7]) {
+      const paged: string[] = [];
+      for (let page = 1; page <= Math.ceil(all.data.length / limit) + 1; page++) {
+        const body = (await vigil.request('GET', `/v1/monitors/${m.id}/events?limit=${limit}&page=${page}`, { key })).body;
+        expect(body.pagination.total).to.equal(all.data.length);
+        paged.push(...body.data.map((e: { stream: string; revision: number }) => `${e.stream}@${e.revision}`));
+      }
+      expect(paged, `pages of ${limit}`).to.deep.equal(positions);
+    }
+    const onlyPings = (await vigil.request('GET', `/v1/monitors/${m.id}/events?type=PingReceived&limit=200`, { key })).body;
+    expect(onlyPings.data).to.deep.equal(pings);
+    expect(onlyPings.data[0]).to.deep.include({ type: 'PingReceived', stream: `pings-${m.id}`, actor: { kind: 'system', user_id: null, api_key_id: null } });
+    expect(onlyPings.data[0].data).to.include({ monitor_id: m.id, event: 'SUCCESS' });
+    const noPings = (await vigil.request('GET', `/v1/monitors/${m.id}/events?type=MonitorUpdated`, { key })).body;
+    expect(noPings.data.map((e: { type: string }) => e.type)).to.deep.equal(['MonitorUpdated', 'MonitorUpdated', 'MonitorUpdated', 'MonitorUpdated']);
+    const late = (await vigil.request('GET', `/v1/monitors/${m.id}/events?from=${pings[5].time}&type=PingReceived`, { key })).body;
+    expect(late.data.map((e: { id: string }) => e.id)).to.deep.equal(pings.filter((e: { time: string }) => e.time >= pings[5].time).map((e: { id: string }) => e.id));
+  });
+
   it('shows the project history with secrets redacted, keeping the record of a deleted monitor', async () => {
     await vigil.request('POST', '/v1/notification-channels', { key, body: { project_id: projectId, name: 'Hook', type: 'SLACK', config: { webhook_url: 'https://hooks.example/SECRET-PATH' } } });
     const doomed = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Doomed', type: 'JOB_BASIC', schedule: 'x' } })).body.monitor;

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../src/eventstore/event-store.js';
 import type { ProjectedEvent } from '../../src/projector/projection.js';
 import { Projector } from '../../src/projector/projector.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
-import { monitorCreated, monitorUpdated, pingReceived } from '../support/recorded-events.js';
+import { checkCompleted, monitorCreated, monitorUpdated, pingReceived } from '../support/recorded-events.js';
 
 const at = '2026-11-21T00:00:00.000Z';
 const projectId = 'p1';
@@ -31,6 +31,8 @@ describe('Audit events projection', () => {
     const ids = { monitor_id: monitorId, project_id: projectId };
     await append(`monitor-${monitorId}`, 'MonitorCreated', monitorCreated(ids, at));
     for (let n = 0; n < pings; n++) await append(`pings-${monitorId}`, 'PingReceived', pingReceived(ids, at, { ping_id: `${monitorId}-${n}` }));
+    // A check result shares the stream of pings but is no ping: the history keeps an entry of it.
+    await append(`pings-${monitorId}`, 'CheckCompleted', checkCompleted(ids, at, { check_id: `${monitorId}-check` }));
   }
 
   it('records every event with its secrets redacted and the rest of its data as it was', async () => {
@@ -52,22 +54,19 @@ describe('Audit events projection', () => {
     await append('incident-i1', 'IncidentArchived', { ...ids, incident: {}, configuration: null, timeline: [], archived_at: at });
     await append('monitor-m1', 'MonitorDeleted', { monitor_id: 'm1', project_id: projectId, deleted_at: at });
     await project();
-    expect(await entries()).to.deep.equal(['monitor-m2@0', 'pings-m2@0', 'incident-i1@0']);
+    expect(await entries()).to.deep.equal(['monitor-m2@0', 'pings-m2@1', 'incident-i1@0']);
   });
 
-  it('forgets the ping entries a lowered retention leaves behind', async () => {
-    await monitorWithHistory('m1', 5);
-    await monitorWithHistory('m2', 2);
-    await append('monitor-m1', 'MonitorUpdated', monitorUpdated({ monitor_id: 'm1', project_id: projectId }, at, { retention_count: 2 }, 4));
+  it('keeps no entry of a ping: the ping history and the monitor history read pings from the log', async () => {
+    await monitorWithHistory('m1', 3);
+    await append('monitor-m1', 'MonitorUpdated', monitorUpdated({ monitor_id: 'm1', project_id: projectId }, at, { retention_count: 2 }, 2));
     await project();
-    expect(await entries()).to.deep.equal(['monitor-m1@0', 'pings-m1@3', 'pings-m1@4', 'monitor-m2@0', 'pings-m2@0', 'pings-m2@1', 'monitor-m1@1']);
+    expect(await entries()).to.deep.equal(['monitor-m1@0', 'pings-m1@3', 'monitor-m1@1']);
   });
 
   it("finds a monitor's entries to forget through an index, not by reading the whole history", async () => {
     await stores.readModels.ensureCollections([auditEventsProjection.collection]);
     const ids = { monitor_id: 'm1', project_id: projectId };
-    const updated = await lookupPlan('monitor-m1', 'MonitorUpdated', { ...ids, config: { retention_count: 2 }, last_ping_seq: 4, updated_at: at });
-    expect(updated).to.match(/SEARCH rm_audit_events USING INDEX rm_audit_events__monitor_id__position/);
     const deleted = await lookupPlan('monitor-m1', 'MonitorDeleted', { ...ids, deleted_at: at });
     expect(deleted).to.match(/SEARCH rm_audit_events USING INDEX rm_audit_events__monitor_id__position/);
   });

@@ -62,7 +62,7 @@ export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies
 
   router.get('/incidents/:incidentId/timeline', async (ctx) => {
     const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], { scope: 'read' });
-    const timeline = await incidentTimeline(readModels, incident.id, incident.project_id);
+    const timeline = await incidentTimeline(readModels, commands.events, incident.id, incident.project_id);
     ctx.body = { incident: incidentBody(incident), configuration: timeline.configuration, entries: timeline.entries };
   });
 

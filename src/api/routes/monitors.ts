@@ -141,7 +141,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     );
     const created = { ...(query.from_date ? { $gte: query.from_date } : {}), ...(query.to_date ? { $lte: query.to_date } : {}) };
     const { pings, total } = await pingPage(
-      readModels,
+      commands.events,
       monitor.id,
       {
         event: listFilter(ctx.query['event'], 'event', PING_KINDS)['event'],
@@ -157,7 +157,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
 
   router.get('/monitors/:monitorId/pings/:pingId', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
-    const ping = await getPing(readModels, monitor.id, pathId(ctx.params['pingId'], 'ping'));
+    const ping = await getPing(commands.events, monitor.id, pathId(ctx.params['pingId'], 'ping'));
     if (!ping) throw new HttpError(404, 'ping not found');
     ctx.body = { ping: { ...pingBody(ping, { fullPayload: true }), truncated: ping.payload_truncated } };
   });
@@ -180,7 +180,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
     const now = commands.clock();
     const from = new Date(now.getTime() - WARNING_WINDOW_DAYS * 86_400_000).toISOString();
-    const pings = await recentPings(readModels, monitor.id, from, WARNING_MAX_PINGS);
+    const pings = await recentPings(commands.events, monitor.id, from, WARNING_MAX_PINGS);
     ctx.body = {
       warnings: monitorWarnings(monitor, pings, now.toISOString()),
       analyzed_period: { from, to: now.toISOString(), total_pings: pings.length },

@@ -35,7 +35,7 @@ export const incidentNoteRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   /** The incident page again, with the note sent back to be corrected (GOV.UK: the error names the field and links to it). */
   async function sendBack(ctx: Context & { state: ConsoleState }, incident: IncidentDocument, error: NoteFormError): Promise<void> {
     const [timeline, monitor, project] = await Promise.all([
-      incidentTimeline(readModels, incident.id, incident.project_id),
+      incidentTimeline(readModels, commands.events, incident.id, incident.project_id),
       getMonitor(readModels, incident.monitor_id),
       getProject(readModels, incident.project_id),
     ]);
