@@ -64,6 +64,19 @@ describe('Audit events projection', () => {
     expect(await entries()).to.deep.equal(['monitor-m1@0', 'pings-m1@3', 'monitor-m1@1']);
   });
 
+  it('forgets a check result once the pings after it push it out of the log\'s window, as a rebuild would not find it', async () => {
+    const ids = { monitor_id: 'm1', project_id: projectId };
+    await append('monitor-m1', 'MonitorCreated', monitorCreated(ids, at));
+    await append('pings-m1', 'CheckCompleted', checkCompleted(ids, at, { check_number: 1, retention_count: 2 }));
+    await append('pings-m1', 'PingReceived', pingReceived(ids, at, { ping_id: 'p-1', retention_count: 2 }));
+    await project();
+    expect(await entries()).to.deep.equal(['monitor-m1@0', 'pings-m1@0']);
+    // Two kept: the ping at revision 2 leaves the check at revision 0 behind.
+    await append('pings-m1', 'PingReceived', pingReceived(ids, at, { ping_id: 'p-2', retention_count: 2 }));
+    await project();
+    expect(await entries()).to.deep.equal(['monitor-m1@0']);
+  });
+
   it("finds a monitor's entries to forget through an index, not by reading the whole history", async () => {
     await stores.readModels.ensureCollections([auditEventsProjection.collection]);
     const ids = { monitor_id: 'm1', project_id: projectId };
