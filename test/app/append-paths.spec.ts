@@ -6,7 +6,7 @@ import { addMember, createProject } from '../../src/app/projects.js';
 import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
 import type { EventStore } from '../../src/eventstore/event-store.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
-import { losingAnswers, withoutMultiStreamAppend } from '../support/store-wrappers.js';
+import { losingAnswers, racedStore, withoutMultiStreamAppend } from '../support/store-wrappers.js';
 
 const actor: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: 'r-1' };
 const config: MonitorConfig = { ...MONITOR_DEFAULTS, name: 'Backup', slug: 'backup', type: 'JOB_HEARTBEAT', schedule: '1h', uptime: null };
@@ -51,21 +51,6 @@ for (const path of paths) {
   });
 }
 
-/** The store as one process sees it, with `beforeNextWrite` run (once) just before its next append: another process's write. */
-function raced(events: EventStore, beforeNextWrite: () => Promise<unknown>): EventStore {
-  let pending: (() => Promise<unknown>) | null = beforeNextWrite;
-  const interleave = async () => {
-    const other = pending;
-    pending = null;
-    await other?.();
-  };
-  const appendToStreams = events.appendToStreams?.bind(events);
-  return {
-    ...withoutMultiStreamAppend(events),
-    appendToStream: async (...args) => (await interleave(), events.appendToStream(...args)),
-    ...(appendToStreams ? { appendToStreams: async (appends) => (await interleave(), appendToStreams(appends)) } : {}),
-  };
-}
 
 describe('A timer fire racing a check-in, appending to both streams at once (embedded)', () => {
   let stores: EmbeddedStores;
@@ -82,7 +67,7 @@ describe('A timer fire racing a check-in, appending to both streams at once (emb
     // The check-in, from another process, a minute before the deadline (1 h + 5 min grace).
     const pinger = commandContext(stores.events, { clock: () => new Date('2026-03-01T01:04:00.000Z') });
     const ping = () => receivePing(pinger, monitorId, { ...failure, event: 'SUCCESS', exit_code: 0 }, actor);
-    const timer = commandContext(raced(stores.events, ping), { clock: () => new Date('2026-03-01T01:05:00.000Z') });
+    const timer = commandContext(racedStore(stores.events, ping), { clock: () => new Date('2026-03-01T01:05:00.000Z') });
 
     await runMonitorCommand(timer, { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids: { missed: 'i-1', overdue: 'i-2', failed: 'i-3' }, repage_after_seconds: 3600, now: '2026-03-01T01:05:00.000Z' }, actor);
 
@@ -109,7 +94,7 @@ describe('A timer fire racing a check-in, appending stream by stream (EventStore
     // after the timer read the streams and before it appends.
     const pinger = commandContext(withoutMultiStreamAppend(stores.events), { clock: () => new Date('2026-03-01T01:04:00.000Z') });
     const ping = () => receivePing(pinger, monitorId, { ...failure, event: 'SUCCESS', exit_code: 0 }, actor);
-    const timer = commandContext(raced(withoutMultiStreamAppend(stores.events), ping), { clock: () => new Date('2026-03-01T01:05:00.000Z') });
+    const timer = commandContext(racedStore(withoutMultiStreamAppend(stores.events), ping), { clock: () => new Date('2026-03-01T01:05:00.000Z') });
 
     await runMonitorCommand(timer, { type: 'ExpireDeadlines', monitor_id: monitorId, incident_ids: { missed: 'i-1', overdue: 'i-2', failed: 'i-3' }, repage_after_seconds: 3600, now: '2026-03-01T01:05:00.000Z' }, actor);
 

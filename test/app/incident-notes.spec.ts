@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { racedStore } from '../support/store-wrappers.js';
 import type { Actor } from '../../src/app/command-handler.js';
 import { commandContext } from '../../src/app/context.js';
 import { addIncidentNote } from '../../src/app/incident-notes.js';
@@ -17,19 +18,6 @@ const by = { user_id: 'u-1', email: 'ops@example.com', api_key_id: 'k-1' };
 const config: MonitorConfig = { ...MONITOR_DEFAULTS, alert_enabled: false, name: 'Backup', slug: 'backup', type: 'JOB_HEARTBEAT', schedule: '1h', uptime: null };
 const failure = { event: 'FAILURE' as const, run_id: null, exit_code: 1, duration_ms: null, message: null, payload: null, payload_truncated: false, payload_bytes: null, request_ip: null, request_ua: null };
 
-/** The store as one process sees it, with `beforeNextWrite` run (once) just before its next append: another process's write. */
-function racedStore(events: EventStore, beforeNextWrite: () => Promise<unknown>): EventStore {
-  let pending: (() => Promise<unknown>) | null = beforeNextWrite;
-  const interleave = async () => {
-    const other = pending;
-    pending = null;
-    await other?.();
-  };
-  return Object.assign(Object.create(events) as EventStore, {
-    appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => (await interleave(), events.appendToStream(...args)),
-    appendToStreams: async (...args: Parameters<NonNullable<EventStore['appendToStreams']>>) => (await interleave(), events.appendToStreams!(...args)),
-  });
-}
 
 async function refusal(promise: Promise<unknown>): Promise<DomainError> {
   const error = await promise.then(() => null, (caught: unknown) => caught);

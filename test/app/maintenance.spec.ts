@@ -5,30 +5,14 @@ import { scheduleMaintenanceWindow } from '../../src/app/maintenance.js';
 import { createMonitor, receivePing } from '../../src/app/monitors.js';
 import { createProject } from '../../src/app/projects.js';
 import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
-import type { EventStore } from '../../src/eventstore/event-store.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
-import { withoutMultiStreamAppend } from '../support/store-wrappers.js';
+import { racedStore } from '../support/store-wrappers.js';
 
 const actor: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: 'r-1' };
 const config: MonitorConfig = { ...MONITOR_DEFAULTS, name: 'Backup', slug: 'backup', type: 'JOB_BASIC', schedule: 'x', uptime: null, failure_tolerance: 1 };
 const failure = { event: 'FAILURE' as const, run_id: null, exit_code: 1, duration_ms: null, message: null, payload: null, payload_truncated: false, payload_bytes: null, request_ip: null, request_ua: null };
 const NOW = new Date('2026-11-21T12:00:00.000Z');
 
-/** The store as one process sees it, with `beforeNextWrite` run (once) just before its next append: another process's write. */
-function raced(events: EventStore, beforeNextWrite: () => Promise<unknown>): EventStore {
-  let pending: (() => Promise<unknown>) | null = beforeNextWrite;
-  const interleave = async () => {
-    const other = pending;
-    pending = null;
-    await other?.();
-  };
-  const appendToStreams = events.appendToStreams?.bind(events);
-  return {
-    ...withoutMultiStreamAppend(events),
-    appendToStream: async (...args) => (await interleave(), events.appendToStream(...args)),
-    ...(appendToStreams ? { appendToStreams: async (appends) => (await interleave(), appendToStreams(appends)) } : {}),
-  };
-}
 
 describe('A failure racing a maintenance window being scheduled, appending to both streams at once (embedded)', () => {
   let stores: EmbeddedStores;
@@ -41,7 +25,7 @@ describe('A failure racing a maintenance window being scheduled, appending to bo
     const { monitorId } = await createMonitor(setup, { project_id: projectId, config, slugGiven: true }, actor);
     const window = { name: 'Deploy', monitor_ids: [monitorId], starts_at: NOW.toISOString(), ends_at: '2026-11-21T12:30:00.000Z', rrule: null, timezone: null, duration_seconds: null };
     const deployScript = () => scheduleMaintenanceWindow(setup, { project_id: projectId, settings: window, window_id: 'w-1' }, actor);
-    const pinger = commandContext(raced(stores.events, deployScript), { clock: () => NOW });
+    const pinger = commandContext(racedStore(stores.events, deployScript), { clock: () => NOW });
 
     await receivePing(pinger, monitorId, failure, actor);
 

@@ -1,31 +1,17 @@
 import { expect } from 'chai';
+import { racedStore } from '../support/store-wrappers.js';
 import type { Actor } from '../../src/app/command-handler.js';
 import { commandContext } from '../../src/app/context.js';
 import { createMonitor, receivePing, updateMonitor } from '../../src/app/monitors.js';
 import { createProject } from '../../src/app/projects.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
-import type { EventStore } from '../../src/eventstore/event-store.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
 
 const actor: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: 'r-1' };
 const job = (name: string, slug: string): MonitorConfig => ({ ...MONITOR_DEFAULTS, name, slug, type: 'JOB_BASIC', schedule: 'x', uptime: null });
 const failure = { event: 'FAILURE' as const, run_id: null, exit_code: 1, duration_ms: null, message: null, payload: null, payload_truncated: false, payload_bytes: null, request_ip: null, request_ua: null };
 
-/** The store as one process sees it, with `beforeNextWrite` run (once) just before its next append: another process's write. */
-function racedStore(events: EventStore, beforeNextWrite: () => Promise<unknown>): EventStore & { raced: () => boolean } {
-  let pending: (() => Promise<unknown>) | null = beforeNextWrite;
-  const interleave = async () => {
-    const other = pending;
-    pending = null;
-    await other?.();
-  };
-  return Object.assign(Object.create(events) as EventStore, {
-    appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => (await interleave(), events.appendToStream(...args)),
-    appendToStreams: async (...args: Parameters<NonNullable<EventStore['appendToStreams']>>) => (await interleave(), events.appendToStreams!(...args)),
-    raced: () => pending === null,
-  });
-}
 
 describe('Monitor dependencies over the embedded store', () => {
   let stores: EmbeddedStores;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { racedStore } from '../support/store-wrappers.js';
 import type { Actor } from '../../src/app/command-handler.js';
 import { commandContext } from '../../src/app/context.js';
 import { changeMonitor, createMonitor, pauseMonitor, receivePing, runMonitorCommand, updateMonitor } from '../../src/app/monitors.js';
@@ -22,19 +23,6 @@ function countingReads(events: EventStore): { store: EventStore; reads: () => nu
   return { store, reads: () => reads };
 }
 
-/** The store as one process sees it, with `beforeNextWrite` run (once) just before its next append: another process's write. */
-function racedStore(events: EventStore, beforeNextWrite: () => Promise<unknown>): EventStore {
-  let pending: (() => Promise<unknown>) | null = beforeNextWrite;
-  const interleave = async () => {
-    const other = pending;
-    pending = null;
-    await other?.();
-  };
-  return Object.assign(Object.create(events) as EventStore, {
-    appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => (await interleave(), events.appendToStream(...args)),
-    appendToStreams: async (...args: Parameters<NonNullable<EventStore['appendToStreams']>>) => (await interleave(), events.appendToStreams!(...args)),
-  });
-}
 
 describe('runMonitorCommand', () => {
   let stores: EmbeddedStores;

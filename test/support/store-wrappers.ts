@@ -36,3 +36,22 @@ export function losingAnswers(store: EventStore, lost: number): EventStore & { l
     lostAnswers: () => lost - toLose,
   };
 }
+
+/**
+ * The store as one process sees it while another writes: `beforeNextWrite` runs (once) just before
+ * this one's next append, between its read and its write. `raced()` says whether it has run.
+ */
+export function racedStore(events: EventStore, beforeNextWrite: () => Promise<unknown>): EventStore & { raced: () => boolean } {
+  let pending: (() => Promise<unknown>) | null = beforeNextWrite;
+  const interleave = async () => {
+    const other = pending;
+    pending = null;
+    await other?.();
+  };
+  const appendToStreams = events.appendToStreams?.bind(events);
+  return Object.assign(Object.create(events) as EventStore, {
+    appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => (await interleave(), events.appendToStream(...args)),
+    ...(appendToStreams ? { appendToStreams: async (...args: Parameters<NonNullable<EventStore['appendToStreams']>>) => (await interleave(), appendToStreams(...args)) } : {}),
+    raced: () => pending === null,
+  });
+}
