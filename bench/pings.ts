@@ -309,7 +309,15 @@ const floor = summary(floorRuns);
 const half = { ...summary(halfRuns), offered: median(halfRuns.map((r) => r.offered)) };
 const fsync = { p50: median(fsyncRuns.map((r) => r.p50)), p99: median(fsyncRuns.map((r) => r.p99)) };
 const ratio = peak.rate / bare.rate;
-const met = ratio >= 0.5 && half.p99 < 10 && pingCheck.lost === 0;
+// Judged against the durable floor, the least a log readable by stream costs a ping here (same run).
+const targets = [
+  { what: 'peak at least 0.6x the durable floor', met: peak.rate >= 0.6 * floor.rate, value: `${(peak.rate / floor.rate).toFixed(2)}x` },
+  { what: 'server CPU at most 60 µs per ping', met: peak.cpuPerRequestUs <= 60, value: `${peak.cpuPerRequestUs.toFixed(0)} µs` },
+  { what: 'disk at most 15 KB per ping at peak', met: peak.diskKbPerRequest <= 15, value: `${peak.diskKbPerRequest.toFixed(1)} KB` },
+  { what: 'p99 under 10 ms at half of peak, at the load generator', met: half.p99 < 10, value: `${half.p99} ms` },
+  { what: 'no acknowledged ping lost', met: pingCheck.lost === 0, value: String(pingCheck.lost) },
+];
+const met = targets.every((t) => t.met);
 const settings = Object.entries(serverEnv).map(([name, value]) => `${name}=${value}`).join(' ') || 'defaults';
 
 const row = (name: string, r: LoadResult) =>
@@ -328,6 +336,7 @@ console.log(
   `ratio: vigil at ${(ratio * 100).toFixed(0)}% of the bare server, the durable floor at ${((floor.rate / bare.rate) * 100).toFixed(0)}%; ` +
     `CPU per request ${(peak.cpuPerRequestUs / bare.cpuPerRequestUs).toFixed(1)}x the bare server's`,
 );
+for (const t of targets) console.log(`target: ${t.what}: ${t.value}, ${t.met ? 'met' : 'NOT met'}`);
 console.log(
   `acknowledged pings: ${pingCheck.acknowledged}; recorded in the log: ${pingCheck.recorded}; lost: ${pingCheck.lost}` +
     `; of those retention keeps, not in the ping history: ${pingCheck.keptNotInHistory}`,
@@ -340,6 +349,7 @@ recordResult({
   command: `npm run bench:pings -- --connections ${connections} --seconds ${duration} --monitors ${monitorCount} --rounds ${rounds}${values['server-env'].map((pair) => ` --server-env ${pair}`).join('')}`,
   figures: {
     req_per_s: Math.round(peak.rate),
+    peak_to_durable_floor: Math.round((peak.rate / floor.rate) * 100) / 100,
     p50_ms: peak.p50,
     p99_ms: peak.p99,
     server_cpu_us_per_request: Math.round(peak.cpuPerRequestUs),
@@ -379,11 +389,12 @@ recordResult({
   },
   ratio: Math.round(ratio * 1000) / 1000,
   target: {
-    description: 'ping ingestion on the embedded store: at least half the bare-server throughput, p99 under 10 ms at half of peak load, zero acknowledged pings lost',
+    description: 'ping ingestion on the embedded store, against the durable floor of the same run: peak at least 0.6x the floor, server CPU at most 60 µs and disk at most 15 KB per ping, p99 under 10 ms at half of peak, zero acknowledged pings lost',
     met,
   },
   notes: [
-    `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors at the default retention (200 pings; past it, each ping also drops the oldest from the log and the history) pinged round-robin; medians of ${rounds} round(s), ${duration} s per phase.`,
+    `Targets, each: ${targets.map((t) => `${t.what}: ${t.value}, ${t.met ? 'met' : 'not met'}`).join('; ')}.`,
+    `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors at the default retention (200 pings; past it, each ping also drops the oldest from the log) pinged round-robin; medians of ${rounds} round(s), ${duration} s per phase.`,
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
     'Disk fdatasync: 500 syncs of a 16 KB write in the data dir after each round (bench/fsync-probe.ts). A ping is answered once its group commit has synced; one arriving during a commit waits for that one and then its own, so about twice the fdatasync p99 is the floor under the ping p99 on this disk.',
     'In the server: each request timed from Node having parsed its headers to the last byte of its answer handed to the socket (bench/server-latency.ts, preloaded into both servers). The latency above it is what the load generator saw, on the same cores: the difference is the generator waiting for a core while the server keeps the machine busy, and requests waiting in their socket while the server\'s event loop is blocked ("event loop blocked": timer delay sampled every 2 ms). The target is judged on what the load generator saw.',
