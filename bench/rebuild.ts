@@ -32,6 +32,8 @@ const total = Number(values.events);
 const repeat = Number(values.repeat);
 const TARGET_EVENTS = 1_000_000;
 const TARGET_RATE = 50_000;
+/** Of the log's own read rate, in the same run: what the read models may cost on top of reading it. */
+const TARGET_SHARE_OF_READ = 0.5;
 const PAGE = 10_000;
 const projects = 1000;
 const dir = makeTempDir('vigil-bench-rebuild');
@@ -135,7 +137,12 @@ if (!values.trial) recordResult({
   baseline: { name: 'reading the log only', figures: { events: total, events_per_s: Math.round(read), peak_rss_mib: seedPeakRss } },
   ratio: Number((rebuild / read).toFixed(3)),
   ...(total >= TARGET_EVENTS
-    ? { target: { description: `at least ${TARGET_RATE.toLocaleString('en-US')} events/s rebuilding ${TARGET_EVENTS.toLocaleString('en-US')} events`, met: rebuild >= TARGET_RATE } }
+    ? {
+        target: {
+          description: `rebuilding ${TARGET_EVENTS.toLocaleString('en-US')} events at least ${TARGET_SHARE_OF_READ}x the speed of reading the log alone in the same run (and at least ${TARGET_RATE.toLocaleString('en-US')} events/s)`,
+          met: rebuild >= TARGET_SHARE_OF_READ * read && rebuild >= TARGET_RATE,
+        },
+      }
     : {}),
   notes: [
     `The log: 1,000 projects (ProjectCreated, ProjectMemberAdded) then ProjectUpdated events round-robin; every event also becomes an audit-history entry. Median of ${repeat} runs; the rebuild drops and refills every read model each run. Peak RSS is the process's high-water mark (the baseline column: after seeding and before any rebuild).`,
