@@ -295,10 +295,53 @@ function nextOfRule(schedule: string, timezone: string, from: Date): Date | null
   let next = rule ? afterWithinHorizon(rule, from) : null;
   for (let tries = 0; rule && next && tries < 2; tries++) {
     const first = firstInstantOfWallTime(next, timezone);
-    if (first > from) return first;
+    if (first > from) return outOfTheGap(first, schedule, timezone);
     next = afterWithinHorizon(rule, next);
   }
-  return next;
+  return next && outOfTheGap(next, schedule, timezone);
+}
+
+/** The longest a clock change skips (an hour; half an hour on Lord Howe Island). */
+const GAP_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+
+/**
+ * An occurrence at a wall time the spring-forward gap skips (02:30 in Berlin on the last Sunday of
+ * March) starts when the gap ends (03:00 CEST), as cron has it: rrule places it an hour early, at
+ * 01:30 CET. Only an occurrence followed within the hour by a clock going forward is looked at:
+ * the rule read in UTC, where there are no gaps, says which wall time it meant.
+ */
+function outOfTheGap(found: Date, schedule: string, timezone: string): Date {
+  const offsetAt = (minute: number) => wallTimeAsUtcMs(new Date(minute * MINUTE_MS), timezone) - minute * MINUTE_MS;
+  const start = Math.floor(found.getTime() / MINUTE_MS);
+  const before = offsetAt(start);
+  if (offsetAt(start + GAP_MS / MINUTE_MS) <= before) return found;
+  const shown = wallTimeAsUtcMs(found, timezone);
+  const meant = nextOfRule(schedule, 'UTC', new Date(shown - 1));
+  if (meant === null || meant.getTime() === shown || meant.getTime() - shown > GAP_MS) return found;
+  // The first minute on the new offset: the gap's end.
+  let [low, high] = [start, start + GAP_MS / MINUTE_MS];
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (offsetAt(middle) === before) low = middle;
+    else high = middle;
+  }
+  return new Date(high * MINUTE_MS);
+}
+
+/** One formatter per zone: building one costs about 0.1 ms. */
+const wallTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall time `instant` shows in `timezone`, read as if it were UTC, in ms. */
+function wallTimeAsUtcMs(instant: Date, timezone: string): number {
+  let format = wallTimeFormats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    wallTimeFormats.set(timezone, format);
+  }
+  const parts = format.formatToParts(instant);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
 }
 
 /** The earliest instant that reads as the same wall time in the zone (a fall-back hour repeats it). */

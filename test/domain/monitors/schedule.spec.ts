@@ -29,6 +29,13 @@ describe('Schedules', () => {
         '2026-10-27T01:30:00.000Z',
       ]));
 
+    it('runs an RRULE time skipped by the spring-forward gap at the first valid instant after it, as cron does', () =>
+      expect(chain('RRULE:FREQ=DAILY;BYHOUR=2;BYMINUTE=30;BYSECOND=0', 'Europe/Berlin', '2026-03-28T12:00:00.000Z', 3)).to.deep.equal([
+        '2026-03-29T01:00:00.000Z',
+        '2026-03-30T00:30:00.000Z',
+        '2026-03-31T00:30:00.000Z',
+      ]));
+
     it('runs an RRULE time in the repeated fall-back hour once too, at its first occurrence', () =>
       expect(chain('RRULE:FREQ=DAILY;BYHOUR=2;BYMINUTE=30;BYSECOND=0', 'Europe/Berlin', '2026-10-24T12:00:00.000Z', 3)).to.deep.equal([
         '2026-10-25T00:30:00.000Z',
