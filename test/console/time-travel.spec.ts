@@ -84,7 +84,7 @@ describe('Console time travel and audit in a real browser', function () {
     expect(await page.locator('.omitted').innerText()).to.contain('sparklines');
     expect(await page.getByRole('note', { name: 'Viewing the past' }).count()).to.equal(1);
     const nav = page.getByRole('navigation', { name: 'Project' });
-    expect(await nav.getByRole('link').allInnerTexts()).to.deep.equal(['Monitors', 'Badges & status pages', 'Audit', 'Settings']);
+    expect(await nav.getByRole('link').allInnerTexts()).to.deep.equal(['Monitors', 'Badges & status pages', 'Maintenance', 'Audit', 'Settings']);
     expect(await nav.getByRole('link', { name: 'Audit' }).getAttribute('href')).to.equal(`/projects/${seed.project}/audit`);
     await browser!.shoot(page, 'project-past');
     await browser!.accessible(page);
