@@ -66,7 +66,7 @@ ${v.chained
 </section>
 </div>
 <section class="panel" aria-labelledby="export-title"><h2 id="export-title">Export</h2>
-<p>The REST API lists this project's recorded events, oldest first, 200 a page: each with its type, time, actor, stream, revision and data, secrets redacted. Filter with <code>from</code>, <code>to</code> and <code>type</code>. It takes your API key, as every API call does:</p>
+<p>The REST API lists this project's recorded events but its pings (each monitor's own history has those), oldest first, 200 a page: each with its type, time, actor, stream, revision and data, secrets redacted. Filter with <code>from</code>, <code>to</code> and <code>type</code>. It takes your API key, as every API call does:</p>
 <p><a href="${exportPath}">${exportPath}</a></p>
 <div class="copy-row"><code id="export-curl" class="wrap">${curl}</code><button type="button" class="button button-secondary button-small" data-copy="export-curl" hidden>Copy</button></div>
 <p class="hint">For the whole log of the project as it is recorded, to keep or to replay elsewhere, run <code>vigil events export --project ${project.id} &gt; project.ndjson</code> on the server.</p>
