@@ -27,12 +27,6 @@ export interface PingReceivedData extends Ids, IncomingPing {
   duration_assertion: DurationAssertion | null;
   /** Start of the run this ping completes. */
   started_at: string | null;
-  message: string | null;
-  payload: string | null;
-  payload_truncated: boolean;
-  payload_bytes: number | null;
-  request_ip: string | null;
-  request_ua: string | null;
   received_at: string;
   /** False while the monitor is paused: recorded, not evaluated. */
   evaluated: boolean;
