@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
-import { isTimeZone, nextExpectedAfter, scheduleProblem } from '../monitors/schedule.js';
+import { isTimeZone, nextExpectedAfter, scheduleProblem, wallTimeAsUtcMs } from '../monitors/schedule.js';
 
 /**
  * When a maintenance window covers its monitors: once (`starts_at` to `ends_at`), or at every
@@ -120,10 +120,7 @@ const GAP_MS = 3_600_000;
 
 /** The wall time `instant` shows in `timezone`, written as if it were UTC. */
 function wallTimeAsUtc(instant: string, timezone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-    .formatToParts(new Date(instant));
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return new Date(Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'))).toISOString();
+  return new Date(wallTimeAsUtcMs(new Date(instant), timezone)).toISOString();
 }
 
 export function covers(window: MaintenanceWindow, monitorId: string): boolean {

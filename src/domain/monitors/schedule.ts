@@ -333,7 +333,7 @@ function outOfTheGap(found: Date, schedule: string, timezone: string): Date {
 const wallTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The wall time `instant` shows in `timezone`, read as if it were UTC, in ms. */
-function wallTimeAsUtcMs(instant: Date, timezone: string): number {
+export function wallTimeAsUtcMs(instant: Date, timezone: string): number {
   let format = wallTimeFormats.get(timezone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
