@@ -26,48 +26,20 @@ export interface MonitorDocument extends Omit<MonitorConfig, 'uptime'> {
    */
   is_new: boolean;
   /**
-   * The dashboard's row, kept on the document every ping and check already rewrites: when the
-   * monitor last heard anything (a ping of any kind, or a check), and its last runs (a SUCCESS or
-   * FAILURE ping, or a check), oldest first. Not part of the API's representation.
+   * For the dashboard's row, kept on the document every ping and check already rewrites: when the
+   * monitor last heard anything (a ping of any kind, or a check), and how many events its pings
+   * stream had then (its newest revision + 1), up to which the row's last runs are read from the
+   * log (src/queries/recent-runs.ts). Not part of the API's representation.
    */
   last_seen_at: string | null;
-  recent_runs: RecentRun[];
+  pings_stream_length: number;
   created_at: string;
   updated_at: string;
-}
-
-/** One finished run or check, as the dashboard's sparkline draws it. */
-export interface RecentRun {
-  at: string;
-  ok: boolean;
-  duration_ms: number | null;
-  /**
-   * Its place in the pings stream (revision + 1), so the log's retention window applies; null for a
-   * check recorded in the monitor's own stream (before checks were kept with the pings).
-   */
-  ping_number: number | null;
-}
-
-/** As many runs as the dashboard's sparkline shows. */
-export const RECENT_RUNS_KEPT = 30;
-
-/**
- * The runs with one more, at most as many as the sparkline shows, and only runs whose ping is
- * still in the log: its window is the last retention_count events of the pings stream (pings,
- * check results, missed slots, overdue runs), so a rebuild, which sees only those, makes the same list.
- */
-function withRun(doc: MonitorDocument, run: RecentRun, newest: number): RecentRun[] {
-  return retained([...doc.recent_runs, run], newest, doc.retention_count).slice(-RECENT_RUNS_KEPT);
 }
 
 /** The place of an event in the pings stream (revision + 1); null for one in the monitor's own stream. */
 function observationNumber(event: ProjectedEvent): number | null {
   return 'monitor_id' in event.data && event.streamName === pingStream(event.data.monitor_id) ? event.revision + 1 : null;
-}
-
-/** Where a monitor update found the pings stream's window: as its last event left it (pings before misses shared it: their total). */
-function newestObservation(doc: MonitorDocument, lastPingSeq: number | null): number {
-  return lastPingSeq !== null ? lastPingSeq + 1 : doc.total_pings_received;
 }
 
 /** What a deadline carries of the pings before it (for a rebuild that finds none of them any more). */
@@ -84,11 +56,6 @@ function carried(counters: PingCounters | null): Partial<MonitorDocument> {
   };
 }
 
-function retained(runs: RecentRun[], newest: number, retentionCount: number): RecentRun[] {
-  const oldestKept = newest - retentionCount;
-  return runs.every((r) => r.ping_number === null || r.ping_number > oldestKept) ? runs : runs.filter((r) => r.ping_number === null || r.ping_number > oldestKept);
-}
-
 /** Status follows from health and pause; kept here so every write agrees. */
 function derive(doc: MonitorDocument): MonitorDocument {
   return { ...doc, status: doc.paused ? 'PAUSED' : doc.health };
@@ -96,7 +63,7 @@ function derive(doc: MonitorDocument): MonitorDocument {
 
 export const monitorsProjection: Projection<MonitorDocument> = {
   name: 'monitors',
-  version: 9,
+  version: 10,
   collection: { name: 'monitors', indexes: [{ fields: ['project_id', 'created_at'] }, { fields: ['project_id', 'slug'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'MonitorCountersReset',
@@ -109,7 +76,7 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       return derive({
         ...config, uptime: config.uptime && shownUptime(config.uptime), id: monitor_id, project_id, status: 'UP', health: 'UP', paused: false,
         consecutive_failures: 0, consecutive_misses: 0, consecutive_alerts: 0, alerts_paused_until: null,
-        last_success_at: null, next_expected_at, total_pings_received: 0, is_new: true, last_seen_at: null, recent_runs: [],
+        last_success_at: null, next_expected_at, total_pings_received: 0, is_new: true, last_seen_at: null, pings_stream_length: 0,
         created_at, updated_at: created_at,
       });
     }
@@ -119,7 +86,6 @@ export const monitorsProjection: Projection<MonitorDocument> = {
       case 'MonitorUpdated':
         return derive({
           ...doc, ...event.data.config, uptime: event.data.config.uptime && shownUptime(event.data.config.uptime), updated_at: event.data.updated_at, next_expected_at: event.data.next_expected_at,
-          recent_runs: retained(doc.recent_runs, newestObservation(doc, event.data.last_ping_seq), event.data.config.retention_count),
         });
       case 'MonitorPaused':
         return derive({ ...doc, paused: true });
@@ -147,29 +113,25 @@ export const monitorsProjection: Projection<MonitorDocument> = {
           last_success_at: d.last_success_at,
           next_expected_at: d.next_expected_at,
           last_seen_at: d.received_at,
-          // Every ping moves the log's window, a run or not.
-          recent_runs: d.event === 'SUCCESS' || d.event === 'FAILURE'
-            ? withRun(doc, { at: d.received_at, ok: d.event === 'SUCCESS', duration_ms: d.duration_ms, ping_number: number }, number ?? d.total_pings_received)
-            : retained(doc.recent_runs, number ?? d.total_pings_received, doc.retention_count),
+          pings_stream_length: number ?? doc.pings_stream_length,
         });
       }
       case 'CheckInMissed':
         return derive({
           ...doc, ...carried(event.data.counters), consecutive_misses: event.data.consecutive_misses, next_expected_at: event.data.next_expected_at,
-          recent_runs: number === null ? doc.recent_runs : retained(doc.recent_runs, number, doc.retention_count),
+          pings_stream_length: number ?? doc.pings_stream_length,
         });
       case 'CheckCompleted': {
-        const { consecutive_failures, last_success_at, next_expected_at, checked_at, is_up, response_time_ms } = event.data;
-        const run = { at: checked_at, ok: is_up, duration_ms: response_time_ms, ping_number: number };
+        const { consecutive_failures, last_success_at, next_expected_at, checked_at } = event.data;
         return derive({
           ...doc, consecutive_failures, last_success_at, next_expected_at, is_new: false, last_seen_at: checked_at,
-          recent_runs: number === null ? [...doc.recent_runs, run].slice(-RECENT_RUNS_KEPT) : withRun(doc, run, number),
+          pings_stream_length: number ?? doc.pings_stream_length,
         });
       }
       case 'RunOverdue':
         return derive({
           ...doc, ...carried(event.data.counters), consecutive_failures: event.data.consecutive_failures,
-          recent_runs: number === null ? doc.recent_runs : retained(doc.recent_runs, number, doc.retention_count),
+          pings_stream_length: number ?? doc.pings_stream_length,
         });
       case 'MonitorDeleted':
         return null;

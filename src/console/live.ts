@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { ApiDependencies } from '../api/dependencies.js';
 import { listMonitors } from '../queries/monitors.js';
 import { STATUS_TEXT } from './layout.js';
+import type { RecentRuns } from '../queries/recent-runs.js';
 import { monitorOverviews } from './overview.js';
 import { monitorRow, statusCounts } from './pages/dashboard.js';
 
@@ -20,7 +21,7 @@ const KEEP_ALIVE_MS = 15_000;
  * That is one position read a second for an idle stream, and the page's own queries when
  * something was written. The stream ends when the session does, or when the server stops.
  */
-export function liveProjectStream(ctx: Context, deps: ApiDependencies, projectId: string, options: { stillSignedIn: () => Promise<boolean> }): void {
+export function liveProjectStream(ctx: Context, deps: ApiDependencies, projectId: string, options: { recentRuns: RecentRuns; stillSignedIn: () => Promise<boolean> }): void {
   const { readModels, commands, progress } = deps;
   ctx.req.socket.setTimeout(0);
   ctx.req.socket.setNoDelay(true);
@@ -63,7 +64,7 @@ export function liveProjectStream(ctx: Context, deps: ApiDependencies, projectId
     seenHead = head;
     refreshedAt = Date.now();
     const now = commands.clock();
-    const overviews = await monitorOverviews(readModels, projectId, await listMonitors(readModels, projectId));
+    const overviews = await monitorOverviews(readModels, options.recentRuns, projectId, await listMonitors(readModels, projectId));
     for (const o of overviews) {
       const row = monitorRow(o, now).markup;
       if (sentRows.get(o.monitor.id) === row) continue;

@@ -3,6 +3,7 @@ import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import { type PingRecord, keptPings } from '../queries/pings.js';
+import { RUNS_SHOWN, type RecentRuns, type Run } from '../queries/recent-runs.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { isUptimeType } from '../domain/monitors/schedule.js';
 
@@ -10,12 +11,7 @@ import { isUptimeType } from '../domain/monitors/schedule.js';
 export type DisplayStatus = 'UP' | 'DOWN' | 'PAUSED' | 'WAITING';
 export const DISPLAY_STATUSES: readonly DisplayStatus[] = ['UP', 'DOWN', 'PAUSED', 'WAITING'];
 
-/** One completed run (a SUCCESS or FAILURE ping) or one uptime check. */
-export interface Run {
-  at: string;
-  ok: boolean;
-  durationMs: number | null;
-}
+export type { Run } from '../queries/recent-runs.js';
 
 export interface MonitorOverview {
   monitor: MonitorDocument;
@@ -27,7 +23,7 @@ export interface MonitorOverview {
   openIncidents: number;
 }
 
-export const RUNS_SHOWN = 30;
+export { RUNS_SHOWN };
 
 export function displayStatus(monitor: MonitorDocument): DisplayStatus {
   if (monitor.status === 'PAUSED' || monitor.status === 'DOWN') return monitor.status;
@@ -72,16 +68,13 @@ export async function openIncidentCounts(readModels: ReadModelStore, projectId: 
   return counts;
 }
 
-/** A dashboard row's activity, as the monitors read model keeps it (see `recent_runs`). */
-export function rowActivity(monitor: MonitorDocument): Activity {
-  return { runs: monitor.recent_runs.map((r) => ({ at: r.at, ok: r.ok, durationMs: r.duration_ms })), lastSeenAt: monitor.last_seen_at };
-}
-
-/** Every monitor's row: two queries for the project, however many monitors it has. */
-export async function monitorOverviews(readModels: ReadModelStore, projectId: string, monitors: readonly MonitorDocument[]): Promise<MonitorOverview[]> {
-  const counts = await openIncidentCounts(readModels, projectId);
-  return monitors.map((monitor) => {
-    const { runs, lastSeenAt } = rowActivity(monitor);
-    return { monitor, status: displayStatus(monitor), lastSeenAt, runs, openIncidents: counts.get(monitor.id) ?? 0 };
-  });
+/**
+ * Every monitor's row: two read-model queries for the project, however many monitors it has, and
+ * each monitor's runs from the log, which `recentRuns` reads only as far as it has not already.
+ */
+export async function monitorOverviews(readModels: ReadModelStore, recentRuns: RecentRuns, projectId: string, monitors: readonly MonitorDocument[]): Promise<MonitorOverview[]> {
+  const [counts, runs] = await Promise.all([openIncidentCounts(readModels, projectId), recentRuns.of(monitors)]);
+  return monitors.map((monitor) => ({
+    monitor, status: displayStatus(monitor), lastSeenAt: monitor.last_seen_at, runs: runs.get(monitor.id) ?? [], openIncidents: counts.get(monitor.id) ?? 0,
+  }));
 }

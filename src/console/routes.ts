@@ -32,6 +32,7 @@ import { type Html, html } from './html.js';
 import { type Viewer, page } from './layout.js';
 import { liveProjectStream } from './live.js';
 import { displayStatus, monitorActivity, monitorOverviews } from './overview.js';
+import { RecentRuns } from '../queries/recent-runs.js';
 import { shownNextExpected } from '../api/representations/monitors.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { errorPage } from './pages/error.js';
@@ -166,6 +167,8 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
   const { throttle = null, onFailure = () => {} } = failures;
   const { readModels, commands } = deps;
   const sessions: SessionStore = deps.sessions ?? new MemorySessionStore();
+  // One for the process's dashboards, so that each refresh reads only what the log gained since.
+  const recentRuns = new RecentRuns(commands.events);
   const clock = commands.clock;
   const router = new Router<VigilState>();
   consoleRouters.add(router);
@@ -376,7 +379,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const project = await getProject(readModels, projectId);
     if (!project) throw new HttpError(404, 'project not found');
     const query = decode(DashboardQuery, ctx.query, 'query');
-    const overviews = await monitorOverviews(readModels, projectId, await listMonitors(readModels, projectId));
+    const overviews = await monitorOverviews(readModels, recentRuns, projectId, await listMonitors(readModels, projectId));
     const projectCount = (await reachableProjectRoles(ctx.state.caller)).size;
     render(ctx, dashboardPage({
       viewer: ctx.state.viewer, project, overviews, now: clock(), projectCount,
@@ -388,6 +391,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, READ, projectId);
     liveProjectStream(ctx, deps, projectId, {
+      recentRuns,
       stillSignedIn: async () => {
         const session = await sessions.find(ctx.state.sessionIdHash, clock());
         if (!session) return false;
