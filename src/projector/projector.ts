@@ -14,6 +14,7 @@ import type { ProjectedEvent, Projection } from './projection.js';
 import type { ReadModelProgress } from './read-model-progress.js';
 import type { ReaderDemand } from './reader-demand.js';
 import { ReadModelLagError } from './read-model-progress.js';
+import { CommittedDocuments } from './committed-documents.js';
 import { WrittenDocuments } from './written-documents.js';
 
 export interface ProjectorOptions {
@@ -50,6 +51,8 @@ interface PendingWrite {
   position: number;
 }
 
+/** Documents kept as the projector's commits left them: some 20 MB at a kilobyte each. */
+const DOCUMENTS_KEPT = 20_000;
 /** How long the projector waits after a failure before it starts over from its checkpoints. */
 const RETRY_AFTER_MS = 1000;
 const IDLE = Symbol('idle');
@@ -95,6 +98,7 @@ export class Projector implements ReadModelProgress {
   private uncountedIncidents: IncidentKind[] = [];
   /** During a rebuild, what it has written: any other document cannot exist yet, so is not read. */
   private written: WrittenDocuments | null = null;
+  private readonly committedDocuments = new CommittedDocuments(DOCUMENTS_KEPT);
   private readonly fence: CommitFence | undefined;
 
   constructor(
@@ -208,6 +212,8 @@ export class Projector implements ReadModelProgress {
     for (const retired of this.retired) if (stored.delete(retired.name)) await this.readModels.drop(retired);
     this.countedUpTo = Math.max(this.countedUpTo, ...[...stored.values()].map((c) => c.position));
     this.uncountedIncidents = [];
+    // Another writer may have been at work since these were committed (see CommittedDocuments).
+    this.committedDocuments.clear();
     this.checkpoints.clear();
     for (const projection of this.projections) {
       const checkpoint = stored.get(projection.name);
@@ -288,7 +294,7 @@ export class Projector implements ReadModelProgress {
         // and the projection needs it.
         const known = this.knownDocument(projection.collection.name, id);
         const read = known === UNKNOWN && !projection.fromEventAlone;
-        this.applyToDocument(projection, id, read ? await this.readModels.get(projection.collection.name, id) : known, event);
+        this.applyToDocument(projection, id, read ? await this.committedDocument(projection.collection.name, id) : known, event);
       }
     }
     this.lastProcessed = event.position;
@@ -301,6 +307,16 @@ export class Projector implements ReadModelProgress {
     const pending = this.overlay.get(collection)?.get(id);
     if (pending) return pending;
     return this.written !== null && !this.written.mayHave(collection, id) ? null : UNKNOWN;
+  }
+
+  /** The document as the last commit left it: as this projector committed or read it, else read now. */
+  private async committedDocument(collection: string, id: string): Promise<PendingWrite> {
+    const kept = this.committedDocuments.get(collection, id);
+    if (kept) return kept;
+    const stored = await this.readModels.get(collection, id);
+    const committed = stored ? { doc: stored.doc, position: stored.position } : { doc: null, position: 0 };
+    this.committedDocuments.set(collection, id, committed);
+    return committed;
   }
 
   /** `current` UNKNOWN: not read (see `fromEventAlone`); the store checks the positions instead. */
@@ -364,6 +380,7 @@ export class Projector implements ReadModelProgress {
       .filter((p) => (this.checkpoints.get(p.name) ?? 0) < position)
       .map((p) => ({ name: p.name, version: p.version, position, expectedPosition: this.checkpoints.get(p.name) ?? 0 }));
     await this.readModels.commit(writes, advances, this.fence);
+    for (const write of writes) this.committedDocuments.set(write.collection, write.id, { doc: write.doc, position: write.position });
     for (const kind of this.uncountedIncidents) this.metrics?.incidentsOpened.inc({ kind });
     this.uncountedIncidents = [];
     this.countedUpTo = Math.max(this.countedUpTo, position);
