@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { MonitorDocument } from '../../projections/monitors.js';
-import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+import { jobMonitor } from '../support/job-monitor.js';
+import { TestVigil } from '../support/test-vigil.js';
 
 /** The monitors read model keeps what a dashboard row shows but its runs, which are read from the log (test/queries/recent-runs.spec.ts). */
 describe('Monitors projection: the dashboard row', function () {
@@ -13,18 +13,7 @@ describe('Monitors projection: the dashboard row', function () {
 
   async function setUp(body: Record<string, unknown>) {
     vigil = await TestVigil.start();
-    const owner = await vigil.user('owner@example.com');
-    const key = await vigil.accountKey(owner, ALL_SCOPES);
-    const project = await vigil.project(owner);
-    const created = await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project, name: 'Nightly', type: 'JOB_BASIC', schedule: '0 3 * * *', ...body } });
-    expect(created.status).to.equal(201);
-    const id: string = created.body.monitor.id;
-    const doc = async () => {
-      await vigil.settle();
-      return (await vigil.vigil.stores.readModels.get<MonitorDocument>('monitors', id))!.doc;
-    };
-    const ping = async (suffix: string) => expect((await fetch(`${vigil.url}/v1/ping/${id}/${suffix}`, { method: 'POST' })).status).to.equal(200);
-    return { id, key, doc, ping };
+    return jobMonitor(vigil, body);
   }
 
   it('records when the monitor last heard anything, and how long its pings stream was then', async () => {

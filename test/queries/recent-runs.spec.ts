@@ -3,6 +3,7 @@ import type { MonitorDocument } from '../../projections/monitors.js';
 import type { EventStore, ReadStreamOptions, RecordedEvent } from '../../src/eventstore/event-store.js';
 import { RUNS_SHOWN, RecentRuns } from '../../src/queries/recent-runs.js';
 import { startTarget } from '../support/http-targets.js';
+import { jobMonitor } from '../support/job-monitor.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
 
 /** Counts the events read from the log, to see what a refresh reads again. */
@@ -27,21 +28,11 @@ describe('Recent runs: a dashboard row\'s sparkline, read from the log', functio
 
   async function setUp(body: Record<string, unknown> = {}) {
     vigil = await TestVigil.start();
-    const owner = await vigil.user('owner@example.com');
-    const key = await vigil.accountKey(owner, ALL_SCOPES);
-    const project = await vigil.project(owner);
-    const created = await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project, name: 'Nightly', type: 'JOB_BASIC', schedule: '0 3 * * *', ...body } });
-    expect(created.status).to.equal(201);
-    const id: string = created.body.monitor.id;
-    const doc = async () => {
-      await vigil.settle();
-      return (await vigil.vigil.stores.readModels.get<MonitorDocument>('monitors', id))!.doc;
-    };
-    const ping = async (suffix: string) => expect((await fetch(`${vigil.url}/v1/ping/${id}/${suffix}`, { method: 'POST' })).status).to.equal(200);
+    const job = await jobMonitor(vigil, body);
     const reads = countingReads(vigil.vigil.stores.events);
     const recentRuns = new RecentRuns(reads.events);
-    const runs = async () => (await recentRuns.of([await doc()])).get(id)!;
-    return { id, key, doc, ping, runs, read: reads.read };
+    const runs = async () => (await recentRuns.of([await job.doc()])).get(job.id)!;
+    return { ...job, runs, read: reads.read };
   }
 
   it('lists each finished run with its outcome and duration, oldest first, and nothing else a job pings', async () => {
