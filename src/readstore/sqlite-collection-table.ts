@@ -86,7 +86,7 @@ export function dropIndexesNotInSpec(db: SqliteDatabase, spec: CollectionSpec): 
   const table = tableName(spec.name);
   const wanted = new Map(spec.indexes.map((index) => [indexName(spec.name, index), index.sparse ?? false]));
   const present = db
-    .prepare<[string], { name: string; partial: number }>(
+    .prepare<[string, string], { name: string; partial: number }>(
       "SELECT name, (SELECT partial FROM pragma_index_list(?) AS list WHERE list.name = s.name) AS partial FROM sqlite_schema AS s WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
     )
     .all(table, table);
