@@ -87,7 +87,8 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
   version: 4,
   collection: {
     name: 'audit_events',
-    indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'] }, { fields: ['incident_id', 'position'] }],
+    // Most entries have no incident, and a project's or a user's none of a monitor: they take no room in those two.
+    indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'], sparse: true }, { fields: ['incident_id', 'position'], sparse: true }],
   },
   // Pings only for what retention drops with them (other observations kept with the pings).
   handles: ALL_EVENT_TYPES,

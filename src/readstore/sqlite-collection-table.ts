@@ -46,7 +46,9 @@ export function indexName(collection: string, index: IndexSpec): string {
 
 export function indexSql(collection: string, index: IndexSpec): string {
   const columns = index.fields.map(fieldColumn).join(', ');
-  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName(collection, index)} ON ${tableName(collection)} (${columns})`;
+  // SQLite reads a partial index for `column = ?`, `IN`, or a range, which each imply IS NOT NULL.
+  const where = index.sparse ? ` WHERE ${fieldColumn(index.fields[0]!)} IS NOT NULL` : '';
+  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName(collection, index)} ON ${tableName(collection)} (${columns})${where}`;
 }
 
 /** Every field some index of the collection names, each once. */
@@ -75,19 +77,21 @@ export function createCollectionTable(db: SqliteDatabase, spec: CollectionSpec):
 }
 
 /**
- * Drops the collection's indexes that its spec no longer names: every index costs a page written
- * per document written, so one a projection stopped needing should not stay behind in files made
- * by an older version. Only Vigil's own (named `rm_<name>__…`); the documents are untouched.
+ * Drops the collection's indexes that its spec no longer names, or names sparse where they hold
+ * every document (or the other way round): every index costs a page written per document written,
+ * so one a projection stopped needing should not stay behind in files made by an older version.
+ * Only Vigil's own (named `rm_<name>__…`); the documents are untouched.
  */
 export function dropIndexesNotInSpec(db: SqliteDatabase, spec: CollectionSpec): void {
   const table = tableName(spec.name);
-  const wanted = new Set(spec.indexes.map((index) => indexName(spec.name, index)));
+  const wanted = new Map(spec.indexes.map((index) => [indexName(spec.name, index), index.sparse ?? false]));
   const present = db
-    .prepare<[string], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
-    .all(table)
-    .map((row) => row.name);
-  for (const name of present) {
-    if (name.startsWith(`${table}__`) && !wanted.has(name)) db.exec(`DROP INDEX "${name}"`);
+    .prepare<[string, string], { name: string; partial: number }>(
+      "SELECT name, (SELECT partial FROM pragma_index_list(?) AS list WHERE list.name = s.name) AS partial FROM sqlite_schema AS s WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+    )
+    .all(table, table);
+  for (const { name, partial } of present) {
+    if (name.startsWith(`${table}__`) && wanted.get(name) !== (partial === 1)) db.exec(`DROP INDEX "${name}"`);
   }
 }
 

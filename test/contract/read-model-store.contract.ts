@@ -6,6 +6,8 @@ import {
   type CollectionSpec,
   DOCUMENT_ID,
   type DocumentWrite,
+  type Filter,
+  type FindOptions,
   type ReadModelStore,
   CheckpointConflictError,
   FencedOutError,
@@ -95,6 +97,20 @@ export function readModelStoreContract(adapter: string, open: () => Promise<Read
       expect(ids(await store.find(monitors.name, { paused: true }))).to.deep.equal(['m2']);
       expect(ids(await store.find(monitors.name, { paused: false, project_id: 'p1' }))).to.deep.equal(['m1', 'm4']);
       expect(ids(await store.find(monitors.name, { 'owner.id': 'u1' }))).to.deep.equal(['m1', 'm3']);
+    });
+
+    it('answers through a sparse index as through any other: a value, $in, a range, null and $ne, documents without the field included', async () => {
+      const incidents: CollectionSpec = { name: `entries_${randomUUID().slice(0, 8)}`, indexes: [{ fields: ['incident_id', 'position'], sparse: true }] };
+      await store.ensureCollections([incidents]);
+      const entry = (id: string, position: number, incident_id?: string | null) => ({ collection: incidents.name, id, position, doc: { position, ...(incident_id === undefined ? {} : { incident_id }) } });
+      await store.commit([entry('e1', 1, 'i1'), entry('e2', 2, null), entry('e3', 3), entry('e4', 4, 'i2'), entry('e5', 5, 'i1')], []);
+      const found = async (filter: Filter, options: FindOptions = {}) => ids(await store.find(incidents.name, filter, options));
+      expect(await found({ incident_id: 'i1' }, { sort: [['position', -1]] })).to.deep.equal(['e5', 'e1']);
+      expect(await found({ incident_id: { $in: ['i1', 'i2'] } })).to.deep.equal(['e1', 'e4', 'e5']);
+      expect(await found({ incident_id: { $gte: 'i2' } })).to.deep.equal(['e4']);
+      expect(await found({ incident_id: null })).to.deep.equal(['e2', 'e3']);
+      expect(await found({ incident_id: { $ne: 'i1' } })).to.deep.equal(['e2', 'e3', 'e4']);
+      expect(await store.count(incidents.name, { incident_id: 'i1' })).to.equal(2);
     });
 
     it('finds and counts by a range of document ids ($id), not a field of that name, with other conditions', async () => {

@@ -155,6 +155,29 @@ describe('SqliteReadModelStore: indexed fields', () => {
     expect(await ids({}, { sort: [['seq', 1]] })).to.deep.equal(['c1', 'c2', 'c3']);
   });
 
+  it('leaves out of a sparse index the documents without its leading field, answering a filter on a value through it and one for null from the table', async () => {
+    const sparse: CollectionSpec = { ...checks, indexes: [{ fields: ['monitor_id', 'seq'], sparse: true }, checks.indexes[1]!] };
+    const partial = () =>
+      stores.db
+        .prepare<[], { name: string; partial: number }>("SELECT name, partial FROM pragma_index_list('rm_checks') WHERE name LIKE 'rm_checks__%' ORDER BY name")
+        .all()
+        .map((index) => `${index.name}:${index.partial === 1 ? 'sparse' : 'every document'}`);
+    // A file an older version made, with the index holding every document: made sparse, then back.
+    await stores.readModels.ensureCollections([checks]);
+    await stores.readModels.commit([check(1), check(2, { monitor_id: null }), check(3), check(4, { monitor_id: undefined })], []);
+    await stores.readModels.ensureCollections([sparse]);
+    expect(partial()).to.deep.equal(['rm_checks__monitor_id__seq:sparse', 'rm_checks__owner_id:every document']);
+    await stores.readModels.commit([check(5), check(6, { monitor_id: null })], []);
+    expect(await ids({ monitor_id: 'm1' }, { sort: [['seq', -1]] })).to.deep.equal(['c5', 'c3', 'c1']);
+    expect(await plan({ monitor_id: 'm1' }, { sort: [['seq', -1]] })).to.match(/^SEARCH rm_checks USING INDEX rm_checks__monitor_id__seq \(doc.monitor_id=\?\)/);
+    expect(await plan({ monitor_id: { $in: ['m1', 'm0'] } })).to.match(/USING INDEX rm_checks__monitor_id__seq/);
+    expect(await ids({ monitor_id: null })).to.deep.equal(['c2', 'c4', 'c6']);
+    expect(await ids({ monitor_id: { $ne: 'm1' } })).to.deep.equal(['c2', 'c4', 'c6']);
+    await stores.readModels.ensureCollections([checks]);
+    expect(partial()).to.deep.equal(['rm_checks__monitor_id__seq:every document', 'rm_checks__owner_id:every document']);
+    expect(await ids({ monitor_id: null })).to.deep.equal(['c2', 'c4', 'c6']);
+  });
+
   it('opens a table an older version made with expression indexes: adds the columns and serves its queries through indexes on them', async () => {
     stores.db.exec(`CREATE TABLE rm_checks (id TEXT PRIMARY KEY, position INTEGER NOT NULL, doc TEXT NOT NULL);
       CREATE INDEX rm_checks__monitor_id__seq ON rm_checks (json_extract(doc, '$.monitor_id'), json_extract(doc, '$.seq'));
