@@ -85,7 +85,7 @@ const seedSeconds = (Date.now() - seedStarted) / 1000;
 // As src/main/server.ts starts them; the projector's thread reads its configuration from the environment.
 Object.assign(process.env, env);
 const threads = newThreadLinks();
-const projectorThread = await startProjectorWorker(() => {}, threads, { apiBeside: true });
+const projectorThread = await startProjectorWorker(() => {}, threads);
 const vigil = await startVigil(loadConfig(env), { roles: ['api', 'timer'], logger: pino({ level: 'silent' }), threads, walCheckpoints: 'own-thread' });
 const get = async (path: string): Promise<number> => {
   const started = performance.now();

@@ -38,11 +38,8 @@ export interface VigilConfig {
   sqliteWriter: 'inline' | 'thread';
   /** `npm start` with the projector and other roles runs the projector on a worker thread of its own. */
   projectorThread: boolean;
-  /**
-   * How long the projector lets a batch gather while no reader waits for it (ProjectorOptions.lingerMs);
-   * null: as suits the roles beside it (see projectorLinger).
-   */
-  projectorLingerMs: number | null;
+  /** How long the projector lets a batch gather while no reader waits for it (ProjectorOptions.lingerMs). */
+  projectorLingerMs: number;
   /** How instances of the timer, checker and notifier share work: leases in the read-model store. */
   coordination: { leaseTtlMs: number; partitions: number };
   /** Settings that still work but are on their way out, each with what to set instead; logged at start. */
@@ -102,7 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     metricsToken: env['VIGIL_METRICS_TOKEN'] || null,
     sqliteWriter: pattern(env, 'VIGIL_SQLITE_WRITER', 'inline', /^(inline|thread)$/) === 'thread' ? 'thread' : 'inline',
     projectorThread: pattern(env, 'VIGIL_PROJECTOR_THREAD', 'true', /^(true|false)$/) === 'true',
-    projectorLingerMs: env['VIGIL_PROJECTOR_LINGER_MS'] ? integer(env, 'VIGIL_PROJECTOR_LINGER_MS', 0, 0, 1000) : null,
+    projectorLingerMs: integer(env, 'VIGIL_PROJECTOR_LINGER_MS', 20, 0, 1000),
     coordination: {
       leaseTtlMs: integer(env, 'VIGIL_LEASE_TTL_MS', 10_000, 300, 600_000),
       partitions: integer(env, 'VIGIL_PARTITIONS', 16, 1, SLOT_COUNT),
@@ -200,16 +197,4 @@ function pattern(env: NodeJS.ProcessEnv, name: string, fallback: string, shape: 
   if (raw === undefined || raw === '') return fallback;
   if (!shape.test(raw)) throw new ConfigError(`${name} must match ${shape}, not ${raw}`);
   return raw;
-}
-
-/**
- * The projector's linger unless VIGIL_PROJECTOR_LINGER_MS sets it. Beside the api in one process,
- * every reader that waits says so and has the batch committed at once, so a longer linger costs
- * them nothing, and larger batches write fewer pages per ping: documents of monitors pinged in the
- * same 100 ms share their pages in one commit (at bench:pings' peak, 11.9 KB written per ping
- * against 13.6 at 20 ms). An api in another process polls the checkpoints instead, and would wait
- * the linger out, so there it stays short.
- */
-export function projectorLinger(config: Pick<VigilConfig, 'projectorLingerMs'>, apiInProcess: boolean): number {
-  return config.projectorLingerMs ?? (apiInProcess ? 100 : 20);
 }

@@ -19,8 +19,7 @@ async function run(): Promise<void> {
   if (!port) throw new Error('projector-thread runs as a worker thread');
   const threads = threadLinksFrom(workerData);
   // The server thread's WalCheckpointer checkpoints the file for both.
-  const apiBeside = typeof workerData === 'object' && workerData !== null && (workerData as { apiBeside?: unknown }).apiBeside === true;
-  const vigil = await startVigil(loadConfig(), { roles: ['projector'], processMetrics: false, walCheckpoints: 'by-another-thread', apiBeside, ...(threads ? { threads } : {}) });
+  const vigil = await startVigil(loadConfig(), { roles: ['projector'], processMetrics: false, walCheckpoints: 'by-another-thread', ...(threads ? { threads } : {}) });
   const reported = new Map<string, number>();
   const report = async () => {
     for (const { labels, value } of (await vigil.metrics.incidentsOpened.get()).values) {

@@ -9,11 +9,10 @@ export interface ProjectorWorker {
 /**
  * Starts the projector role on a worker thread (projector-thread.ts) and waits until it follows
  * the log; its commits take turns with this thread's, and each side's wake the other, through
- * `threads`. `apiBeside`: the api role runs on this thread, its readers saying through `threads`
- * when they wait (see projectorLinger). `countIncidents` receives the incidents it counts opened, for this process's /metrics.
+ * `threads`. `countIncidents` receives the incidents it counts opened, for this process's /metrics.
  */
-export async function startProjectorWorker(countIncidents: (kind: string, count: number) => void, threads: ThreadLinks, options: { apiBeside: boolean }): Promise<ProjectorWorker> {
-  const thread = startModuleWorker(import.meta.url, 'projector-thread', { ...threadLinksData(threads), apiBeside: options.apiBeside });
+export async function startProjectorWorker(countIncidents: (kind: string, count: number) => void, threads: ThreadLinks): Promise<ProjectorWorker> {
+  const thread = startModuleWorker(import.meta.url, 'projector-thread', threadLinksData(threads));
   const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     thread.on('message', (message: ProjectorThreadMessage) => {

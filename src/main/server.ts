@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const onThread = config.projectorThread && roles.includes('projector') && roles.length > 1;
   let countIncidents = (_kind: string, _count: number) => {};
   const threads = newThreadLinks();
-  const projectorThread = onThread ? await startProjectorWorker((kind, count) => countIncidents(kind, count), threads, { apiBeside: roles.includes('api') }) : null;
+  const projectorThread = onThread ? await startProjectorWorker((kind, count) => countIncidents(kind, count), threads) : null;
   // The WAL is checkpointed on a thread of its own, never inside a commit the pings wait on.
   const vigil = await startVigil(config, { roles: onThread ? roles.filter((role) => role !== 'projector') : roles, threads, walCheckpoints: 'own-thread', healthListener: true, projectorOnThread: onThread });
   countIncidents = (kind, count) => vigil.metrics.incidentsOpened.inc({ kind }, count);

@@ -22,7 +22,7 @@ import { type AsOfReader, AsOfThread, inlineAsOfReader } from '../audit/as-of-re
 const VIGIL_VERSION = '0.1';
 import { Projector } from '../projector/projector.js';
 import { CheckpointPoller, type ReadModelProgress } from '../projector/read-model-progress.js';
-import { ConfigError, type RoleName, type VigilConfig, projectorLinger } from './config.js';
+import { ConfigError, type RoleName, type VigilConfig } from './config.js';
 import { type Stores, type WalCheckpoints, openStores } from './stores.js';
 import { type ThreadLinks, newThreadLinks } from './thread-links.js';
 import { observability } from './observability.js';
@@ -71,8 +71,6 @@ export interface StartOptions {
   healthListener?: boolean;
   /** The projector role runs on a worker thread of this process, sharing `threads` (server.ts). */
   projectorOnThread?: boolean;
-  /** The api role runs on another thread of this process, its readers saying through `threads` when they wait (projector-thread.ts). */
-  apiBeside?: boolean;
 }
 
 /** Starts the chosen roles in this process against the stores the config names. */
@@ -99,7 +97,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     const makeProjector = () => new Projector(stores.events, stores.readModels, projections, {
       onError: (error) => logger.error({ err: error }, 'projector failed; retrying'),
       metrics,
-      lingerMs: projectorLinger(config, options.roles.includes('api') || options.apiBeside === true),
+      lingerMs: config.projectorLingerMs,
       readerDemand: threads.readerDemand,
       retired: RETIRED_PROJECTIONS,
       fence: { lease: PROJECTOR_LEASE, holder },

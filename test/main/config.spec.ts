@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, loadConfig, projectorLinger } from '../../src/main/config.js';
+import { ConfigError, loadConfig } from '../../src/main/config.js';
 import { capturedLog } from '../support/captured-log.js';
 import { TestVigil } from '../support/test-vigil.js';
 
@@ -58,21 +58,5 @@ describe('loadConfig › the lag /readyz allows', () => {
     expect(loadConfig({ VIGIL_READY_MAX_LAG_EVENTS: '50', VIGIL_EVENTSTORE_URL: 'esdb://127.0.0.1:2113?tls=false' }).deprecations).to.deep.equal([
       'VIGIL_READY_MAX_LAG_EVENTS is not applied with EventStoreDB, which cannot count the events the read models lack: /readyz bounds their lag by VIGIL_READY_MAX_LAG_SECONDS there',
     ]);
-  });
-});
-
-describe('loadConfig › how long the projector lets a batch gather (VIGIL_PROJECTOR_LINGER_MS)', () => {
-  it('is 100 ms beside the api in one process, whose waiting readers have each batch committed at once', () => {
-    expect(projectorLinger(loadConfig({}), true)).to.equal(100);
-  });
-
-  it('is 20 ms for a projector without the api beside it, where an api elsewhere would wait the linger out', () => {
-    expect(projectorLinger(loadConfig({}), false)).to.equal(20);
-  });
-
-  it('is what the setting says, wherever the projector runs', () => {
-    expect(projectorLinger(loadConfig({ VIGIL_PROJECTOR_LINGER_MS: '0' }), true)).to.equal(0);
-    expect(projectorLinger(loadConfig({ VIGIL_PROJECTOR_LINGER_MS: '250' }), false)).to.equal(250);
-    expect(() => loadConfig({ VIGIL_PROJECTOR_LINGER_MS: '5000' })).to.throw(ConfigError, /VIGIL_PROJECTOR_LINGER_MS/);
   });
 });
