@@ -14,7 +14,7 @@
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { freePort } from '../test/support/server-process.js';
@@ -108,6 +108,21 @@ const cpuSeconds = () => {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 
+/** The same for each of the server's threads, by thread id, with its name (the main thread's id is the process's). */
+const threadCpuSeconds = () => {
+  const threads = new Map<number, { name: string; seconds: number }>();
+  for (const tid of readdirSync(`/proc/${server.pid}/task`).map(Number)) {
+    try {
+      const stat = readFileSync(`/proc/${server.pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      threads.set(tid, { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return threads;
+};
+
 const loadAtStart = loadavg()[0]!;
 // Requests that time out under a loaded machine are not pings: go on until enough were taken.
 const warm = { ok: 0, errors: 0 };
@@ -119,9 +134,11 @@ while (warm.ok < monitorCount * (RETENTION + 10)) {
 await settle();
 const before = walFrames();
 const cpuBefore = cpuSeconds();
+const threadsBefore = threadCpuSeconds();
 const measured = await load({ seconds });
 await settle();
 const cpu = cpuSeconds() - cpuBefore;
+const threadsAfter = threadCpuSeconds();
 const after = walFrames();
 
 const { pages, commits } = framePages(before.frames, after.frames, before.pageSize);
@@ -140,6 +157,11 @@ const pings = measured.ok;
 console.log(`${connections} connections, ${seconds} s, ${monitorCount} monitors past retention (warm-up ${warm.ok} pings, ${warm.errors} errors); ${pings} pings acknowledged (${(pings / seconds).toFixed(0)}/s), ${measured.errors} errors`);
 console.log(`WAL frames written: ${pages.length} (${(pages.length / pings).toFixed(2)} pages, ${((pages.length * (before.pageSize + 24)) / 1024 / pings).toFixed(1)} KB per ping); commits ${commits} (${(pings / commits).toFixed(1)} pings per commit, both writers)`);
 console.log(`server CPU ${((cpu * 1e6) / pings).toFixed(0)} µs per ping; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);
+// The threads that used a tenth of a millisecond or more per ping (the main thread answers HTTP and commits the log).
+const perThread = [...threadsAfter].map(([tid, { name, seconds: spent }]) => ({ tid, name, spent: spent - (threadsBefore.get(tid)?.seconds ?? 0) }));
+for (const { tid, name, spent } of perThread.sort((a, b) => b.spent - a.spent).filter((t) => (t.spent * 1e6) / pings >= 0.1)) {
+  console.log(`  thread ${tid === server.pid ? 'main' : tid} (${name}): ${((spent * 1e6) / pings).toFixed(0)} µs per ping`);
+}
 for (const [name, count] of [...byName].sort((a, b) => b[1] - a[1])) {
   console.log(`${(count / pings).toFixed(3).padStart(8)} pages/ping  ${((count / pages.length) * 100).toFixed(1).padStart(5)}%  ${name}`);
 }
