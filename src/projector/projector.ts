@@ -44,6 +44,8 @@ export interface ProjectorOptions {
   retired?: readonly RetiredProjection[];
   /** The lease this projector follows the log under, which each of its commits checks (see CommitFence). */
   fence?: CommitFence;
+  /** How many documents it keeps as its commits left them (see CommittedDocuments); 20,000 unless told. */
+  documentsKept?: number;
 }
 
 interface PendingWrite {
@@ -98,7 +100,9 @@ export class Projector implements ReadModelProgress {
   private uncountedIncidents: IncidentKind[] = [];
   /** During a rebuild, what it has written: any other document cannot exist yet, so is not read. */
   private written: WrittenDocuments | null = null;
-  private readonly committedDocuments = new CommittedDocuments(DOCUMENTS_KEPT);
+  private readonly committedDocuments: CommittedDocuments;
+  /** The collections whose documents are read before an event is applied: the others' are not kept (see `fromEventAlone`). */
+  private readonly readCollections: ReadonlySet<string>;
   private readonly fence: CommitFence | undefined;
 
   constructor(
@@ -115,9 +119,11 @@ export class Projector implements ReadModelProgress {
     this.readerDemand = options.readerDemand ?? null;
     this.retired = options.retired ?? [];
     this.fence = options.fence;
+    this.committedDocuments = new CommittedDocuments(options.documentsKept ?? DOCUMENTS_KEPT);
     for (const projection of projections) {
       for (const type of new Set(projection.handles)) this.routes.set(type, [...(this.routes.get(type) ?? []), projection]);
     }
+    this.readCollections = new Set(projections.filter((p) => !p.fromEventAlone).map((p) => p.collection.name));
   }
 
   /** Everything up to this log position is in the read models. */
@@ -380,7 +386,10 @@ export class Projector implements ReadModelProgress {
       .filter((p) => (this.checkpoints.get(p.name) ?? 0) < position)
       .map((p) => ({ name: p.name, version: p.version, position, expectedPosition: this.checkpoints.get(p.name) ?? 0 }));
     await this.readModels.commit(writes, advances, this.fence);
-    for (const write of writes) this.committedDocuments.set(write.collection, write.id, { doc: write.doc, position: write.position });
+    for (const write of writes) {
+      // One history entry per event would only push out the documents that are read again.
+      if (this.readCollections.has(write.collection)) this.committedDocuments.set(write.collection, write.id, { doc: write.doc, position: write.position });
+    }
     for (const kind of this.uncountedIncidents) this.metrics?.incidentsOpened.inc({ kind });
     this.uncountedIncidents = [];
     this.countedUpTo = Math.max(this.countedUpTo, position);

@@ -48,6 +48,28 @@ describe('Projector: the documents its own commits left', () => {
     expect(reads).to.equal(2);
   });
 
+  it('keeps none of the documents it never reads (one per event, as the history\'s), so they push out none that it does', async () => {
+    const renameLog: Projection = {
+      name: 'rename_log',
+      version: 1,
+      collection: { name: 'rename_log', indexes: [] },
+      handles: ['ProjectUpdated'],
+      fromEventAlone: true,
+      targets: (event) => ({ ids: [`${event.streamName}@${event.revision}`] }),
+      apply: (_doc, event) => ({ name: event.type === 'ProjectUpdated' ? event.data.name : '' }),
+    };
+    // Room for one document: the rename count, unless each log entry took its place.
+    const projector = new Projector(stores.events, stores.readModels, [renameCounter(), renameLog], { batchSize: 1, documentsKept: 1 });
+    await projector.start();
+    try {
+      for (let n = 1; n <= 5; n++) await projector.waitForPosition((await rename(stores, 'a', n)).position, 2000);
+    } finally {
+      await projector.stop();
+    }
+    expect(reads).to.equal(1);
+    expect((await stores.readModels.get('rename_counts', 'a'))?.doc).to.deep.equal({ renames: 5 });
+  });
+
   it('reads the store again once it starts over from the checkpoints, so it never builds on a document another projector has changed since', async () => {
     for (let n = 1; n <= 3; n++) await rename(stores, 'a', n);
     const first = new Projector(stores.events, stores.readModels, [renameCounter()]);
