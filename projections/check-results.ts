@@ -1,18 +1,11 @@
 import { hourOf } from '../src/domain/monitors/check-hours.js';
+import type { CheckObservation } from '../src/domain/monitors/monitor-events.js';
 import type { Projection } from '../src/projector/projection.js';
 
-export interface CheckResultDocument {
+/** The check as the checker saw it, keyed by its id (`check_id`). */
+export interface CheckResultDocument extends Omit<CheckObservation, 'check_id' | 'attempts'> {
   id: string;
   monitor_id: string;
-  status_code: number | null;
-  response_time_ms: number;
-  is_up: boolean;
-  error: string | null;
-  ssl_expires_at: string | null;
-  ssl_issuer: string | null;
-  check_region: string;
-  check_status: 'ok' | 'probe_error';
-  cycle_id: string | null;
   created_at: string;
 }
 
