@@ -8,24 +8,7 @@ import { SqliteReadModelStore } from '../../src/readstore/sqlite-read-model-stor
 import type { ReadModelStore } from '../../src/readstore/read-model-store.js';
 import { eventually } from '../support/eventually.js';
 import { type EmbeddedStores, dumpReadModels, openEmbeddedStores } from '../support/embedded-stores.js';
-
-/** Counts renames per project: applying an event twice would show as a wrong count. */
-function renameCounter(version = 1, step = 1): Projection {
-  return {
-    name: 'rename_counts',
-    version,
-    collection: { name: 'rename_counts', indexes: [] },
-    handles: ['ProjectUpdated'],
-    targets: (event) => ({ ids: event.type === 'ProjectUpdated' ? [event.data.project_id] : [] }),
-    apply: (doc, event) => ({ renames: Number(doc?.['renames'] ?? 0) + step, last: event.type === 'ProjectUpdated' ? event.data.name : '' }),
-  };
-}
-
-async function rename(stores: EmbeddedStores, projectId: string, n: number) {
-  return stores.events.appendToStream(`project-${projectId}`, [
-    { type: 'ProjectUpdated', data: { project_id: projectId, name: `name ${n}`, description: '', updated_at: '2026-11-21T00:00:00.000Z' } },
-  ]);
-}
+import { rename, renameCounter, renameLog } from '../support/rename-projections.js';
 
 async function renames(stores: EmbeddedStores, projectId: string) {
   return (await stores.readModels.get('rename_counts', projectId))?.doc;
@@ -152,16 +135,6 @@ describe('Projector', () => {
   });
 
   describe('a projection whose documents each come from one event (fromEventAlone)', () => {
-    /** One entry per rename, the one two renames back dropped: the audit history's shape in small. */
-    const renameLog: Projection = {
-      name: 'rename_log',
-      version: 1,
-      collection: { name: 'rename_log', indexes: [] },
-      handles: ['ProjectUpdated'],
-      fromEventAlone: true,
-      targets: (event) => ({ ids: [`${event.streamName}@${event.revision}`, ...(event.revision >= 2 ? [`${event.streamName}@${event.revision - 2}`] : [])] }),
-      apply: (_doc, event, id) => (id === `${event.streamName}@${event.revision}` && event.type === 'ProjectUpdated' ? { name: event.data.name } : null),
-    };
     const entries = async () => (await stores.readModels.find<{ name: string }>('rename_log', {}, { sort: [['position', 1]] })).map((found) => found.doc.name);
 
     it('is written without reading its documents, deletions included, and a replay changes nothing', async () => {
