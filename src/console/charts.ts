@@ -1,6 +1,6 @@
 import { duration, utc } from './format.js';
 import { type Html, html } from './html.js';
-import type { Run } from './overview.js';
+import type { Run } from '../queries/recent-runs.js';
 
 const round = (n: number) => Math.round(n * 10) / 10;
 

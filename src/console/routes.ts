@@ -408,7 +408,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const now = clock();
     const isUptime = isUptimeType(monitor.type);
     const [activity, pings, incidents, warningPings, canManage] = await Promise.all([
-      monitorActivity(readModels, commands.events, monitor, CHART_RUNS),
+      monitorActivity(commands.events, monitor, CHART_RUNS),
       isUptime ? Promise.resolve({ pings: [] }) : pingPage(commands.events, monitor.id, {}, { page: 1, limit: PINGS_SHOWN }),
       pagedFind<IncidentDocument>(readModels, 'incidents', { monitor_id: monitor.id }, [['started_at', -1]], { page: 1, limit: INCIDENTS_SHOWN }),
       recentPings(commands.events, monitor.id, new Date(now.getTime() - WARNING_WINDOW_DAYS * 86_400_000).toISOString(), WARNING_MAX_PINGS),

@@ -47,6 +47,31 @@ function runOf(recorded: RecordedEvent): NumberedRun | null {
 }
 
 /**
+ * A monitor's last `limit` runs, oldest first, as its document last took in its pings stream:
+ * read back from there until there are enough or retention's window ends. Uncached: for one
+ * monitor's page (RecentRuns serves the dashboard's rows).
+ */
+export async function newestRuns(events: EventStore, monitor: MonitorDocument, limit: number): Promise<Run[]> {
+  return (await numberedRuns(events, monitor, limit)).map((r) => r.run);
+}
+
+async function numberedRuns(events: EventStore, monitor: MonitorDocument, limit: number): Promise<NumberedRun[]> {
+  const runs: NumberedRun[] = [];
+  const oldestKept = Math.max(0, monitor.pings_stream_length - monitor.retention_count);
+  let next = monitor.pings_stream_length - 1;
+  while (runs.length < limit && next >= oldestKept) {
+    const read = await events.readStream(pingStream(monitor.id), { direction: 'backwards', fromRevision: next, maxCount: Math.max(READ_BACK, 2 * limit) });
+    if (read.length === 0) break;
+    for (const event of read) {
+      const run = runOf(event);
+      if (run && runs.length < limit) runs.push(run);
+    }
+    next = read.at(-1)!.revision - 1;
+  }
+  return runs.reverse();
+}
+
+/**
  * The dashboard's last runs of each monitor, read from its pings stream in the log, which holds
  * every ping and check result within the monitor's retention window, in order. They are not kept
  * on the monitor's document: each ping would rewrite them there, and at some 3 KB they were most
@@ -80,7 +105,7 @@ export class RecentRuns {
     let numbered: NumberedRun[];
     if (before && before.length === length) numbered = before.runs;
     else if (before && before.length < length && length - before.length <= FOLLOW_AT_MOST) numbered = [...before.runs, ...(await this.following(monitor.id, before.length, length))];
-    else numbered = await this.newest(monitor.id, length, monitor.retention_count);
+    else numbered = await numberedRuns(this.events, monitor, RUNS_SHOWN);
     // Retention's window, as the log keeps it: the newest retention_count events of the stream.
     const oldestKept = length - monitor.retention_count;
     const kept = numbered.filter((r) => r.number > oldestKept).slice(-RUNS_SHOWN);
@@ -92,23 +117,6 @@ export class RecentRuns {
   private async following(monitorId: string, from: number, to: number): Promise<NumberedRun[]> {
     const events = await this.events.readStream(pingStream(monitorId), { direction: 'forwards', fromRevision: from, maxCount: to - from });
     return events.flatMap((event) => runOf(event) ?? []);
-  }
-
-  /** The last runs of a stream of `length` events, read back from its newest until there are enough or the window ends. */
-  private async newest(monitorId: string, length: number, retentionCount: number): Promise<NumberedRun[]> {
-    const runs: NumberedRun[] = [];
-    const oldestKept = Math.max(0, length - retentionCount);
-    let next = length - 1;
-    while (runs.length < RUNS_SHOWN && next >= oldestKept) {
-      const events = await this.events.readStream(pingStream(monitorId), { direction: 'backwards', fromRevision: next, maxCount: READ_BACK });
-      if (events.length === 0) break;
-      for (const event of events) {
-        const run = runOf(event);
-        if (run) runs.push(run);
-      }
-      next = events.at(-1)!.revision - 1;
-    }
-    return runs.reverse();
   }
 
   private remember(monitorId: string, known: Known): void {

@@ -4,7 +4,8 @@ import { TYPE_NAMES, plural, relativeTime } from '../format.js';
 import { type Html, html } from '../html.js';
 import { STATUS_TEXT, type Viewer, page, projectNav, statusBadge, timeAgo } from '../layout.js';
 import { asOfForm } from './past.js';
-import { DISPLAY_STATUSES, type DisplayStatus, type MonitorOverview, RUNS_SHOWN } from '../overview.js';
+import { DISPLAY_STATUSES, type DisplayStatus, type MonitorOverview } from '../overview.js';
+import { RUNS_SHOWN } from '../../queries/recent-runs.js';
 import { isUptimeType } from '../../domain/monitors/schedule.js';
 
 export interface DashboardFilter {

@@ -7,7 +7,8 @@ import { durationChart, responseTimeChart } from '../charts.js';
 import { TYPE_NAMES, duration, inZone, plural, relativeTime, scheduleInWords, utc } from '../format.js';
 import { type Fragment, type Html, html } from '../html.js';
 import { type Viewer, csrfField, incidentBadge, page, statusBadge, timeAgo } from '../layout.js';
-import type { DisplayStatus, Run } from '../overview.js';
+import type { DisplayStatus } from '../overview.js';
+import type { Run } from '../../queries/recent-runs.js';
 import { isUptimeType } from '../../domain/monitors/schedule.js';
 import { type MonitorMaintenance, monitorMaintenancePanel } from './maintenance.js';
 
