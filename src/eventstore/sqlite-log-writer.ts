@@ -44,11 +44,16 @@ interface LogTail {
   chain: string;
 }
 
-interface StreamRow {
-  revision: number;
+/** What is recorded about a stream beside its events: its window and its deletion, when it has either. */
+interface StreamSettings {
   max_count: number | null;
   deleted: number;
-  last_hash: string;
+}
+
+/** A stream's last event: the revision the next append follows, and the hash it chains to. */
+interface StreamTail {
+  revision: number;
+  hash: string;
 }
 
 export function ensureLogSchema(db: SqliteDatabase): void {
@@ -69,12 +74,12 @@ export function ensureLogSchema(db: SqliteDatabase): void {
       removed INTEGER NOT NULL DEFAULT 0,
       UNIQUE (stream, revision)
     );
+    -- Only the streams with a window or deleted: a stream's revision and last hash are its last
+    -- event's, found through the (stream, revision) index, so that an append writes no row here.
     CREATE TABLE IF NOT EXISTS es_streams (
       stream TEXT PRIMARY KEY,
-      revision INTEGER NOT NULL,
       max_count INTEGER,
-      deleted INTEGER NOT NULL DEFAULT 0,
-      last_hash TEXT NOT NULL DEFAULT ''
+      deleted INTEGER NOT NULL DEFAULT 0
     );
     -- One row, changed by each probe write: a commit that writes a page, as an append does.
     CREATE TABLE IF NOT EXISTS es_write_probe (
@@ -82,6 +87,26 @@ export function ensureLogSchema(db: SqliteDatabase): void {
       probes INTEGER NOT NULL
     );
   `);
+  dropStreamTails(db);
+}
+
+/**
+ * A file written before appends stopped rewriting es_streams keeps each stream's revision and last
+ * hash there as well: both are read from the stream's last event now, so the columns go, and with
+ * them the rows of streams that have neither a window nor a deletion. Checked again inside the
+ * transaction: another connection of this process may have done it first.
+ */
+function dropStreamTails(db: SqliteDatabase): void {
+  const hasTails = () => db.prepare("SELECT 1 FROM pragma_table_info('es_streams') WHERE name = 'last_hash'").get() !== undefined;
+  if (!hasTails()) return;
+  db.transaction(() => {
+    if (!hasTails()) return;
+    db.exec(`
+      ALTER TABLE es_streams DROP COLUMN revision;
+      ALTER TABLE es_streams DROP COLUMN last_hash;
+      DELETE FROM es_streams WHERE max_count IS NULL AND deleted = 0;
+    `);
+  }).immediate();
 }
 
 /**
@@ -99,27 +124,25 @@ export class SqliteLogWriter {
   ) {
     ensureLogSchema(db);
     this.statements = {
-      stream: db.prepare<[string], StreamRow>('SELECT revision, max_count, deleted, last_hash FROM es_streams WHERE stream = ?'),
+      settings: db.prepare<[string], StreamSettings>('SELECT max_count, deleted FROM es_streams WHERE stream = ?'),
+      // Through the (stream, revision) index, whose page the append then writes to.
+      tail: db.prepare<[string], StreamTail>('SELECT revision, hash FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
       insertEvent: db.prepare(
         'INSERT INTO es_events (stream, revision, id, type, data, metadata, created, hash, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       // The log's last event: its position is the head, and its chain hash the one the next extends.
       last: db.prepare<[], { position: number; chain: string }>('SELECT position, chain FROM es_events ORDER BY position DESC LIMIT 1'),
-      saveStream: db.prepare(
-        `INSERT INTO es_streams (stream, revision, last_hash) VALUES (?, ?, ?)
-         ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision, last_hash = excluded.last_hash`,
-      ),
       // Bounded below as well: the events already removed stay in the index, and a long-lived
       // stream would otherwise walk past every one of them on each append.
       truncateRange: db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE stream = ? AND revision > ? AND revision <= ? AND removed = 0'),
       truncate: db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE stream = ? AND revision <= ? AND removed = 0'),
       setMaxCount: db.prepare(
-        `INSERT INTO es_streams (stream, revision, max_count) VALUES (?, -1, ?)
+        `INSERT INTO es_streams (stream, max_count) VALUES (?, ?)
          ON CONFLICT (stream) DO UPDATE SET max_count = excluded.max_count`,
       ),
       deleteEvents: db.prepare('UPDATE es_events SET data = NULL, metadata = NULL, removed = 1 WHERE stream = ? AND removed = 0'),
       markDeleted: db.prepare(
-        `INSERT INTO es_streams (stream, revision, deleted) VALUES (?, -1, 1)
+        `INSERT INTO es_streams (stream, deleted) VALUES (?, 1)
          ON CONFLICT (stream) DO UPDATE SET deleted = 1`,
       ),
       following: db.prepare<[string, number, number], { id: string; position: number }>(
@@ -141,7 +164,7 @@ export class SqliteLogWriter {
               (SELECT MAX(e.revision) FROM es_events e WHERE e.stream = s.stream AND e.removed = 1) AS removed_through
        FROM es_streams s
        WHERE substr(s.stream, 1, 1) <> '$' AND (s.max_count IS NOT NULL OR s.deleted = 1)
-         AND NOT EXISTS (SELECT 1 FROM es_streams m WHERE m.stream = '$$' || s.stream)`,
+         AND NOT EXISTS (SELECT 1 FROM es_events m WHERE m.stream = '$$' || s.stream)`,
     );
     if (unrecorded.all().length === 0) return;
     const created = new Date().toISOString();
@@ -230,14 +253,14 @@ export class SqliteLogWriter {
         return this.append(write, created, log);
       case 'setMaxCount': {
         this.statements.setMaxCount.run(write.streamName, write.maxCount);
-        const stream = this.statements.stream.get(write.streamName);
-        if (stream && stream.revision >= 0) this.statements.truncate.run(write.streamName, stream.revision - write.maxCount);
+        const tail = this.statements.tail.get(write.streamName);
+        if (tail) this.statements.truncate.run(write.streamName, tail.revision - write.maxCount);
         // In the hashed log too: what the window removes, now and later, is then told from tampering.
         this.append({ kind: 'append', streamName: metadataStreamOf(write.streamName), events: [{ type: STREAM_METADATA, data: { $maxCount: write.maxCount } }], expectedRevision: 'any' }, created, log);
         return null;
       }
       case 'delete': {
-        if (this.statements.stream.get(write.streamName)?.deleted) return null;
+        if (this.statements.settings.get(write.streamName)?.deleted) return null;
         this.statements.deleteEvents.run(write.streamName);
         this.statements.markDeleted.run(write.streamName);
         this.append({ kind: 'append', streamName: metadataStreamOf(write.streamName), events: [{ type: STREAM_DELETED, data: {} }], expectedRevision: 'any' }, created, log);
@@ -269,9 +292,10 @@ export class SqliteLogWriter {
   }
 
   private append(append: Extract<LogWrite, { kind: 'append' }>, created: string, log: LogTail): AppendResult {
-    const stream = this.statements.stream.get(append.streamName);
-    if (stream?.deleted) throw new StreamDeletedError(append.streamName);
-    const current = stream && stream.revision >= 0 ? stream.revision : 'no_stream';
+    const settings = this.statements.settings.get(append.streamName);
+    if (settings?.deleted) throw new StreamDeletedError(append.streamName);
+    const tail = this.statements.tail.get(append.streamName);
+    const current = tail ? tail.revision : 'no_stream';
     if (!satisfiesExpectedRevision(append.expectedRevision, current)) {
       const recorded = this.alreadyRecorded(append, current);
       if (recorded) return recorded;
@@ -283,7 +307,7 @@ export class SqliteLogWriter {
     if (append.events.length === 0) return { nextExpectedRevision: before, position: log.head };
     let revision = before;
     let position = 0;
-    let streamHash = stream?.last_hash ?? '';
+    let streamHash = tail?.hash ?? '';
     for (const event of append.events) {
       revision += 1;
       const row = {
@@ -301,9 +325,8 @@ export class SqliteLogWriter {
       position = Number(info.lastInsertRowid);
       log.head = position;
     }
-    this.statements.saveStream.run(append.streamName, revision, streamHash);
     // Only the events this append pushed out of the window: the older ones went with earlier appends.
-    if (stream?.max_count) this.statements.truncateRange.run(append.streamName, before - stream.max_count, revision - stream.max_count);
+    if (settings?.max_count) this.statements.truncateRange.run(append.streamName, before - settings.max_count, revision - settings.max_count);
     return { nextExpectedRevision: revision, position };
   }
 }

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { SqliteEventStore } from '../../src/eventstore/sqlite-event-store.js';
 import { WriteGate } from '../../src/eventstore/write-gate.js';
+import { StreamDeletedError, WrongExpectedRevisionError } from '../../src/eventstore/event-store.js';
 import { verifyLog } from '../../src/audit/verify-log.js';
 import { eventually } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -198,3 +199,73 @@ describe('SqliteEventStore retention', () => {
     db.close();
   });
 });
+
+describe('SqliteEventStore streams', () => {
+  let dir: ReturnType<typeof makeTempDir>;
+  beforeEach(() => (dir = makeTempDir('vigil-sqlite-es-streams')));
+  afterEach(() => dir.remove());
+
+  it('records beside the events only the streams with a window or deleted: an append writes no row there', async () => {
+    const db = openSqliteDatabase(`${dir.path}/vigil.db`);
+    const store = new SqliteEventStore(db);
+    await store.appendToStream('plain', [{ type: 'Counted', data: { n: 0 } }]);
+    await store.setStreamMaxCount('windowed', 2);
+    await store.appendToStream('gone', [{ type: 'Counted', data: { n: 1 } }]);
+    await store.deleteStream('gone');
+    const rows = () => db.prepare('SELECT * FROM es_streams ORDER BY stream').all();
+    const before = rows();
+    expect(before).to.deep.equal([
+      { stream: 'gone', max_count: null, deleted: 1 },
+      { stream: 'windowed', max_count: 2, deleted: 0 },
+    ]);
+    for (let n = 0; n < 4; n += 1) await store.appendToStreams([{ streamName: 'plain', events: [{ type: 'Counted', data: { n } }], expectedRevision: n }, { streamName: 'windowed', events: [{ type: 'Counted', data: { n } }], expectedRevision: n === 0 ? 'no_stream' : n - 1 }]);
+    expect(rows(), 'appends leave the table as it was').to.deep.equal(before);
+    // Revisions and the hash chain follow on from each stream's last event.
+    expect(await failureOf(store.appendToStream('plain', [{ type: 'Counted', data: { n: 9 } }], { expectedRevision: 3 }))).to.be.instanceOf(WrongExpectedRevisionError);
+    expect((await store.appendToStream('plain', [{ type: 'Counted', data: { n: 9 } }], { expectedRevision: 4 })).nextExpectedRevision).to.equal(5);
+    expect((await store.readStream('windowed')).map((e) => e.data['n'])).to.deep.equal([2, 3]);
+    expect(await failureOf(store.appendToStream('gone', [{ type: 'Counted', data: { n: 2 } }]))).to.be.instanceOf(StreamDeletedError);
+    expect(verifyLog(db).ok).to.equal(true);
+    await store.close();
+    db.close();
+  });
+
+  it('opens a log that kept each stream\'s revision and last hash in es_streams, and follows on from its events', async () => {
+    const path = `${dir.path}/vigil.db`;
+    const db = openSqliteDatabase(path);
+    const store = new SqliteEventStore(db);
+    await store.appendToStream('plain', [{ type: 'Counted', data: { n: 0 } }, { type: 'Counted', data: { n: 1 } }]);
+    await store.setStreamMaxCount('windowed', 2);
+    await store.appendToStream('windowed', [{ type: 'Counted', data: { n: 0 } }, { type: 'Counted', data: { n: 1 } }, { type: 'Counted', data: { n: 2 } }]);
+    await store.close();
+    // As the log was before: a row for every stream, with its revision and last hash.
+    db.exec(`
+      ALTER TABLE es_streams ADD COLUMN revision INTEGER NOT NULL DEFAULT -1;
+      ALTER TABLE es_streams ADD COLUMN last_hash TEXT NOT NULL DEFAULT '';
+      INSERT INTO es_streams (stream, revision, last_hash, max_count, deleted)
+        SELECT stream, MAX(revision), (SELECT hash FROM es_events l WHERE l.stream = e.stream ORDER BY revision DESC LIMIT 1), NULL, 0
+        FROM es_events e GROUP BY stream
+        ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision, last_hash = excluded.last_hash;
+    `);
+    db.close();
+
+    const reopened = openSqliteDatabase(path);
+    const again = new SqliteEventStore(reopened);
+    const columns = reopened.prepare("SELECT name FROM pragma_table_info('es_streams')").all();
+    expect(columns).to.deep.equal([{ name: 'stream' }, { name: 'max_count' }, { name: 'deleted' }]);
+    expect(reopened.prepare('SELECT stream FROM es_streams').all()).to.deep.equal([{ stream: 'windowed' }]);
+    expect((await again.appendToStream('plain', [{ type: 'Counted', data: { n: 2 } }], { expectedRevision: 1 })).nextExpectedRevision).to.equal(2);
+    await again.appendToStream('windowed', [{ type: 'Counted', data: { n: 3 } }], { expectedRevision: 2 });
+    expect((await again.readStream('windowed')).map((e) => e.data['n'])).to.deep.equal([2, 3]);
+    expect(verifyLog(reopened).ok).to.equal(true);
+    await again.close();
+    reopened.close();
+  });
+});
+
+function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+}
