@@ -110,11 +110,12 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
     // request is still timed and logged.
     if (!response.destroyed && !response.writableEnded) {
       const json = answered.body === null ? '' : JSON.stringify(answered.body);
-      response.statusCode = answered.status;
-      response.setHeader('X-Request-Id', requestId);
-      for (const [name, value] of Object.entries(answered.headers ?? {})) response.setHeader(name, value);
-      if (answered.body !== null) response.setHeader('Content-Type', 'application/json; charset=utf-8');
-      response.setHeader('Content-Length', Buffer.byteLength(json));
+      // All at once, as name-value pairs: Node then checks no header object, one setHeader at a time.
+      const headers = ['X-Request-Id', requestId];
+      for (const [name, value] of Object.entries(answered.headers ?? {})) headers.push(name, value);
+      if (answered.body !== null) headers.push('Content-Type', 'application/json; charset=utf-8');
+      headers.push('Content-Length', String(Buffer.byteLength(json)));
+      response.writeHead(answered.status, headers);
       response.end(request.method === 'HEAD' ? undefined : json);
     }
     const method = request.method ?? '';

@@ -342,7 +342,7 @@ export async function receivePing(context: CommandContext, monitorId: string, pi
     {
       type: 'ReceivePing',
       monitor_id: monitorId,
-      ping: { ...ping, ping_id: pingId },
+      ping: { ping_id: pingId, ...ping },
       incident_id: context.newId(),
       repage_after_seconds: context.repageAfterSeconds,
       now: nowIso(context),
