@@ -19,15 +19,19 @@
  * keeps being in the ping history: 0 lost is the rule.
  * The result goes to bench/results/pings.json and bench/RESULTS.md.
  *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3
- *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --node-option X --paced-rate N]
+ *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --perf DIR --node-option X --paced-rate N]
  * --server-env (repeatable) sets a variable for the Vigil server; --profile writes its CPU profiles
- * to DIR; --node-option (repeatable) passes a flag to its node, e.g. --node-option=--import=./probe.ts;
+ * to DIR; --perf DIR has Linux perf sample Vigil's and the durable floor's threads on the CPU during
+ * their peak phases, to DIR/<server>-<round>.perf.data (read them with bench/perf-summary.ts: V8's
+ * profiles count time a thread waits for a core or the disk as its own); --node-option (repeatable)
+ * passes a flag to its node, e.g. --node-option=--import=./probe.ts;
  * --paced-rate paces the second phase at that many pings/s instead of half the peak, so that two
  * variants are compared at the same load (CPU and disk per ping grow as groups shrink).
  */
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
@@ -51,6 +55,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'server-env': { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },
+    perf: { type: 'string' },
     'node-option': { type: 'string', multiple: true, default: [] },
     'paced-rate': { type: 'string' },
   },
@@ -83,6 +88,7 @@ interface LoadResult {
 
 interface ServerProcess {
   url: string;
+  pid: number;
   /** CPU seconds the server process has used so far (user + system), from /proc; NaN elsewhere. */
   cpuSeconds: () => number;
   /** Bytes the server process has caused to be written to storage so far, from /proc; NaN elsewhere. */
@@ -161,6 +167,7 @@ async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: st
   }
   return {
     url,
+    pid: child.pid!,
     cpuSeconds: () => processCpuSeconds(child.pid),
     writtenBytes: () => processWrittenBytes(child.pid),
     latency: async () => {
@@ -178,6 +185,23 @@ async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: st
       await exited;
     },
   };
+}
+
+/**
+ * With --perf: `phase` runs while Linux perf samples the server's threads on the CPU (cpu-clock,
+ * with call chains; the server runs with --perf-basic-prof so that its JavaScript has names).
+ */
+async function sampledOnCpu<T>(server: ServerProcess, name: string, phase: () => Promise<T>): Promise<T> {
+  if (!values.perf) return phase();
+  mkdirSync(values.perf, { recursive: true });
+  const recorder = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '999', '-g', '-p', String(server.pid), '-o', `${values.perf}/${name}.perf.data`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const stopped = once(recorder, 'exit');
+  try {
+    return await phase();
+  } finally {
+    recorder.kill('SIGINT');
+    await stopped;
+  }
 }
 
 /** utime + stime of a process, fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s. */
@@ -220,7 +244,8 @@ for (let i = 0; i < monitorCount; i++) {
 }
 await seed.stopKeepingData();
 
-const serverNodeArgs = [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : []), ...values['node-option']];
+const perfArgs = values.perf ? ['--perf-basic-prof'] : [];
+const serverNodeArgs = [...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : []), ...perfArgs, ...values['node-option']];
 const pingPaths = monitorIds.map((id) => `/v1/ping/${id}`);
 /** The ping ids acknowledged, by monitor. */
 const acknowledged = new Map<string, Set<string>>(monitorIds.map((id) => [id, new Set()]));
@@ -238,7 +263,7 @@ const halfRuns: (LoadResult & { offered: number })[] = [];
 for (let round = 0; round < rounds; round++) {
   const vigil = await startServer([...serverNodeArgs, 'src/main/server.ts'], { ...serverEnv, VIGIL_DATA_DIR: dir.path }, '/healthz');
   await drive(vigil, pingPaths, { seconds: WARMUP_SECONDS, onBody: acknowledge });
-  const peak = await drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge });
+  const peak = await sampledOnCpu(vigil, `vigil-${round + 1}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge }));
   peakRuns.push(peak);
   const offered = values['paced-rate'] ? Number(values['paced-rate']) : Math.max(1, Math.round(peak.rate / 2));
   halfRuns.push({ ...(await paced(vigil, pingPaths, offered, acknowledge)), offered });
@@ -251,9 +276,9 @@ for (let round = 0; round < rounds; round++) {
   await bare.stop();
 
   const floorFile = `${dir.path}/durable-floor-${round}.db`;
-  const floor = await startServer([new URL('./durable-floor-server.ts', import.meta.url).pathname], { FLOOR_DB: floorFile }, '/');
+  const floor = await startServer([...perfArgs, new URL('./durable-floor-server.ts', import.meta.url).pathname], { FLOOR_DB: floorFile }, '/');
   await drive(floor, pingPaths, { seconds: WARMUP_SECONDS });
-  floorRuns.push(await drive(floor, pingPaths, { seconds: duration }));
+  floorRuns.push(await sampledOnCpu(floor, `floor-${round + 1}`, () => drive(floor, pingPaths, { seconds: duration })));
   await floor.stop();
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${floorFile}${suffix}`, { force: true });
   fsyncRuns.push(probeFsync(dir.path));
