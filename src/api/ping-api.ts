@@ -130,7 +130,8 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
     if (!(PING_METHODS as readonly string[]).includes(method)) throw new HttpError(501, 'Not Implemented');
     const byId = params['monitorId'] !== undefined ? pathId(params['monitorId'], 'monitor') : await monitorIdBySlug(params['pingKey'], params['slug']);
     const { kind, exitCode: suffixExitCode } = kindOf(params['suffix']);
-    const query = decode(PingQuery, queryFields(parseQuery(querystring), PingQuery), 'query');
+    // Most pings have no query at all: nothing to decode (the codec's answer for it is {} too).
+    const query: t.TypeOf<typeof PingQuery> = querystring === '' ? {} : decode(PingQuery, queryFields(parseQuery(querystring), PingQuery), 'query');
     const userAgent = request.headers['user-agent'] ?? '';
     const requestIp = clientAddress(request, config.trustProxy) || null;
     const requestUa = userAgent.slice(0, 512) || null;
