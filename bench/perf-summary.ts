@@ -32,7 +32,8 @@ const CATEGORIES: readonly { name: string; pattern: RegExp }[] = [
   { name: 'HTTP: answers written to sockets', pattern: /writev|_writeGeneric|tcp_sendmsg/ },
   { name: 'Ping API (routing, query, answer)', pattern: /ping-api\.ts/ },
   { name: 'WAL checkpoints', pattern: /wal-checkpoint/ },
-  { name: "other SQLite transactions (the durable floor's)", pattern: /sqliteTransaction/ },
+  // The floor's group commit is its function `commit`, into which V8 may inline better-sqlite3's transaction.
+  { name: "other SQLite transactions (the durable floor's)", pattern: /sqliteTransaction|[*^~]commit file:\S*durable-floor-server\.ts/ },
   { name: 'HTTP: requests read and parsed', pattern: /_http_|llhttp|Parser::|streams\/writable|node:net|tcp_|uv__read/ },
   { name: 'garbage collection', pattern: /Scaveng|GarbageCollect|MarkCompact|Heap::|Sweeper|Marking|Evacuat/ },
   { name: 'promises, timers, event loop', pattern: /RunMicrotasks|Promise|processImmediate|processTimers|uv_run|epoll/ },
