@@ -24,7 +24,7 @@
  *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --perf DIR --node-option X --paced-rate N]
  * --server-env (repeatable) sets a variable for the Vigil server; --profile writes its CPU profiles
  * to DIR; --perf DIR has Linux perf sample Vigil's and the durable floor's threads on the CPU during
- * their peak phases, to DIR/<server>-<round>.perf.data (read them with bench/perf-summary.ts: V8's
+ * their peak phases, and Vigil's at half of its peak, to DIR/<server>-<round>.perf.data (read them with bench/perf-summary.ts: V8's
  * profiles count time a thread waits for a core or the disk as its own); --node-option (repeatable)
  * passes a flag to its node, e.g. --node-option=--import=./probe.ts;
  * --paced-rate paces the second phase at that many pings/s instead of half the peak, so that two
@@ -283,7 +283,7 @@ for (let round = 0; round < rounds; round++) {
   const peak = await sampledOnCpu(vigil, `vigil-${round + 1}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge }));
   peakRuns.push(peak);
   const offered = values['paced-rate'] ? Number(values['paced-rate']) : Math.max(1, Math.round(peak.rate / 2));
-  halfRuns.push({ ...(await paced(vigil, pingPaths, offered, acknowledge)), offered });
+  halfRuns.push({ ...(await sampledOnCpu(vigil, `vigil-half-${round + 1}`, () => paced(vigil, pingPaths, offered, acknowledge))), offered });
   await vigil.stop();
 
   const bare = await startServer(['-e', BARE_SERVER], {}, '/');
