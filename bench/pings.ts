@@ -23,15 +23,16 @@
  *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3
  *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --perf DIR --node-option X --paced-rate N]
  * --server-env (repeatable) sets a variable for the Vigil server; --profile writes its CPU profiles
- * to DIR; --perf DIR has Linux perf sample Vigil's and the durable floor's threads on the CPU during
- * their peak phases, and Vigil's at half of its peak, to DIR/<server>-<round>.perf.data (read them with bench/perf-summary.ts: V8's
- * profiles count time a thread waits for a core or the disk as its own); --node-option (repeatable)
- * passes a flag to its node, e.g. --node-option=--import=./probe.ts;
+ * to DIR; --perf DIR has Linux perf (Debian's linux-perf) sample Vigil's and the durable floor's
+ * threads on the CPU during their peak phases, and Vigil's at half of its peak, to
+ * DIR/<server>-<round>.perf.data (read them with bench/perf-summary.ts: V8's profiles count time a
+ * thread waits for a core or the disk as its own); --node-option (repeatable) passes a flag to its
+ * node, e.g. --node-option=--import=./probe.ts;
  * --paced-rate paces the second phase at that many pings/s instead of half the peak, so that two
  * variants are compared at the same load (CPU and disk per ping grow as groups shrink).
  */
 import autocannon from 'autocannon';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { loadavg } from 'node:os';
@@ -73,6 +74,8 @@ const serverEnv = Object.fromEntries(
     return [pair.slice(0, at), pair.slice(at + 1)];
   }),
 );
+// Said at once, not after the seeding.
+if (values.perf && spawnSync('perf', ['--version']).status !== 0) throw new Error('--perf needs Linux perf on the PATH (Debian: apt-get install linux-perf)');
 const WARMUP_SECONDS = 2;
 /** Vigil's default `retention_count`: the pings a monitor keeps in the log. */
 const RETENTION = 200;
