@@ -19,6 +19,7 @@ import {
 import { type LogWrite, type LogWriteOutcome, SqliteLogWriter, ensureLogSchema, rejectionError } from './sqlite-log-writer.js';
 import type { WriterReply, WriterRequest } from './sqlite-writer-thread.js';
 import { startModuleWorker } from './module-worker.js';
+import type { CompactionPlan } from './log-compaction.js';
 import type { CommitSignal } from './commit-signal.js';
 import { WriteGate } from './write-gate.js';
 import { type StorageFault, StoreCannotWriteError, type WriteHealth, storageFault } from './storage-fault.js';
@@ -336,6 +337,11 @@ export class SqliteEventStore implements EventStore {
   async setStreamMaxCount(streamName: string, maxCount: number): Promise<void> {
     if (!Number.isInteger(maxCount) || maxCount < 1) throw new RangeError('maxCount must be a positive integer');
     await this.enqueue({ kind: 'setMaxCount', streamName, maxCount });
+  }
+
+  /** Applies a compaction planned on any connection (planCompaction), in the order of the other writes. */
+  async compact(plan: CompactionPlan): Promise<void> {
+    await this.enqueue({ kind: 'compact', plan });
   }
 
   async deleteStream(streamName: string): Promise<void> {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { chainHash, eventContent, eventHash } from './event-hash.js';
 import { WriteGate } from './write-gate.js';
+import { CHECKPOINT_STREAM, CHECKPOINT_TYPE } from './log-checkpoint.js';
+import type { CompactionPlan } from './log-compaction.js';
 import {
   type AppendResult,
   type EventToAppend,
@@ -21,6 +23,8 @@ export type LogWrite =
   | { kind: 'appendAll'; appends: readonly StreamAppend[] }
   | { kind: 'setMaxCount'; streamName: string; maxCount: number }
   | { kind: 'delete'; streamName: string }
+  /** Folds removed rows away behind a checkpoint (see log-compaction.ts); refused as stale if another compaction came first. */
+  | { kind: 'compact'; plan: CompactionPlan }
   /** Records nothing of the log: a write of one row beside it, to learn whether the disk takes a commit (see SqliteEventStore.writeHealth). */
   | { kind: 'probe' };
 
@@ -80,6 +84,13 @@ export function ensureLogSchema(db: SqliteDatabase): void {
       stream TEXT PRIMARY KEY,
       max_count INTEGER,
       deleted INTEGER NOT NULL DEFAULT 0
+    );
+    -- Where each stream whose first events were compacted away now starts: the last removed
+    -- event's revision and hash, which its first kept event chains to (see log-compaction.ts).
+    CREATE TABLE IF NOT EXISTS es_anchors (
+      stream TEXT PRIMARY KEY,
+      revision INTEGER NOT NULL,
+      hash TEXT NOT NULL
     );
     -- One row, changed by each probe write: a commit that writes a page, as an append does.
     CREATE TABLE IF NOT EXISTS es_write_probe (
@@ -147,6 +158,11 @@ export class SqliteLogWriter {
       ),
       following: db.prepare<[string, number, number], { id: string; position: number }>(
         'SELECT id, position FROM es_events WHERE stream = ? AND revision > ? ORDER BY revision LIMIT ?',
+      ),
+      deleteRemoved: db.prepare('DELETE FROM es_events WHERE position BETWEEN ? AND ? AND removed = 1'),
+      setAnchor: db.prepare(
+        `INSERT INTO es_anchors (stream, revision, hash) VALUES (?, ?, ?)
+         ON CONFLICT (stream) DO UPDATE SET revision = excluded.revision, hash = excluded.hash`,
       ),
       probe: db.prepare('INSERT INTO es_write_probe (id, probes) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET probes = probes + 1'),
     };
@@ -266,6 +282,9 @@ export class SqliteLogWriter {
         this.append({ kind: 'append', streamName: metadataStreamOf(write.streamName), events: [{ type: STREAM_DELETED, data: {} }], expectedRevision: 'any' }, created, log);
         return null;
       }
+      case 'compact':
+        this.compact(write.plan, created, log);
+        return null;
       case 'probe':
         this.statements.probe.run();
         return null;
@@ -274,6 +293,19 @@ export class SqliteLogWriter {
         return exhaustive;
       }
     }
+  }
+
+  /**
+   * The checkpoint first, conditional on the one the plan started from (a stale plan throws here,
+   * before anything changed); the rows it folds are deleted only if still removed, which they stay.
+   */
+  private compact(plan: CompactionPlan, created: string, log: LogTail): void {
+    const checkpoint: EventToAppend = { type: CHECKPOINT_TYPE, data: { ...plan.checkpoint } };
+    this.append({ kind: 'append', streamName: CHECKPOINT_STREAM, events: [checkpoint], expectedRevision: plan.expectedCheckpointRevision }, created, log);
+    // Only the newest checkpoint is needed: the older ones are removed as any windowed event, and folded by the next.
+    if (this.statements.settings.get(CHECKPOINT_STREAM)?.max_count !== 1) this.apply({ kind: 'setMaxCount', streamName: CHECKPOINT_STREAM, maxCount: 1 }, created, log);
+    for (const [from, to] of plan.removedRanges) this.statements.deleteRemoved.run(from, to);
+    for (const anchor of plan.anchors) this.statements.setAnchor.run(anchor.stream, anchor.revision, anchor.hash);
   }
 
   /**
