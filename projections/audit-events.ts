@@ -61,11 +61,16 @@ function retentionOf(event: ProjectedEvent): number | null {
   }
 }
 
-function droppedObservation(event: ProjectedEvent): string[] {
+/**
+ * The entries retention has dropped by the time this observation is kept: every one `retention`
+ * or more back in its stream, not only the one just before the window. Observations appended
+ * together (missed slots caught up after a stop, more of them than the window holds) leave the
+ * log before the projector reads them, and with them the drops they would have asked for.
+ */
+function droppedObservations(event: ProjectedEvent): Target {
   const retention = retentionOf(event);
-  if (retention === null) return [];
-  const dropped = event.revision - retention;
-  return dropped >= 0 ? [docId(event.streamName, dropped)] : [];
+  if (retention === null || event.revision < retention) return {};
+  return { where: { stream: event.streamName, revision: { $lte: event.revision - retention } } };
 }
 
 /** Who recorded an event, as its metadata says: the history shows it beside each event. */
@@ -84,11 +89,17 @@ export function actorOf(metadata: Record<string, unknown>): AuditEventDocument['
  */
 export const auditEventsProjection: Projection<AuditEventDocument> = {
   name: 'audit_events',
-  version: 4,
+  version: 5,
   collection: {
     name: 'audit_events',
     // Most entries have no incident, and a project's or a user's none of a monitor: they take no room in those two.
-    indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'], sparse: true }, { fields: ['incident_id', 'position'], sparse: true }],
+    // (stream, revision): what retention drops is found by range, however many entries it is.
+    indexes: [
+      { fields: ['project_id', 'position'] },
+      { fields: ['monitor_id', 'position'], sparse: true },
+      { fields: ['incident_id', 'position'], sparse: true },
+      { fields: ['stream', 'revision'] },
+    ],
   },
   // Pings only for what retention drops with them (other observations kept with the pings).
   handles: ALL_EVENT_TYPES,
@@ -103,14 +114,14 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
       return { where: { monitor_id, stream: { $in: [`monitor-${monitor_id}`, `pings-${monitor_id}`] } } };
     }
     // A ping has no entry of its own; the observation retention drops as it is kept goes.
-    if (event.type === 'PingReceived') return { ids: droppedObservation(event) };
+    if (event.type === 'PingReceived') return droppedObservations(event);
     const own = [docId(event.streamName, event.revision)];
     if (event.type === 'MonitorUpdated' && event.data.last_ping_seq !== null) {
       const monitor_id = event.data.monitor_id;
       const keptFrom = event.data.last_ping_seq - event.data.config.retention_count;
       return { ids: own, where: { monitor_id, stream: `pings-${monitor_id}`, revision: { $lte: keptFrom } } };
     }
-    return { ids: [...own, ...droppedObservation(event)] };
+    return { ids: own, ...droppedObservations(event) };
   },
   apply(_doc, event, id) {
     if (event.type === 'MonitorDeleted' || event.type === 'PingReceived' || id !== docId(event.streamName, event.revision)) return null;
