@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from '../eventstore/sqlite-database.js';
 import type { LogCheckRequest, LogHead } from './log-check.js';
 import { verifyLog } from './verify-log.js';
+import { planCompaction } from '../eventstore/log-compaction.js';
 import type { WorkerReply } from './worker-client.js';
 
 /** The thread behind LogCheckThread: the embedded log's head and its verification, one request at a time. */
@@ -16,7 +17,8 @@ function serve(path: string): void {
   port.on('message', (request: LogCheckRequest) => {
     let reply: WorkerReply;
     try {
-      reply = { id: request.id, ok: true, value: request.kind === 'head' ? head() : verifyLog(db) };
+      const value = request.kind === 'head' ? head() : request.kind === 'verify' ? verifyLog(db) : planCompaction(db, request.limits);
+      reply = { id: request.id, ok: true, value };
     } catch (error) {
       reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
     }

@@ -1,6 +1,7 @@
 import type { EventStore } from '../eventstore/event-store.js';
 import type { LogVerification } from './verify-log.js';
 import { WorkerClient } from './worker-client.js';
+import type { CompactionLimits, CompactionPlanning } from '../eventstore/log-compaction.js';
 
 /** The newest event of the log: where it is, when it was recorded, and (embedded store) its hashes. */
 export interface LogHead {
@@ -34,7 +35,7 @@ export function storeLogCheck(events: EventStore): LogCheck {
 }
 
 /** A request for the log check thread, numbered by its WorkerClient. */
-export type LogCheckQuery = { kind: 'head' | 'verify' };
+export type LogCheckQuery = { kind: 'head' } | { kind: 'verify' } | { kind: 'plan-compaction'; limits: CompactionLimits };
 export type LogCheckRequest = LogCheckQuery & { id: number };
 
 /**
@@ -60,6 +61,11 @@ export class LogCheckThread implements LogCheck {
       this.running = null;
     });
     return this.running;
+  }
+
+  /** Plans a compaction of the log (see log-compaction.ts): a walk of the whole log, kept off the thread that answers requests. */
+  planCompaction(limits: CompactionLimits): Promise<CompactionPlanning> {
+    return this.client.ask({ kind: 'plan-compaction', limits }) as Promise<CompactionPlanning>;
   }
 
   close(): Promise<void> {

@@ -17,6 +17,8 @@ import { newHolderId, releaseDeadLocalHolders } from '../coordination/holders.js
 import { LeadProjector, PROJECTOR_LEASE } from '../coordination/lead-projector.js';
 import { PartitionLeases } from '../coordination/partition-leases.js';
 import { LeasedClaims } from '../coordination/work-claims.js';
+import { LogCompactor } from '../eventstore/log-compactor.js';
+import { SqliteEventStore } from '../eventstore/sqlite-event-store.js';
 import { type AsOfReader, AsOfThread, inlineAsOfReader } from '../audit/as-of-reader.js';
 
 const VIGIL_VERSION = '0.1';
@@ -41,6 +43,8 @@ export interface RunningVigil {
   timer: Timer | null;
   checker: Checker | null;
   notifier: Notifier | null;
+  /** Keeps the embedded log compacted, in the process with the api role (driven by hand with manualTimer). */
+  compactor: LogCompactor | null;
   /** This process in the lease store: hostname:pid:process start:random. */
   holder: string;
   /** The partitions each coordinated role of this process holds, shared with its other instances. */
@@ -175,9 +179,22 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   // `as_of` reads on a thread of its own where both stores are the embedded file it can open too.
   let asOf: AsOfReader | null = null;
   let logCheck: LogCheck | null = null;
+  let compactor: LogCompactor | null = null;
   if (options.roles.includes('api') && secrets) {
     asOf = stores.sqlitePath && !config.eventStoreUrl && !config.mongoUrl ? new AsOfThread(stores.sqlitePath) : inlineAsOfReader(stores.readModels, stores.events);
     logCheck = stores.sqlitePath && !config.eventStoreUrl ? new LogCheckThread(stores.sqlitePath) : null;
+    // The process that hears the pings keeps the embedded log compacted: retention bounds the file.
+    if (logCheck instanceof LogCheckThread && stores.events instanceof SqliteEventStore) {
+      const thread = logCheck;
+      compactor = new LogCompactor(stores.events, (limits) => thread.planCompaction(limits), {
+        onError: (error) => logger.error({ err: error }, 'log compaction failed; retrying'),
+        onOutcome: (outcome) => {
+          if (outcome.kind === 'compacted') logger.info(outcome, 'log compacted');
+          if (outcome.kind === 'refused') logger.error({ reason: outcome.reason }, 'log compaction refused: the log does not verify (run vigil verify)');
+        },
+      });
+      if (!options.manualTimer) compactor.start();
+    }
     const progress: ReadModelProgress = lead ?? checkpoints;
     const deps: ApiDependencies = {
       commands,
@@ -232,6 +249,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     timer,
     checker,
     notifier,
+    compactor,
     holder,
     shares,
     commands,
@@ -254,6 +272,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       const leaseNotReleased = (error: unknown) => logger.warn({ err: error }, 'a lease was not let go of; it lapses instead');
       for (const share of Object.values(shares)) await share.stop().catch(leaseNotReleased);
       await lead?.stop().catch(leaseNotReleased);
+      await compactor?.stop();
       await asOf?.close();
       await logCheck?.close();
       await stores.close();
