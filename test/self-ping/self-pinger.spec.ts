@@ -95,6 +95,14 @@ describe('SelfPinger', () => {
       expect(receiver.seen).to.have.length(2);
     });
 
+    it('follows a redirect to where the check moved', async () => {
+      const receiver = await target((request, response) =>
+        request.url === '/moved' ? response.writeHead(302, { Location: '/ping/here' }).end() : response.writeHead(200).end('OK'));
+      const vigil = await vigilPinging(`${receiver.url}/moved`);
+      expect(await vigil.vigil.selfPing!.tick()).to.equal('ok');
+      expect(receiver.seen.map((request) => request.url)).to.deep.equal(['/moved', '/ping/here']);
+    });
+
     it('never overlaps itself: while one heartbeat waits for its answer, a due tick sends nothing', async () => {
       const held: ServerResponse[] = [];
       const receiver = await target((_request, response) => (held.length === 0 ? held.push(response) : response.end('OK')));
