@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { SLOT_COUNT } from '../coordination/partitions.js';
+import { guardFor } from '../outbound/guard.js';
 import { PRIVATE_TARGETS, type PrivateTargets } from '../outbound/policy.js';
 
 export const ROLE_NAMES = ['api', 'projector', 'timer', 'checker', 'notifier'] as const;
@@ -65,6 +66,8 @@ export interface VigilConfig {
     concurrency: number;
     dnsServers: string[] | null;
   };
+  /** The heartbeat out (VIGIL_SELF_PING_URL): none when unset. */
+  selfPing: { url: string; intervalMs: number; timeoutMs: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
       concurrency: integer(env, 'VIGIL_CHECK_CONCURRENCY', 16, 1, 1000),
       dnsServers: env['VIGIL_DNS_SERVERS'] ? env['VIGIL_DNS_SERVERS'].split(',').map((s) => s.trim()).filter(Boolean) : null,
     },
+    selfPing: selfPing(env, outbound.policy),
   };
 }
 
@@ -172,6 +176,30 @@ function privateTargets(env: NodeJS.ProcessEnv): { policy: PrivateTargets; depre
 function lagBoundNotice(env: NodeJS.ProcessEnv): string[] {
   if (!env['VIGIL_EVENTSTORE_URL'] || !env['VIGIL_READY_MAX_LAG_EVENTS']) return [];
   return ['VIGIL_READY_MAX_LAG_EVENTS is not applied with EventStoreDB, which cannot count the events the read models lack: /readyz bounds their lag by VIGIL_READY_MAX_LAG_SECONDS there'];
+}
+
+/**
+ * The heartbeat's URL goes out through the outbound guard as a delivery does. What the guard
+ * refuses without asking DNS (a literal private address, a localhost name) stops the process at
+ * start, as a heartbeat that can never leave would otherwise be noticed only as Vigil being down.
+ */
+function selfPing(env: NodeJS.ProcessEnv, policy: PrivateTargets): VigilConfig['selfPing'] {
+  const url = env['VIGIL_SELF_PING_URL'];
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('VIGIL_SELF_PING_URL must be an http or https URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`VIGIL_SELF_PING_URL must be an http or https URL, not ${parsed.protocol}`);
+  const refused = guardFor(policy, 'delivery').refusalOfUrl(parsed);
+  if (refused) throw new ConfigError(`VIGIL_SELF_PING_URL: ${refused.message}; VIGIL_PRIVATE_TARGETS=allow lets it through`);
+  return {
+    url,
+    intervalMs: integer(env, 'VIGIL_SELF_PING_INTERVAL_SECONDS', 60, 1, 86_400) * 1000,
+    timeoutMs: integer(env, 'VIGIL_SELF_PING_TIMEOUT_MS', 10_000, 100, 120_000),
+  };
 }
 
 function httpTimeouts(env: NodeJS.ProcessEnv): VigilConfig['httpTimeouts'] {

@@ -30,6 +30,9 @@ import { type ThreadLinks, newThreadLinks } from './thread-links.js';
 import { observability } from './observability.js';
 import { type HealthListener, startHealthListener } from './health-listener.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
+import { selfPingCounter } from '../metrics/self-ping-metrics.js';
+import { guardFor } from '../outbound/guard.js';
+import { SelfPinger } from '../self-ping/self-pinger.js';
 
 export interface RunningVigil {
   /** Base URL of the API, when the api role runs. */
@@ -45,6 +48,8 @@ export interface RunningVigil {
   notifier: Notifier | null;
   /** Keeps the embedded log compacted, in the process with the api role (driven by hand with manualTimer). */
   compactor: LogCompactor | null;
+  /** The heartbeat out to VIGIL_SELF_PING_URL, run by the api role. */
+  selfPing: SelfPinger | null;
   /** This process in the lease store: hostname:pid:process start:random. */
   holder: string;
   /** The partitions each coordinated role of this process holds, shared with its other instances. */
@@ -63,7 +68,7 @@ export interface StartOptions {
   roles: readonly RoleName[];
   clock?: () => Date;
   logger?: Logger;
-  /** Build the timer and checker but leave it to the caller to tick them (tests drive time by hand). */
+  /** Build the timer, checker, notifier and self-ping but leave it to the caller to tick them (tests drive time by hand). */
   manualTimer?: boolean;
   /** Node's process metrics (CPU, memory, event loop, GC) on /metrics; on unless turned off. */
   processMetrics?: boolean;
@@ -231,6 +236,13 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   }
 
+  // The heartbeat goes out from the api: the role that takes the pings and answers /readyz, whose
+  // verdict decides each heartbeat. One per api process, each on its own readiness.
+  const selfPing = server && config.selfPing
+    ? new SelfPinger(config.selfPing, { outbound: guardFor(config.notify.privateTargets, 'delivery'), readiness, clock, logger, counter: selfPingCounter(metrics.registry) })
+    : null;
+  if (selfPing && !options.manualTimer) selfPing.start();
+
   // A process without the API answers its container's health checks on a port of its own.
   let health: HealthListener | null = null;
   if (!server && options.healthListener && config.healthPort !== null) {
@@ -250,6 +262,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     checker,
     notifier,
     compactor,
+    selfPing,
     holder,
     shares,
     commands,
@@ -258,6 +271,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      await selfPing?.stop();
       if (server) {
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
