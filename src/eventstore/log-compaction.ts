@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from './sqlite-database.js';
-import { type CheckpointData, KeptDigest, type StreamAnchor, anchorsDigest } from './log-checkpoint.js';
+import { CHECKPOINT_STREAM, type CheckpointData, KeptDigest, type StreamAnchor, anchorsDigest } from './log-checkpoint.js';
 import { type LogRow, walkLog } from './log-walk.js';
 
 /**
@@ -56,6 +56,10 @@ export function planCompaction(db: SqliteDatabase, limits: CompactionLimits = DE
 }
 
 function plan(db: SqliteDatabase, limits: CompactionLimits): CompactionPlanning {
+  // Each event pushed out of a window came with an append: fewer appends than the least worth
+  // folding since the last checkpoint, and the walk (the whole log) is not worth making yet.
+  const appended = appendedSinceCheckpoint(db);
+  if (appended !== null && appended < limits.minRemoved) return { kind: 'nothing', removed: 0 };
   const removed: number[] = [];
   const walked = walkLog(db, { checkContent: false, visit: (row) => row.removed && removed.push(row.position) });
   if (!walked.ok) return { kind: 'refused', reason: walked.first_break?.reason ?? 'the log does not verify' };
@@ -103,3 +107,12 @@ function plan(db: SqliteDatabase, limits: CompactionLimits): CompactionPlanning 
   };
 }
 
+
+/** How many positions the log moved on since its newest checkpoint's; null before any checkpoint. */
+function appendedSinceCheckpoint(db: SqliteDatabase): number | null {
+  const newest = db.prepare<[string], { data: string | null }>('SELECT data FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1').get(CHECKPOINT_STREAM);
+  const through: unknown = newest?.data ? JSON.parse(newest.data)?.through_position : null;
+  if (typeof through !== 'number') return null;
+  const head = db.prepare<[], { position: number }>('SELECT position FROM es_events ORDER BY position DESC LIMIT 1').get()?.position ?? 0;
+  return head - through;
+}

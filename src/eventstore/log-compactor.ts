@@ -16,7 +16,12 @@ export interface LogCompactorOptions {
 
 export type CompactionOutcome = { kind: 'compacted'; removed: number; through: number } | { kind: 'nothing'; removed: number } | { kind: 'refused'; reason: string };
 
-const DEFAULT_INTERVAL_MS = 30_000;
+/**
+ * Between two compactions the removed rows gather, and the file's high-water mark is what they
+ * reach at peak: at ~4,000 pings/s, 30 s left 31 MB of file for 200 pings kept (bench:store-growth).
+ * A look that finds too little to fold costs two indexed reads, not a walk (planCompaction).
+ */
+const DEFAULT_INTERVAL_MS = 5_000;
 /** After a compaction stopped at its limit, the next one comes soon, but not at once: appends go first. */
 const BACKLOG_PAUSE_MS = 500;
 
