@@ -34,7 +34,8 @@ export interface CompactionPlan {
 
 export type CompactionPlanning =
   | { kind: 'plan'; plan: CompactionPlan }
-  | { kind: 'nothing'; removed: number }
+  /** `head`: where the log stood; a look before it has moved on by `minRemoved` would find as little. */
+  | { kind: 'nothing'; removed: number; head: number }
   /** The log does not verify: nothing is folded, so that the evidence stays. */
   | { kind: 'refused'; reason: string };
 
@@ -43,6 +44,8 @@ export interface CompactionLimits {
   minRemoved: number;
   /** At most this many rows deleted by one compaction, so that its transaction stays short beside the appends. */
   maxRemoved: number;
+  /** The head at a look that found too little: the next walks only once the log has moved on by `minRemoved`. */
+  lastLookHead?: number;
 }
 
 export const DEFAULT_COMPACTION_LIMITS: CompactionLimits = { minRemoved: 2_000, maxRemoved: 20_000 };
@@ -58,12 +61,13 @@ export function planCompaction(db: SqliteDatabase, limits: CompactionLimits = DE
 function plan(db: SqliteDatabase, limits: CompactionLimits): CompactionPlanning {
   // Each event pushed out of a window came with an append: fewer appends than the least worth
   // folding since the last checkpoint, and the walk (the whole log) is not worth making yet.
-  const appended = appendedSinceCheckpoint(db);
-  if (appended !== null && appended < limits.minRemoved) return { kind: 'nothing', removed: 0 };
+  const head = db.prepare<[], { position: number }>('SELECT position FROM es_events ORDER BY position DESC LIMIT 1').get()?.position ?? 0;
+  const since = Math.max(checkpointPosition(db) ?? 0, limits.lastLookHead ?? 0);
+  if (head - since < limits.minRemoved) return { kind: 'nothing', removed: 0, head };
   const removed: number[] = [];
   const walked = walkLog(db, { checkContent: false, visit: (row) => row.removed && removed.push(row.position) });
   if (!walked.ok) return { kind: 'refused', reason: walked.first_break?.reason ?? 'the log does not verify' };
-  if (removed.length < limits.minRemoved) return { kind: 'nothing', removed: removed.length };
+  if (removed.length < limits.minRemoved) return { kind: 'nothing', removed: removed.length, head: walked.head_position };
 
   // Through the last removed row that fits, or through the head when all of them do; never back
   // before the last checkpoint, whose chain is the only one known for the rows before it.
@@ -108,11 +112,9 @@ function plan(db: SqliteDatabase, limits: CompactionLimits): CompactionPlanning 
 }
 
 
-/** How many positions the log moved on since its newest checkpoint's; null before any checkpoint. */
-function appendedSinceCheckpoint(db: SqliteDatabase): number | null {
+/** The position the newest checkpoint folded through; null before any. */
+function checkpointPosition(db: SqliteDatabase): number | null {
   const newest = db.prepare<[string], { data: string | null }>('SELECT data FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1').get(CHECKPOINT_STREAM);
   const through: unknown = newest?.data ? JSON.parse(newest.data)?.through_position : null;
-  if (typeof through !== 'number') return null;
-  const head = db.prepare<[], { position: number }>('SELECT position FROM es_events ORDER BY position DESC LIMIT 1').get()?.position ?? 0;
-  return head - through;
+  return typeof through === 'number' ? through : null;
 }

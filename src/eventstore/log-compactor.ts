@@ -14,7 +14,7 @@ export interface LogCompactorOptions {
   onOutcome?: (outcome: CompactionOutcome) => void;
 }
 
-export type CompactionOutcome = { kind: 'compacted'; removed: number; through: number } | { kind: 'nothing'; removed: number } | { kind: 'refused'; reason: string };
+export type CompactionOutcome = { kind: 'compacted'; removed: number; through: number } | { kind: 'nothing'; removed: number; head: number } | { kind: 'refused'; reason: string };
 
 /**
  * Between two compactions the removed rows gather, and the file's high-water mark is what they
@@ -36,6 +36,7 @@ export class LogCompactor {
   private readonly limits: CompactionLimits;
   private readonly intervalMs: number;
   private backlog = false;
+  private lastLookHead: number | undefined;
 
   constructor(
     private readonly store: SqliteEventStore,
@@ -61,7 +62,8 @@ export class LogCompactor {
 
   async compactOnce(): Promise<CompactionOutcome> {
     this.backlog = false;
-    const planning = await this.planner(this.limits);
+    const planning = await this.planner(this.lastLookHead === undefined ? this.limits : { ...this.limits, lastLookHead: this.lastLookHead });
+    this.lastLookHead = planning.kind === 'nothing' ? planning.head : undefined;
     let outcome: CompactionOutcome;
     if (planning.kind === 'plan') {
       await this.store.compact(planning.plan);

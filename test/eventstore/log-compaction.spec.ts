@@ -164,6 +164,18 @@ describe('Compacting the embedded log', () => {
     expect(verifyLog(db).ok).to.equal(true);
   });
 
+  it('looks again only once the log has moved on by the least worth folding', async () => {
+    await pingMany(store, 0, 20);
+    const limits = { minRemoved: 100, maxRemoved: 10_000 };
+    const first = planCompaction(db, { minRemoved: 300, maxRemoved: 10_000 });
+    expect(first).to.deep.include({ kind: 'nothing', removed: 200 });
+    if (first.kind !== 'nothing') throw new Error('expected nothing');
+    // 200 removed rows are worth folding at 100, but nothing was appended since that look.
+    expect(planCompaction(db, { ...limits, lastLookHead: first.head })).to.deep.include({ kind: 'nothing', removed: 0 });
+    await pingMany(store, 20, 5);
+    expect(planCompaction(db, { ...limits, lastLookHead: first.head })).to.deep.include({ kind: 'plan' });
+  });
+
   it('leaves a deleted stream as gone, refusing appends to it, after its rows are folded', async () => {
     await pingMany(store, 0, 12);
     await store.deleteStream('monitor-0');
