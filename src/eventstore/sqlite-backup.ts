@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** What a finished copy holds: its size and the head of its log, to compare with a later `vigil verify`. */
@@ -45,7 +45,11 @@ export function copySqliteDatabase(source: string, target: string, options: { ov
   const partial = partialName(directory, basename(file), process.pid);
   unlinkIfPresent(partial);
   try {
-    const db = new Database(source, { readonly: true, fileMustExist: true });
+    // Read-write though it writes nothing to the source: a read-only connection that finds no -wal
+    // and -shm (no server running) creates them and leaves them behind, owned by whoever ran the
+    // backup, where they can keep the server from opening the file. The last connection to close
+    // removes them.
+    const db = new Database(source, { fileMustExist: true });
     try {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.prepare('VACUUM INTO ?').run(partial);
@@ -53,6 +57,8 @@ export function copySqliteDatabase(source: string, target: string, options: { ov
       db.close();
     }
     const head = checkedHead(partial);
+    // The copy holds what the live file does (key hashes, ping payloads): it gets the live file's permissions.
+    chmodSync(partial, statSync(source).mode & 0o777);
     syncFile(partial);
     publish(partial, file, options.overwrite);
     syncFile(directory);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCliCaptured } from '../support/cli-run.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -29,6 +29,12 @@ describe('vigil backup', () => {
     const verified = await runCliCaptured(['verify', '--file', target]);
     expect(verified.code, verified.stdout.join('\n')).to.equal(0);
     expect(JSON.parse(verified.stdout[0]!).log).to.include({ ok: true, events_checked: 6, head_chain: printed.head_chain });
+  });
+
+  it('gives the copy the live file\'s permissions', async () => {
+    chmodSync(join(dir.path, 'data', 'vigil.db'), 0o600);
+    expect((await runCliCaptured(['backup', target], env)).code).to.equal(0);
+    expect(statSync(target).mode & 0o777).to.equal(0o600);
   });
 
   it('refuses to overwrite an existing file without --force, leaving it as it was', async () => {
