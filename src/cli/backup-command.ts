@@ -43,7 +43,7 @@ export async function runBackup(args: readonly string[], io: BackupCommandIo): P
     if (!existsSync(source)) {
       throw new BackupRefused(`no database at ${describeDatabaseFile(io.env, source)}; nothing was written.\nvigil: set VIGIL_DATA_DIR to the data dir of your Vigil server`);
     }
-    const copy = copySqliteDatabase(source, target, { overwrite: values.force === true });
+    const copy = copyOrSay(source, target, values.force === true);
     io.stdout(JSON.stringify({ backup: copy.file, source, bytes: copy.bytes, position: copy.position, head_chain: copy.head_chain }));
     if (config.mongoUrl) io.stderr.write('vigil: the read models are in MongoDB, not in the copy; after a restore, vigil projections rebuild makes them again\n');
     if (config.secretKey) io.stderr.write('vigil: the copy needs VIGIL_SECRET_KEY to open its channel configs: keep the key with your backups\n');
@@ -61,6 +61,16 @@ export async function runBackup(args: readonly string[], io: BackupCommandIo): P
       return 1;
     }
     throw error;
+  }
+}
+
+/** A copy that failed part-way (a full disk, a directory it may not write to) says why, and that nothing was written. */
+function copyOrSay(source: string, target: string, overwrite: boolean) {
+  try {
+    return copySqliteDatabase(source, target, { overwrite });
+  } catch (error) {
+    if (error instanceof BackupRefused || !(error instanceof Error)) throw error;
+    throw new BackupRefused(`could not back up ${source} to ${resolve(target)}: ${error.message}; nothing was written`);
   }
 }
 
