@@ -16,8 +16,8 @@ export interface SqliteCopy {
 export class BackupRefused extends Error {}
 
 /**
- * How long the copy's read waits for a lock. Only a WAL recovery or a RESTART checkpoint's brief
- * hold (at most 50 ms, wal-checkpoint-thread.ts) ever make a reader wait.
+ * How long the copy's read waits for a lock: in WAL mode a reader waits only while another
+ * connection recovers the WAL or starts it over, which is brief.
  */
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -43,7 +43,7 @@ export function copySqliteDatabase(source: string, target: string, options: { ov
   refuseTarget(source, file, options.overwrite);
   removeAbandonedCopies(directory, basename(file));
   const partial = partialName(directory, basename(file), process.pid);
-  unlinkIfPresent(partial);
+  removePartial(partial);
   try {
     // Read-write though it writes nothing to the source: a read-only connection that finds no -wal
     // and -shm (no server running) creates them and leaves them behind, owned by whoever ran the
@@ -64,7 +64,7 @@ export function copySqliteDatabase(source: string, target: string, options: { ov
     syncFile(directory);
     return { file, bytes: statSync(file).size, ...head };
   } catch (error) {
-    unlinkIfPresent(partial);
+    removePartial(partial);
     throw error;
   }
 }
@@ -96,15 +96,22 @@ function partialName(directory: string, name: string, pid: number): string {
   return join(directory, `.${name}.${pid}.partial`);
 }
 
-/** The temporary files of copies to this target whose process is gone (killed mid-copy). */
+/** The temporary files of copies to this target whose process is gone (killed mid-copy), with their journals. */
 function removeAbandonedCopies(directory: string, name: string): void {
   const prefix = `.${name}.`;
   for (const entry of readdirSync(directory)) {
-    if (!entry.startsWith(prefix) || !entry.endsWith('.partial')) continue;
-    const pid = Number(entry.slice(prefix.length, -'.partial'.length));
-    if (!Number.isInteger(pid) || pid <= 0 || (pid !== process.pid && isAlive(pid))) continue;
+    if (!entry.startsWith(prefix)) continue;
+    const found = /^(\d+)\.partial(-journal)?$/.exec(entry.slice(prefix.length));
+    const pid = Number(found?.[1]);
+    if (!found || pid <= 0 || (pid !== process.pid && isAlive(pid))) continue;
     unlinkIfPresent(join(directory, entry));
   }
+}
+
+/** SQLite writes the copy with a rollback journal beside it, which a kill leaves behind too. */
+function removePartial(partial: string): void {
+  unlinkIfPresent(`${partial}-journal`);
+  unlinkIfPresent(partial);
 }
 
 function isAlive(pid: number): boolean {
