@@ -64,8 +64,16 @@ describe('vigil backup', () => {
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     const abandoned = join(dir.path, `.vigil-backup.db.${gone}.partial`);
     writeFileSync(abandoned, 'half a copy');
+    writeFileSync(`${abandoned}-journal`, 'its journal');
     expect((await runCliCaptured(['backup', target], env)).code).to.equal(0);
-    expect(existsSync(abandoned)).to.equal(false);
+    expect(readdirSync(dir.path).sort()).to.deep.equal(['data', 'vigil-backup.db']);
+  });
+
+  it('leaves alone the temporary file of a backup to the same name that is still running', async () => {
+    const running = join(dir.path, `.vigil-backup.db.${process.ppid}.partial`);
+    writeFileSync(running, 'a copy under way');
+    expect((await runCliCaptured(['backup', target], env)).code).to.equal(0);
+    expect(readFileSync(running, 'utf8')).to.equal('a copy under way');
   });
 
   it('leaves the backup that verify --file checks as it was written', async () => {
