@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { BackupRefused, copySqliteDatabase } from '../eventstore/sqlite-backup.js';
 import { ConfigError, loadConfig } from '../main/config.js';
 import { embeddedDatabasePath } from '../main/stores.js';
@@ -11,6 +12,7 @@ export interface BackupCommandIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
   stderr: NodeJS.WritableStream;
+  clock?: () => Date;
 }
 
 export const BACKUP_USAGE = `usage:
@@ -18,7 +20,8 @@ export const BACKUP_USAGE = `usage:
 
   Copies the embedded store (VIGIL_DATA_DIR/vigil.db) to FILE while the server runs: a consistent
   copy that appears under FILE only once it is whole, and that \`vigil verify --file FILE\` checks.
-  An existing FILE is kept unless --force. Prints {backup, bytes, position, head_chain}.
+  An existing FILE is kept unless --force. Prints {backup, source, taken_at, copy_ms, bytes,
+  position, head_chain}: every commit made before taken_at is in the copy.
   With EventStoreDB (VIGIL_EVENTSTORE_URL), back up with its own tools: docs/operations.md#backups.`;
 
 const DOCS = 'docs/operations.md#backups';
@@ -43,8 +46,11 @@ export async function runBackup(args: readonly string[], io: BackupCommandIo): P
     if (!existsSync(source)) {
       throw new BackupRefused(`no database at ${describeDatabaseFile(io.env, source)}; nothing was written.\nvigil: set VIGIL_DATA_DIR to the data dir of your Vigil server`);
     }
+    const takenAt = (io.clock ?? (() => new Date()))();
+    const started = performance.now();
     const copy = copyOrSay(source, target, values.force === true);
-    io.stdout(JSON.stringify({ backup: copy.file, source, bytes: copy.bytes, position: copy.position, head_chain: copy.head_chain }));
+    const copyMs = Math.round(performance.now() - started);
+    io.stdout(JSON.stringify({ backup: copy.file, source, taken_at: takenAt.toISOString(), copy_ms: copyMs, bytes: copy.bytes, position: copy.position, head_chain: copy.head_chain }));
     if (config.mongoUrl) io.stderr.write('vigil: the read models are in MongoDB, not in the copy; after a restore, vigil projections rebuild makes them again\n');
     if (config.secretKey) io.stderr.write('vigil: the copy needs VIGIL_SECRET_KEY to open its channel configs: keep the key with your backups\n');
     else if (existsSync(join(config.dataDir, 'secret.key'))) {
