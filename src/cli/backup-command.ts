@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { BackupRefused, copySqliteDatabase } from '../eventstore/sqlite-backup.js';
 import { ConfigError, loadConfig } from '../main/config.js';
 import { embeddedDatabasePath } from '../main/stores.js';
@@ -12,6 +11,7 @@ export interface BackupCommandIo {
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
   stderr: NodeJS.WritableStream;
+  /** What taken_at is read from; the wall clock by default. */
   clock?: () => Date;
 }
 
@@ -20,7 +20,7 @@ export const BACKUP_USAGE = `usage:
 
   Copies the embedded store (VIGIL_DATA_DIR/vigil.db) to FILE while the server runs: a consistent
   copy that appears under FILE only once it is whole, and that \`vigil verify --file FILE\` checks.
-  An existing FILE is kept unless --force. Prints {backup, source, taken_at, copy_ms, bytes,
+  An existing FILE is kept unless --force. Prints {backup, source, taken_at, read_ms, bytes,
   position, head_chain}: every commit made before taken_at is in the copy.
   With EventStoreDB (VIGIL_EVENTSTORE_URL), back up with its own tools: docs/operations.md#backups.`;
 
@@ -46,11 +46,8 @@ export async function runBackup(args: readonly string[], io: BackupCommandIo): P
     if (!existsSync(source)) {
       throw new BackupRefused(`no database at ${describeDatabaseFile(io.env, source)}; nothing was written.\nvigil: set VIGIL_DATA_DIR to the data dir of your Vigil server`);
     }
-    const takenAt = (io.clock ?? (() => new Date()))();
-    const started = performance.now();
-    const copy = copyOrSay(source, target, values.force === true);
-    const copyMs = Math.round(performance.now() - started);
-    io.stdout(JSON.stringify({ backup: copy.file, source, taken_at: takenAt.toISOString(), copy_ms: copyMs, bytes: copy.bytes, position: copy.position, head_chain: copy.head_chain }));
+    const copy = copyOrSay(source, target, values.force === true, io.clock);
+    io.stdout(JSON.stringify({ backup: copy.file, source, taken_at: copy.taken_at, read_ms: copy.read_ms, bytes: copy.bytes, position: copy.position, head_chain: copy.head_chain }));
     if (config.mongoUrl) io.stderr.write('vigil: the read models are in MongoDB, not in the copy; after a restore, vigil projections rebuild makes them again\n');
     if (config.secretKey) io.stderr.write('vigil: the copy needs VIGIL_SECRET_KEY to open its channel configs: keep the key with your backups\n');
     else if (existsSync(join(config.dataDir, 'secret.key'))) {
@@ -71,9 +68,9 @@ export async function runBackup(args: readonly string[], io: BackupCommandIo): P
 }
 
 /** A copy that failed part-way (a full disk, a directory it may not write to) says why, and that nothing was written. */
-function copyOrSay(source: string, target: string, overwrite: boolean) {
+function copyOrSay(source: string, target: string, overwrite: boolean, clock: (() => Date) | undefined) {
   try {
-    return copySqliteDatabase(source, target, { overwrite });
+    return copySqliteDatabase(source, target, { overwrite, ...(clock ? { clock } : {}) });
   } catch (error) {
     if (error instanceof BackupRefused || !(error instanceof Error)) throw error;
     throw new BackupRefused(`could not back up ${source} to ${resolve(target)}: ${error.message}; nothing was written`);

@@ -1,10 +1,15 @@
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 /** What a finished copy holds: its size and the head of its log, to compare with a later `vigil verify`. */
 export interface SqliteCopy {
   file: string;
+  /** Every commit made before this moment is in the copy. */
+  taken_at: string;
+  /** How long the live file was read: its writers went on, and its WAL could not start over meanwhile. */
+  read_ms: number;
   bytes: number;
   /** The copy's last log position (0 for an empty log). */
   position: number;
@@ -37,7 +42,7 @@ const BUSY_TIMEOUT_MS = 5000;
  * `target`, and the directory fsynced: a kill at any moment leaves no file under `target`, or a
  * whole one. A temporary file a killed copy left behind is removed by the next copy to that target.
  */
-export function copySqliteDatabase(source: string, target: string, options: { overwrite: boolean }): SqliteCopy {
+export function copySqliteDatabase(source: string, target: string, options: { overwrite: boolean; clock?: () => Date }): SqliteCopy {
   const file = resolve(target);
   const directory = dirname(file);
   refuseTarget(source, file, options.overwrite);
@@ -50,9 +55,14 @@ export function copySqliteDatabase(source: string, target: string, options: { ov
     // backup, where they can keep the server from opening the file. The last connection to close
     // removes them.
     const db = new Database(source, { fileMustExist: true });
+    let takenAt: Date;
+    let readMs: number;
     try {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      takenAt = (options.clock ?? (() => new Date()))();
+      const started = performance.now();
       db.prepare('VACUUM INTO ?').run(partial);
+      readMs = Math.round(performance.now() - started);
     } finally {
       db.close();
     }
@@ -62,7 +72,7 @@ export function copySqliteDatabase(source: string, target: string, options: { ov
     syncFile(partial);
     publish(partial, file, options.overwrite);
     syncFile(directory);
-    return { file, bytes: statSync(file).size, ...head };
+    return { file, taken_at: takenAt.toISOString(), read_ms: readMs, bytes: statSync(file).size, ...head };
   } catch (error) {
     removePartial(partial);
     throw error;

@@ -25,7 +25,7 @@ describe('vigil backup', () => {
     expect(run.code, run.stderr).to.equal(0);
     const printed = JSON.parse(run.stdout[0]!);
     expect(printed).to.include({ backup: target, source: join(dir.path, 'data', 'vigil.db'), taken_at: '2026-11-28T03:00:00.000Z', position: 6 });
-    expect(printed.copy_ms).to.be.a('number');
+    expect(printed.read_ms).to.be.a('number');
     expect(printed.bytes).to.equal(readFileSync(target).length);
     const verified = await runCliCaptured(['verify', '--file', target]);
     expect(verified.code, verified.stdout.join('\n')).to.equal(0);
