@@ -27,6 +27,8 @@ import { runExec } from '../cli/exec.js';
 import { runImport } from '../cli/import.js';
 import { runPing } from '../cli/ping-command.js';
 import { runMaintenance } from '../cli/maintenance-command.js';
+import { runBackup, withScratchCopy } from '../cli/backup-command.js';
+import { BackupRefused } from '../eventstore/sqlite-backup.js';
 import { describeDatabaseFile, describeStore } from '../cli/store-description.js';
 import { ConfigError, type VigilConfig, loadConfig, parseRoles } from './config.js';
 import { type Stores, embeddedDatabasePath, openStores } from './stores.js';
@@ -55,7 +57,8 @@ const USAGE = `usage:
   vigil users create --email E [--first-name F] [--last-name L] [--print FIELD]
   vigil keys create --email E --name N --days D (--scopes read,manage_monitors,... | --project P) [--env live|test] [--print FIELD]
   vigil projections rebuild
-  vigil verify
+  vigil verify [--file BACKUP]
+  vigil backup FILE [--force]
   vigil events export --project P [--from ISO] [--to ISO] > file.ndjson
   vigil replay file.ndjson
   vigil serve [--roles api,projector,timer,checker,notifier]
@@ -95,7 +98,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           return 0;
         }
         if (noun === 'bootstrap') return await bootstrap(argv.slice(1), io);
-        if (noun === 'verify' && verb === undefined) return await verify(io);
+        if (noun === 'verify') return await verifyCommand(argv.slice(1), io);
+        if (noun === 'backup') return await runBackup(argv.slice(1), io);
         if (noun === 'replay') return await replay(verb, io);
         // A wrapped job's output is passed through byte for byte, so exec writes to the real stdout.
         if (noun === 'exec') return await runExec(argv.slice(1), { env: io.env, stdout: process.stdout, stderr: io.stderr });
@@ -113,7 +117,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr.write(`vigil: ${error.message}\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof DomainError || error instanceof ConfigError || error instanceof CliFailure || isFileError(error)) {
+    if (error instanceof DomainError || error instanceof ConfigError || error instanceof CliFailure || error instanceof BackupRefused || isFileError(error)) {
       io.stderr.write(`vigil: ${error.message}\n`);
       return 1;
     }
@@ -358,6 +362,16 @@ async function rebuildProjections(io: CliIo): Promise<number> {
     bar.stop();
     io.stdout(JSON.stringify({ rebuilt: allProjections().map((p) => p.name), position: head }));
     return 0;
+  });
+}
+
+/** `verify` checks the store the server uses, or with `--file` a backup, which is left as it is. */
+async function verifyCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { file } = options(args, { file: { type: 'string' } });
+  if (file === undefined) return verify(io);
+  return withScratchCopy(required(file, 'file'), async (dataDir) => {
+    io.stderr.write(`vigil: verifying a copy of ${file}, which is left as it is\n`);
+    return verify({ ...io, env: { ...io.env, VIGIL_DATA_DIR: dataDir, VIGIL_EVENTSTORE_URL: '', VIGIL_MONGODB_URL: '' } });
   });
 }
 
