@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import rrule from 'rrule';
 import { MAX_COUNT, MAX_OCCURRENCES_PER_PERIOD } from '../../../src/domain/monitors/rrule-parts.js';
-import { nextExpectedAfter, nextExpectedAfterCheckIn, parseInterval, scheduleProblem } from '../../../src/domain/monitors/schedule.js';
+import { nextExpectedAfter, nextExpectedAfterCheckIn, parseInterval, scheduleProblem, upcomingSlots } from '../../../src/domain/monitors/schedule.js';
 
 const NOW = '2026-11-21T12:00:00.000Z';
 const cronProblem = (schedule: string, now = NOW, timezone = 'UTC') => scheduleProblem('JOB_CRON', schedule, timezone, now);
@@ -218,6 +218,30 @@ describe('Schedules', () => {
     expect(next('RRULE:FREQ=DAILY;INTERVAL=-1', 'UTC', NOW)).to.equal(null);
     expect(next('RRULE:FREQ=DAILY;INTERVAL=0', 'UTC', NOW)).to.equal(null);
     expect(next('RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30', 'UTC', NOW)).to.equal(null);
+  });
+
+  describe('an RRULE kept before the limits on its occurrences', () => {
+    const until = (n: number) => Array.from({ length: n }, (_, i) => i).join(',');
+    const everyDay = 'BYDAY=MO,TU,WE,TH,FR,SA,SU';
+
+    it('is walked through at most MAX_OCCURRENCES_WALKED occurrences a look-up: its next time is found near its anchor, and none past the bound', () => {
+      // 324 a day, walked from January 1st: the 2,500 a look-up may walk (MAX_OCCURRENCES_WALKED) reach January 8th.
+      const rule = `RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(18)};BYMINUTE=${until(18)}`;
+      expect(next(rule, 'UTC', '2027-01-03T12:00:00.000Z')).to.equal('2027-01-03T12:01:00.000Z');
+      expect(next(rule, 'UTC', '2027-12-20T12:00:00.000Z')).to.equal(null);
+    });
+
+    it('is read as having no next time, at once, when its times of day alone are more than a look-up may walk', () => {
+      // Issue 37's rules: 86,400 and 5,508 times a day.
+      const everySecond = `RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(24)};BYMINUTE=${until(60)};BYSECOND=${until(60)}`;
+      const listed = `RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(18)};BYMINUTE=${until(18)};BYSECOND=${until(17)}`;
+      for (const [rule, timezone] of [[everySecond, 'UTC'], [listed, 'UTC'], [listed, 'America/New_York']] as const) {
+        const started = performance.now();
+        expect(nextExpectedAfterCheckIn('JOB_CRON', rule, timezone, '2027-01-03T12:00:00.000Z')).to.equal(null);
+        expect(upcomingSlots('JOB_CRON', rule, timezone, '2027-01-03T12:00:00.000Z', 5)).to.deep.equal(['2027-01-03T12:00:00.000Z']);
+        expect(performance.now() - started, timezone).to.be.below(1000);
+      }
+    });
   });
 
   describe('cron fields', () => {
