@@ -61,6 +61,12 @@ describe('RRULEs kept before the limits on their occurrences', function () {
     expect(health.response.status).to.equal(200);
     expect(health.ms).to.be.below(1000);
     expect((await vigil.request('GET', `/v1/monitors/${monitorId}`, { key })).body.monitor).to.include({ schedule: LISTED, next_expected_at: null });
+
+    const renamed = await vigil.request('PATCH', `/v1/monitors/${monitorId}`, { key, body: { name: 'Still busy' } });
+    expect(renamed.status, 'a change that leaves the rule be').to.equal(200);
+    const rescheduled = await vigil.request('PATCH', `/v1/monitors/${monitorId}`, { key, body: { schedule: 'RRULE:FREQ=DAILY;BYHOUR=3;BYMINUTE=0' } });
+    expect(rescheduled.status, rescheduled.text).to.equal(200);
+    expect(rescheduled.body.monitor.next_expected_at).to.equal('2027-01-04T08:00:00.000Z');
   });
 
   it('shows a maintenance window on such a rule as over, on its list and its public status page, without walking it', async () => {
@@ -87,5 +93,6 @@ describe('RRULEs kept before the limits on their occurrences', function () {
     const ping = await timed('GET', `/v1/ping/${monitorId}/fail`);
     expect(ping.response.status).to.equal(200);
     expect(ping.ms, 'a failing ping, whose incident reads the windows').to.be.below(1000);
+    expect((await vigil.request('DELETE', `/v1/maintenance-windows/${window.body.maintenance_window.id}`, { key })).status, 'cancelled, to be scheduled again').to.equal(204);
   });
 });
