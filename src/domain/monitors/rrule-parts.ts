@@ -55,11 +55,11 @@ export function ruleProblem(rule: string): string | null {
 
 /**
  * The most occurrences a rule may have in one period of its FREQ (a day, week, month or year).
- * rrule gives a period's occurrences one by one, each a Date rezoned through Intl, so the work of
- * finding the next one grows with them: a YEARLY rule on every second of every day walked 86,400
- * a day from January 1st, and froze the server for minutes. A look-up walks at most a few periods
- * (`MAX_OCCURRENCES_WALKED` in schedule.ts), so this bounds the work of every look-up of a rule
- * accepted. Frequent times are what cron is for.
+ * rrule gives a period's occurrences one by one, so the work of finding the next one grows with
+ * them: a YEARLY rule on every second of every day walked 86,400 a day from January 1st, and froze
+ * the server for minutes. A look-up walks at most an INTERVAL of periods and two days, so this
+ * keeps every look-up of a rule accepted within `MAX_OCCURRENCES_WALKED` (schedule.ts). Frequent
+ * times are what cron is for.
  */
 export const MAX_OCCURRENCES_PER_PERIOD = 500;
 /** A COUNT is counted from the 2020 anchor, so a look-up walks up to COUNT occurrences. */
