@@ -8,6 +8,7 @@ describe('Maintenance windows', function () {
   this.timeout(60_000);
   let vigil: TestVigil;
   let clock: TestClock;
+  let userId: string;
   let key: string;
   let projectId: string;
   let sink: Target;
@@ -19,7 +20,8 @@ describe('Maintenance windows', function () {
     // Saturday 2026-11-21 12:00 UTC (13:00 in Paris).
     clock = new TestClock();
     vigil = await TestVigil.start({ clock });
-    key = await vigil.accountKey(await vigil.user('ops@example.com'), ALL_SCOPES);
+    userId = await vigil.user('ops@example.com');
+    key = await vigil.accountKey(userId, ALL_SCOPES);
     projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Shop' } })).body.project.id;
     const channel = await vigil.request('POST', '/v1/notification-channels', { key, body: { project_id: projectId, name: 'Chat', type: 'SLACK', config: { webhook_url: `${sink.url}/slack/T0/B0/X` } } });
     expect(channel.status, channel.text).to.equal(201);
@@ -163,5 +165,23 @@ describe('Maintenance windows', function () {
     await refused({ name: 'X', rrule: 'RRULE:FREQ=DAILY' }, /^duration_seconds: /);
     await refused({ name: 'X', duration_seconds: 600, monitor_ids: [stranger] }, /^monitor_ids\[0\]: /);
     expect((await vigil.request('GET', `/v1/projects/${projectId}/maintenance-windows`, { key })).body.maintenance_windows).to.deep.equal([]);
+  });
+
+  it('refuses a recurring window whose RRULE has more occurrences than a look-up may walk, with a 400 naming rrule and why', async () => {
+    // Issue 37: a rule on every second of every day, accepted once, froze the server for minutes
+    // (walked from January 1st: early in January, to fail fast without the limits).
+    clock.advance(Date.parse('2027-01-01T06:00:00Z') - clock.now().getTime());
+    key = await vigil.accountKey(userId, ALL_SCOPES);
+    const until = (n: number) => Array.from({ length: n }, (_, i) => i).join(',');
+    const everyDay = 'BYDAY=MO,TU,WE,TH,FR,SA,SU';
+    const refusals: [string, RegExp][] = [
+      [`RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(24)};BYMINUTE=${until(60)};BYSECOND=${until(60)}`, /^rrule: RRULE BYSECOND takes one value, got 60: occurrences less than a minute apart/],
+      [`RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(24)};BYMINUTE=${until(60)}`, /^rrule: RRULE has up to 527040 occurrences a year .*at most 500/],
+    ];
+    for (const [rrule, message] of refusals) {
+      const response = await vigil.request('POST', `/v1/projects/${projectId}/maintenance-windows`, { key, body: { name: 'Every second', rrule, duration_seconds: 60 } });
+      expect(response.status, response.text).to.equal(400);
+      expect(response.body.error).to.match(message);
+    }
   });
 });

@@ -96,6 +96,24 @@ describe('Monitors API', () => {
       });
     }
 
+    it('refuses an RRULE with more occurrences than a look-up may walk, with a 400 naming schedule and why, on create and on update', async () => {
+      // Issue 37: accepted once, such a rule then cost every ping seconds of the main thread.
+      const until = (n: number) => Array.from({ length: n }, (_, i) => i).join(',');
+      const everyDay = 'BYDAY=MO,TU,WE,TH,FR,SA,SU';
+      const refusals: [string, RegExp][] = [
+        [`RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(18)};BYMINUTE=${until(18)};BYSECOND=${until(17)}`, /^schedule: RRULE BYSECOND takes one value, got 17: /],
+        [`RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(18)};BYMINUTE=${until(18)}`, /^schedule: RRULE has up to 118584 occurrences a year .*at most 500/],
+      ];
+      for (const [schedule, message] of refusals) {
+        const created = await create({ name: 'Busy', type: 'JOB_CRON', schedule });
+        expect(created.status, created.text).to.equal(400);
+        expect(created.body.error).to.match(message);
+        const patched = await vigil.request('PATCH', `/v1/monitors/${cronMonitorId}`, { key, body: { schedule } });
+        expect(patched.status, patched.text).to.equal(400);
+        expect(patched.body.error).to.match(message);
+      }
+    });
+
     it('keeps the schedule it had after a refused update', async () =>
       expect((await vigil.request('GET', `/v1/monitors/${cronMonitorId}`, { key })).body.monitor.schedule).to.equal('0 3 * * *'));
 

@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
-import { isTimeZone, nextExpectedAfter, scheduleProblem, wallTimeAsUtcMs } from '../monitors/schedule.js';
+import { isTimeZone, nextExpectedAfter, scheduleProblem } from '../monitors/schedule.js';
 
 /**
  * When a maintenance window covers its monitors: once (`starts_at` to `ends_at`), or at every
@@ -94,33 +94,12 @@ export function nextStartAfter(window: MaintenanceWindow, now: string): string |
 }
 
 /**
- * The rule's first occurrence after `from`, in the zone. A wall time the spring-forward gap skips
- * (02:00 in Paris on the last Sunday of March) starts at the first instant after the gap (03:00
- * CEST), as cron has it: the rule's own wall time, read in UTC where there are no gaps, says how
- * far the instant found falls short of it.
+ * The rule's first occurrence after `from`, in the zone, as a monitor's schedule has it: a wall
+ * time the spring-forward gap skips (02:00 in Paris on the last Sunday of March) starts at the
+ * first instant after the gap (03:00 CEST), as cron has it.
  */
 function occurrenceAfter(rule: string, timezone: string, from: string): string | null {
-  // From a gap earlier: an occurrence moved past the gap may start after `from` though found before it.
-  let after = new Date(ms(from) - GAP_MS).toISOString();
-  for (let tries = 0; tries < 3; tries += 1) {
-    const found = nextExpectedAfter('JOB_CRON', rule, timezone, after);
-    if (found === null) return null;
-    const shown = wallTimeAsUtc(found, timezone);
-    const meant = nextExpectedAfter('JOB_CRON', rule, 'UTC', new Date(ms(shown) - 1).toISOString());
-    const short = meant === null ? 0 : ms(meant) - ms(shown);
-    const start = short > 0 && short <= GAP_MS ? new Date(ms(found) + short).toISOString() : found;
-    if (ms(start) > ms(from)) return start;
-    after = found;
-  }
   return nextExpectedAfter('JOB_CRON', rule, timezone, from);
-}
-
-/** The longest a clock change skips (an hour; half an hour on Lord Howe Island). */
-const GAP_MS = 3_600_000;
-
-/** The wall time `instant` shows in `timezone`, written as if it were UTC. */
-function wallTimeAsUtc(instant: string, timezone: string): string {
-  return new Date(wallTimeAsUtcMs(new Date(instant), timezone)).toISOString();
 }
 
 export function covers(window: MaintenanceWindow, monitorId: string): boolean {

@@ -50,7 +50,81 @@ export function ruleProblem(rule: string): string | null {
     if (parts.has(name)) return `schedule: RRULE gives ${name} more than once`;
     parts.set(name, part.slice(at + 1));
   }
-  return freqProblem(parts) ?? countProblem(parts) ?? listProblem(parts) ?? combinationProblem(parts);
+  return freqProblem(parts) ?? countProblem(parts) ?? listProblem(parts) ?? combinationProblem(parts) ?? expansionProblem(parts);
+}
+
+/**
+ * The most occurrences a rule may have in one period of its FREQ (a day, week, month or year).
+ * rrule gives a period's occurrences one by one, so the work of finding the next one grows with
+ * them: a YEARLY rule on every second of every day walked 86,400 a day from January 1st, and froze
+ * the server for minutes. A look-up walks at most an INTERVAL of periods and two days, so this
+ * keeps every look-up of a rule accepted within `MAX_OCCURRENCES_WALKED` (schedule.ts). Frequent
+ * times are what cron is for.
+ */
+export const MAX_OCCURRENCES_PER_PERIOD = 500;
+/** A COUNT is counted from the 2020 anchor, so a look-up walks up to COUNT occurrences. */
+export const MAX_COUNT = 1_000;
+
+const PERIOD_NAMES: Record<string, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', YEARLY: 'year' };
+
+/**
+ * At most how many occurrences one period of the rule has, from its parts alone: the days it can
+ * pick in a period times the times of day it gives each (BYHOUR × BYMINUTE × BYSECOND), or its
+ * BYSETPOS count when fewer. An upper bound (a BYDAY and a BYMONTHDAY together count as the
+ * smaller), and a part left out counts as rrule fills it in: from the anchor, one value.
+ */
+export function occurrencesPerPeriod(parts: Map<string, string>): number {
+  const count = (name: string) => parts.get(name)?.split(',').length ?? null;
+  const times = (count('BYHOUR') ?? 1) * (count('BYMINUTE') ?? 1) * (count('BYSECOND') ?? 1);
+  const picked = count('BYSETPOS');
+  const all = daysPerPeriod(parts) * times;
+  return picked === null ? all : Math.min(all, picked);
+}
+
+function daysPerPeriod(parts: Map<string, string>): number {
+  const count = (name: string) => parts.get(name)?.split(',').length ?? null;
+  const byday = parts.get('BYDAY')?.split(',') ?? null;
+  const ordinals = byday?.filter((value) => /\d/.test(value)).length ?? 0;
+  const weekdays = (byday?.length ?? 0) - ordinals;
+  // rrule fills in the anchor's day (January 1st, a Wednesday) when no part picks days.
+  const picksDays = ['BYWEEKNO', 'BYYEARDAY', 'BYMONTHDAY', 'BYDAY'].some((name) => parts.has(name));
+  switch (parts.get('FREQ')?.toUpperCase()) {
+    case 'DAILY':
+      return 1;
+    case 'WEEKLY':
+      return byday === null ? 1 : Math.min(7, byday.length);
+    case 'MONTHLY': {
+      if (!picksDays) return 1;
+      const bounds = [31, count('BYMONTHDAY') ?? Infinity, byday === null ? Infinity : weekdays * 5 + ordinals];
+      return Math.min(...bounds);
+    }
+    default: {
+      const months = count('BYMONTH');
+      if (!picksDays) return months ?? 1;
+      const bounds = [
+        Math.min(366, (months ?? 12) * 31),
+        count('BYYEARDAY') ?? Infinity,
+        (count('BYWEEKNO') ?? Infinity) * 7,
+        (count('BYMONTHDAY') ?? Infinity) * (months ?? 12),
+        // With BYMONTH an ordinal (1MO) picks a day in each of those months, else one in the year.
+        byday === null ? Infinity : weekdays * 53 + ordinals * (months ?? 1),
+      ];
+      return Math.min(...bounds);
+    }
+  }
+}
+
+function expansionProblem(parts: Map<string, string>): string | null {
+  const seconds = parts.get('BYSECOND')?.split(',') ?? [];
+  if (seconds.length > 1) {
+    return `schedule: RRULE BYSECOND takes one value, got ${seconds.length}: occurrences less than a minute apart are not a schedule to keep; use BYMINUTE`;
+  }
+  const count = parts.get('COUNT');
+  if (count !== undefined && Number(count) > MAX_COUNT) return `schedule: RRULE COUNT must be at most ${MAX_COUNT}, got ${count}`;
+  const occurrences = occurrencesPerPeriod(parts);
+  if (occurrences <= MAX_OCCURRENCES_PER_PERIOD) return null;
+  const period = PERIOD_NAMES[parts.get('FREQ')?.toUpperCase() ?? ''] ?? 'period';
+  return `schedule: RRULE has up to ${occurrences} occurrences a ${period} (its days times BYHOUR, BYMINUTE and BYSECOND values); at most ${MAX_OCCURRENCES_PER_PERIOD}: use fewer values, a finer FREQ, or a cron expression for frequent times`;
 }
 
 function freqProblem(parts: Map<string, string>): string | null {

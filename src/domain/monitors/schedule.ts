@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import rrule from 'rrule';
-import { ruleParts, ruleProblem } from './rrule-parts.js';
+import { MAX_OCCURRENCES_PER_PERIOD, ruleParts, ruleProblem } from './rrule-parts.js';
 
 const { RRule, rrulestr } = rrule;
 
@@ -50,27 +50,42 @@ const isRule = (schedule: string) => /^RRULE:/i.test(schedule.trim());
 
 /**
  * An RFC 5545 rule (`RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;BYHOUR=18;BYMINUTE=0`) for
- * calendars cron cannot say, anchored in the monitor's zone. Daily or coarser only: finer rules are
- * what cron is for, and rrule walks every occurrence from the anchor to find the next one.
+ * calendars cron cannot say. Daily or coarser only: finer rules are what cron is for, and rrule
+ * walks every occurrence from the anchor to find the next one.
+ *
+ * The rule is read in wall time (its anchor and occurrences are the monitor zone's wall clock,
+ * written as UTC): rrule with a TZID turns every occurrence it walks into an instant through two
+ * Intl formats, ~0.5 ms each, so a look-up is walked in wall time and only the occurrences near
+ * `from` are placed in the zone (`instantOfWallTime`).
  *
  * New rules pass `ruleProblem` first; this reads the ones already in the log as they always were,
  * except an INTERVAL below 1, which rrule reads as never (0) or walks back from forever (-1).
  */
-function rruleFor(schedule: string, timezone: string, near?: Date): InstanceType<typeof RRule> | null {
+function rruleFor(schedule: string, nearWallTime?: Date): InstanceType<typeof RRule> | null {
   const trimmed = schedule.trim();
-  if (!isRule(trimmed) || /[\r\n]|DTSTART|TZID/i.test(trimmed)) return null;
+  if (!isRule(trimmed) || /[\r\n]|DTSTART|TZID/i.test(trimmed) || timesOfDay(trimmed) > MAX_OCCURRENCES_WALKED) return null;
   const anchoredAt = (anchor: string) => {
-    const rule = rrulestr(`DTSTART;TZID=${timezone}:${anchor}\n${trimmed}`);
+    const rule = rrulestr(`DTSTART:${anchor}Z\n${trimmed}`);
     const { freq, interval } = rule instanceof RRule ? rule.options : { freq: NaN, interval: NaN };
     return rule instanceof RRule && freq <= RRule.DAILY && Number.isInteger(interval) && interval >= 1 ? rule : null;
   };
   try {
     const rule = anchoredAt(ANCHOR);
     // A COUNT counts from the anchor itself, so only a rule without one may start nearer.
-    return rule && near && rule.options.count === null ? anchoredAt(anchorNear(near, rule.options.freq, rule.options.interval)) : rule;
+    return rule && nearWallTime && rule.options.count === null ? anchoredAt(anchorNear(nearWallTime, rule.options.freq, rule.options.interval)) : rule;
   } catch {
     return null;
   }
+}
+
+/**
+ * The times of day a rule gives each day it picks, its BYHOUR, BYMINUTE and BYSECOND values as
+ * written. rrule makes them all before it walks: a rule kept before MAX_OCCURRENCES_PER_PERIOD with
+ * more than a look-up may walk is read as having no occurrence, without making them.
+ */
+function timesOfDay(rule: string): number {
+  const parts = ruleParts(rule);
+  return ['BYHOUR', 'BYMINUTE', 'BYSECOND'].reduce((product, name) => product * (parts.get(name)?.split(',').length ?? 1), 1);
 }
 
 /** Where every rule's occurrences are counted from: the start of 2020, in the monitor's zone. */
@@ -110,16 +125,27 @@ const SHORTEST_PERIOD_DAYS = [365, 28, 7, 1];
 class PastHorizon extends Error {}
 
 /**
- * The rule's first occurrence after `from`, looked for up to HORIZON_YEARS ahead at least. A rule
- * with no occurrence at all (a February 30th) has rrule walk period by period to the year 9999:
- * 35 s for a daily one, the event loop blocked throughout. rrule reads the rule's `interval` twice
- * a period (iter and DateTime.add), so counting those reads stops the walk past the horizon.
+ * The most occurrences one look-up walks from the rule's anchor before it gives up and answers
+ * that there is none. A rule accepted now has at most MAX_OCCURRENCES_PER_PERIOD a period and at
+ * most MAX_COUNT in all, and is anchored at most an INTERVAL of periods and two days before
+ * `from` (COUNT rules at 2020), so it never comes near: this is for rules kept before those limits,
+ * such as a YEARLY one on 324 minutes of every day, which would otherwise walk from January 1st on
+ * every ping. Walked in wall time, the 2,500 take about 0.6 ms.
  */
-function afterWithinHorizon(rule: InstanceType<typeof RRule>, from: Date): Date | null {
+export const MAX_OCCURRENCES_WALKED = 5 * MAX_OCCURRENCES_PER_PERIOD;
+
+/**
+ * The rule's first occurrence (a wall time) after `fromWallTime` that `wanted` takes, looked for
+ * up to HORIZON_YEARS ahead at least, and through at most MAX_OCCURRENCES_WALKED occurrences. A
+ * rule with no occurrence at all (a February 30th) has rrule walk period by period to the year
+ * 9999: 35 s for a daily one, the event loop blocked throughout. rrule reads the rule's `interval`
+ * twice a period (iter and DateTime.add), so counting those reads stops the walk past the horizon;
+ * rrule hands each occurrence to the callback, which stops it after the last one it may walk.
+ */
+function firstOccurrence(rule: InstanceType<typeof RRule>, fromWallTime: number, wanted: (wallTime: Date) => boolean): Date | null {
   const { interval, freq, dtstart } = rule.options;
   const periodMs = (SHORTEST_PERIOD_DAYS[freq] ?? 1) * interval * UNIT_MS.d;
-  // Floating wall times (dtstart) against real instants: a day either way covers any zone offset.
-  const periods = Math.ceil((from.getTime() + HORIZON_MS + UNIT_MS.d - dtstart.getTime()) / periodMs) + 2;
+  const periods = Math.ceil((fromWallTime + HORIZON_MS - dtstart.getTime()) / periodMs) + 2;
   let reads = 0;
   Object.defineProperty(rule.options, 'interval', {
     configurable: true,
@@ -130,8 +156,16 @@ function afterWithinHorizon(rule: InstanceType<typeof RRule>, from: Date): Date 
       return interval;
     },
   });
+  let found: Date | null = null;
   try {
-    return rule.after(from, false);
+    rule.all((wallTime, walked) => {
+      if (wallTime.getTime() > fromWallTime && wanted(wallTime)) {
+        found = wallTime;
+        return false;
+      }
+      return walked + 1 < MAX_OCCURRENCES_WALKED;
+    });
+    return found;
   } catch (error) {
     if (error instanceof PastHorizon) return null;
     throw error;
@@ -264,7 +298,7 @@ function ruleScheduleProblem(schedule: string, zone: string, now: Date): string 
   const trimmed = schedule.trim();
   const problem = ruleProblem(trimmed);
   if (problem) return problem;
-  if (!rruleFor(trimmed, zone)) return CRON_FORMAT;
+  if (!rruleFor(trimmed)) return CRON_FORMAT;
   if (nextOfRule(trimmed, zone, now)) return null;
   const parts = ruleParts(trimmed);
   const limit = ['COUNT', 'UNTIL'].find((name) => parts.has(name));
@@ -286,19 +320,16 @@ function ruleNumbers(parts: Map<string, string>, name: string): number[] | null 
 }
 
 /**
- * The rule's next occurrence after `from`, a time in a repeated fall-back hour at its first
- * occurrence, as cron has it (rrule gives the second). One whose first occurrence has passed is
- * already done: the next is the one after it.
+ * The rule's next occurrence after `from`, as cron has it: a wall time in a repeated fall-back
+ * hour at its first occurrence, one the spring-forward gap skips when the gap ends. Walked in wall
+ * time; a wall time up to an hour before `from`'s may still fall after it (the clock went back).
  */
 function nextOfRule(schedule: string, timezone: string, from: Date): Date | null {
-  const rule = rruleFor(schedule, timezone, from);
-  let next = rule ? afterWithinHorizon(rule, from) : null;
-  for (let tries = 0; rule && next && tries < 2; tries++) {
-    const first = firstInstantOfWallTime(next, timezone);
-    if (first > from) return outOfTheGap(first, schedule, timezone);
-    next = afterWithinHorizon(rule, next);
-  }
-  return next && outOfTheGap(next, schedule, timezone);
+  const fromWallTime = wallTimeAsUtcMs(from, timezone);
+  const rule = rruleFor(schedule, new Date(fromWallTime));
+  const after = (wallTime: Date) => instantOfWallTime(wallTime.getTime(), timezone) > from.getTime();
+  const found = rule ? firstOccurrence(rule, fromWallTime - GAP_MS, after) : null;
+  return found && new Date(instantOfWallTime(found.getTime(), timezone));
 }
 
 /** The longest a clock change skips (an hour; half an hour on Lord Howe Island). */
@@ -306,27 +337,25 @@ const GAP_MS = 3_600_000;
 const MINUTE_MS = 60_000;
 
 /**
- * An occurrence at a wall time the spring-forward gap skips (02:30 in Berlin on the last Sunday of
- * March) starts when the gap ends (03:00 CEST), as cron has it: rrule places it an hour early, at
- * 01:30 CET. Only an occurrence followed within the hour by a clock going forward is looked at:
- * the rule read in UTC, where there are no gaps, says which wall time it meant.
+ * The instant a wall time (written as UTC, in ms) first shows in `timezone`: in a repeated
+ * fall-back hour the first of the two; in a spring-forward gap (02:30 in Berlin on the last Sunday
+ * of March) none does, and it is when the gap ends (03:00 CEST), as cron has it. Clocks change at
+ * most once within a day either side, so the offsets a day before and after are the only two.
  */
-function outOfTheGap(found: Date, schedule: string, timezone: string): Date {
-  const offsetAt = (minute: number) => wallTimeAsUtcMs(new Date(minute * MINUTE_MS), timezone) - minute * MINUTE_MS;
-  const start = Math.floor(found.getTime() / MINUTE_MS);
-  const before = offsetAt(start);
-  if (offsetAt(start + GAP_MS / MINUTE_MS) <= before) return found;
-  const shown = wallTimeAsUtcMs(found, timezone);
-  const meant = nextOfRule(schedule, 'UTC', new Date(shown - 1));
-  if (meant === null || meant.getTime() === shown || meant.getTime() - shown > GAP_MS) return found;
-  // The first minute on the new offset: the gap's end.
-  let [low, high] = [start, start + GAP_MS / MINUTE_MS];
+function instantOfWallTime(wallTime: number, timezone: string): number {
+  const offsetAt = (instant: number) => wallTimeAsUtcMs(new Date(instant), timezone) - Math.floor(instant / 1000) * 1000;
+  const offsets = [offsetAt(wallTime - UNIT_MS.d), offsetAt(wallTime + UNIT_MS.d)];
+  const shows = offsets.map((offset) => wallTime - offset).filter((instant) => offsetAt(instant) === wallTime - instant);
+  if (shows.length > 0) return Math.min(...shows);
+  // In the gap: the first minute on the later offset.
+  const [before, after] = offsets as [number, number];
+  let [low, high] = [Math.floor((wallTime - after) / MINUTE_MS), Math.ceil((wallTime - before) / MINUTE_MS)];
   while (high - low > 1) {
     const middle = Math.floor((low + high) / 2);
-    if (offsetAt(middle) === before) low = middle;
+    if (offsetAt(middle * MINUTE_MS) === before) low = middle;
     else high = middle;
   }
-  return new Date(high * MINUTE_MS);
+  return high * MINUTE_MS;
 }
 
 /** One formatter per zone: building one costs about 0.1 ms. */
@@ -342,21 +371,6 @@ export function wallTimeAsUtcMs(instant: Date, timezone: string): number {
   const parts = format.formatToParts(instant);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-}
-
-/** The earliest instant that reads as the same wall time in the zone (a fall-back hour repeats it). */
-function firstInstantOfWallTime(instant: Date, timezone: string): Date {
-  const wall = wallTime(instant, timezone);
-  // Clocks go back by an hour, or by half an hour in a few zones (Lord Howe).
-  for (const back of [3_600_000, 1_800_000]) {
-    const earlier = new Date(instant.getTime() - back);
-    if (wallTime(earlier, timezone) === wall) return earlier;
-  }
-  return instant;
-}
-
-function wallTime(instant: Date, timezone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(instant);
 }
 
 /** When the next check-in is due after `from`; null for JOB_BASIC, which has no schedule to keep. */

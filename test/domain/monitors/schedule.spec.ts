@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import rrule from 'rrule';
-import { nextExpectedAfter, nextExpectedAfterCheckIn, parseInterval, scheduleProblem } from '../../../src/domain/monitors/schedule.js';
+import { MAX_COUNT, MAX_OCCURRENCES_PER_PERIOD } from '../../../src/domain/monitors/rrule-parts.js';
+import { nextExpectedAfter, nextExpectedAfterCheckIn, parseInterval, scheduleProblem, upcomingSlots, wallTimeAsUtcMs } from '../../../src/domain/monitors/schedule.js';
 
 const NOW = '2026-11-21T12:00:00.000Z';
 const cronProblem = (schedule: string, now = NOW, timezone = 'UTC') => scheduleProblem('JOB_CRON', schedule, timezone, now);
@@ -60,10 +61,13 @@ describe('Schedules', () => {
       'RRULE:FREQ=YEARLY;INTERVAL=3;BYMONTH=7;BYMONTHDAY=4;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
       'RRULE:FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;BYHOUR=9;BYMINUTE=0;BYSECOND=0',
     ];
+    // rrule walked from the anchor in New York's wall time, written as UTC (with a TZID, rrule's
+    // instants depend on the zone of the process running it).
+    const wall = (iso: string) => wallTimeAsUtcMs(new Date(iso), 'America/New_York');
     for (const rule of rules) {
-      const fromAnchor = rrule.rrulestr(`DTSTART;TZID=America/New_York:20200101T000000\n${rule}`);
+      const fromAnchor = rrule.rrulestr(`DTSTART:20200101T000000Z\n${rule}`);
       for (const from of ['2026-11-21T10:00:00.000Z', '2027-02-28T23:00:00.000Z', '2029-07-04T12:00:00.000Z']) {
-        expect(next(rule, 'America/New_York', from), `${rule} after ${from}`).to.equal(fromAnchor.after(new Date(from), false)?.toISOString());
+        expect(wall(next(rule, 'America/New_York', from)!), `${rule} after ${from}`).to.equal(fromAnchor.after(new Date(wall(from)), false)?.getTime());
       }
     }
   });
@@ -163,9 +167,41 @@ describe('Schedules', () => {
       expect(cronProblem('RRULE:FREQ=DAILY;DTSTART=20200101')).to.match(/^schedule: an RRULE takes no DTSTART or TZID/);
     });
 
+    it('refuses a rule with more occurrences a period than MAX_OCCURRENCES_PER_PERIOD, or times less than a minute apart, saying why', () => {
+      const until = (n: number, from = 0) => Array.from({ length: n }, (_, i) => i + from).join(',');
+      const everyDay = 'BYDAY=MO,TU,WE,TH,FR,SA,SU';
+      // The rules of issue 37: accepted once, then walked 86,400 (or 5,508) occurrences a day from January 1st.
+      expect(cronProblem(`RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(24)};BYMINUTE=${until(60)};BYSECOND=${until(60)}`)).to.equal(
+        'schedule: RRULE BYSECOND takes one value, got 60: occurrences less than a minute apart are not a schedule to keep; use BYMINUTE',
+      );
+      expect(cronProblem(`RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(18)};BYMINUTE=${until(18)};BYSECOND=${until(17)}`)).to.match(/^schedule: RRULE BYSECOND takes one value, got 17/);
+      expect(cronProblem(`RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(18)};BYMINUTE=${until(18)}`)).to.equal(
+        `schedule: RRULE has up to 118584 occurrences a year (its days times BYHOUR, BYMINUTE and BYSECOND values); at most ${MAX_OCCURRENCES_PER_PERIOD}: use fewer values, a finer FREQ, or a cron expression for frequent times`,
+      );
+      expect(cronProblem(`RRULE:FREQ=DAILY;BYHOUR=${until(24)};BYMINUTE=${until(21)}`)).to.match(/^schedule: RRULE has up to 504 occurrences a day /);
+      expect(cronProblem(`RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=${until(24)};BYMINUTE=0,10,20,30,40;BYSECOND=0`)).to.match(/^schedule: RRULE has up to 600 occurrences a week /);
+      expect(cronProblem(`RRULE:FREQ=MONTHLY;BYMONTHDAY=${until(31, 1)};BYHOUR=${until(17)}`)).to.match(/^schedule: RRULE has up to 527 occurrences a month /);
+      expect(cronProblem('RRULE:FREQ=DAILY;COUNT=1001')).to.equal(`schedule: RRULE COUNT must be at most ${MAX_COUNT}, got 1001`);
+    });
+
+    it('accepts a rule at MAX_OCCURRENCES_PER_PERIOD, and one whose BYSETPOS picks fewer from a larger set', () => {
+      const until = (n: number, from = 0) => Array.from({ length: n }, (_, i) => i + from).join(',');
+      expect(MAX_OCCURRENCES_PER_PERIOD).to.equal(500);
+      for (const rule of [
+        `RRULE:FREQ=DAILY;BYHOUR=${until(10)};BYMINUTE=${until(50)}`,
+        `RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=${until(20)};BYMINUTE=0,15,30,45;BYSECOND=30`,
+        `RRULE:FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=${until(31, 1)};BYHOUR=${until(16)}`,
+        `RRULE:FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=${until(24)};BYSETPOS=1,-1`,
+        'RRULE:FREQ=DAILY;COUNT=1000',
+      ]) {
+        expect(cronProblem(rule, '2020-01-02T12:00:00.000Z'), rule).to.equal(null);
+      }
+    });
+
     it('accepts every part at the ends of its range', () => {
       for (const rule of [
-        'RRULE:FREQ=DAILY;BYHOUR=0,23;BYMINUTE=0,59;BYSECOND=0,59',
+        'RRULE:FREQ=DAILY;BYHOUR=0,23;BYMINUTE=0,59;BYSECOND=0',
+        'RRULE:FREQ=DAILY;BYSECOND=59',
         'RRULE:FREQ=DAILY;BYHOUR=23',
         'RRULE:FREQ=YEARLY;BYMONTH=1,12;BYMONTHDAY=1,31,-1,-31',
         'RRULE:FREQ=YEARLY;BYYEARDAY=1,366,-1,-366',
@@ -185,6 +221,30 @@ describe('Schedules', () => {
     expect(next('RRULE:FREQ=DAILY;INTERVAL=-1', 'UTC', NOW)).to.equal(null);
     expect(next('RRULE:FREQ=DAILY;INTERVAL=0', 'UTC', NOW)).to.equal(null);
     expect(next('RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30', 'UTC', NOW)).to.equal(null);
+  });
+
+  describe('an RRULE kept before the limits on its occurrences', () => {
+    const until = (n: number) => Array.from({ length: n }, (_, i) => i).join(',');
+    const everyDay = 'BYDAY=MO,TU,WE,TH,FR,SA,SU';
+
+    it('is walked through at most MAX_OCCURRENCES_WALKED occurrences a look-up: its next time is found near its anchor, and none past the bound', () => {
+      // 324 a day, walked from January 1st: the 2,500 a look-up may walk (MAX_OCCURRENCES_WALKED) reach January 8th.
+      const rule = `RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(18)};BYMINUTE=${until(18)}`;
+      expect(next(rule, 'UTC', '2027-01-03T12:00:00.000Z')).to.equal('2027-01-03T12:01:00.000Z');
+      expect(next(rule, 'UTC', '2027-12-20T12:00:00.000Z')).to.equal(null);
+    });
+
+    it('is read as having no next time, at once, when its times of day alone are more than a look-up may walk', () => {
+      // Issue 37's rules: 86,400 and 5,508 times a day.
+      const everySecond = `RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(24)};BYMINUTE=${until(60)};BYSECOND=${until(60)}`;
+      const listed = `RRULE:FREQ=YEARLY;${everyDay};BYHOUR=${until(18)};BYMINUTE=${until(18)};BYSECOND=${until(17)}`;
+      for (const [rule, timezone] of [[everySecond, 'UTC'], [listed, 'UTC'], [listed, 'America/New_York']] as const) {
+        const started = performance.now();
+        expect(nextExpectedAfterCheckIn('JOB_CRON', rule, timezone, '2027-01-03T12:00:00.000Z')).to.equal(null);
+        expect(upcomingSlots('JOB_CRON', rule, timezone, '2027-01-03T12:00:00.000Z', 5)).to.deep.equal(['2027-01-03T12:00:00.000Z']);
+        expect(performance.now() - started, timezone).to.be.below(1000);
+      }
+    });
   });
 
   describe('cron fields', () => {
