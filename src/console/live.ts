@@ -37,9 +37,11 @@ export function liveProjectStream(ctx: Context, deps: ApiDependencies, projectId
   const stream = { write: (text: string) => (response.writableEnded ? false : response.write(text)) };
 
   let open = true;
+  deps.metrics?.consoleLiveStreams.inc();
   const close = () => {
     if (!open) return;
     open = false;
+    deps.metrics?.consoleLiveStreams.dec();
     if (!response.writableEnded) response.end();
   };
   ctx.req.on('close', close);
@@ -64,6 +66,7 @@ export function liveProjectStream(ctx: Context, deps: ApiDependencies, projectId
     seenHead = head;
     refreshedAt = Date.now();
     const now = commands.clock();
+    deps.metrics?.consoleLiveRenders.inc();
     const overviews = await monitorOverviews(readModels, options.recentRuns, projectId, await listMonitors(readModels, projectId));
     for (const o of overviews) {
       const row = monitorRow(o, now).markup;
