@@ -1,103 +1,261 @@
+import type { ServerResponse } from 'node:http';
 import type { Server } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { Context } from 'koa';
 import type { ApiDependencies } from '../api/dependencies.js';
 import { listMonitors } from '../queries/monitors.js';
-import { STATUS_TEXT } from './layout.js';
 import type { RecentRuns } from '../queries/recent-runs.js';
+import { STATUS_TEXT } from './layout.js';
 import { monitorOverviews } from './overview.js';
 import { monitorRow, statusCounts } from './pages/dashboard.js';
 
-/** How often a stream looks for a change in the log. */
+/** How often the streams look for a change in the log. */
 const POLL_MS = 1000;
-/** Rows are sent again this often even when nothing was written: their relative times move on. */
+/** Rows are sent again this often (on the injected clock) even when nothing was written: their relative times move on. */
 const REFRESH_MS = 30_000;
 /** A comment this often keeps proxies from closing a quiet stream. */
 const KEEP_ALIVE_MS = 15_000;
+/** What an EventSource is told to wait before it reconnects to a stream that ended. */
+const RETRY = 'retry: 3000\n\n';
+
+const SIGNED_OUT = Buffer.from('event: signed-out\ndata: {}\n\n');
+const KEEP_ALIVE = Buffer.from(': still here\n\n');
+
+/** Who a stream is for: the session is checked again at every change. */
+export interface LiveViewer {
+  sessionIdHash: string;
+  stillSignedIn: () => Promise<boolean>;
+}
+
+interface Subscriber {
+  viewer: LiveViewer;
+  response: ServerResponse;
+  server: Server | undefined;
+  close(ending?: Buffer): void;
+}
+
+interface Row {
+  markup: string;
+  /** The `monitor` event that carries it, as every stream is sent it. */
+  event: string;
+}
+
+/** One project's rows as last rendered, and the streams that follow it. */
+interface Feed {
+  projectId: string;
+  subscribers: Set<Subscriber>;
+  rows: Map<string, Row>;
+  counts: string;
+  /** What a stream that opens now is sent first: every row and the counts, built once until they change. */
+  opening: Buffer | null;
+  seenHead: number;
+  refreshedAt: number;
+  writtenAt: number;
+}
 
 /**
- * The dashboard's live rows, as Server-Sent Events. Each stream looks at the log's head once a
- * second; when it moved, it waits for the read models to catch up with it and renders the project's
- * rows again, sending only the rows that changed (as the same HTML the page was rendered with).
- * That is one position read a second for an idle stream, and the page's own queries when
- * something was written. The stream ends when the session does, or when the server stops.
+ * The dashboard's live rows, as Server-Sent Events. One loop for the process looks at the log's
+ * head once a second; when it moved, it waits for the read models to catch up with it and renders
+ * the rows of each project that has streams open, once whatever their number, and writes the rows
+ * that changed (as the same HTML the page was rendered with) to every stream of that project as
+ * the same bytes. A stream that opens is sent the project's rows as last rendered, so every stream
+ * of a project holds what the next change is measured against.
+ *
+ * A stream ends when its browser leaves, when its session does, or at once when the server stops
+ * (`stopping`).
  */
-export function liveProjectStream(ctx: Context, deps: ApiDependencies, projectId: string, options: { recentRuns: RecentRuns; stillSignedIn: () => Promise<boolean> }): void {
-  const { readModels, commands, progress } = deps;
-  ctx.req.socket.setTimeout(0);
-  ctx.req.socket.setNoDelay(true);
-  ctx.status = 200;
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-Accel-Buffering', 'no');
-  ctx.type = 'text/event-stream; charset=utf-8';
-  // Written straight to the socket's response, not through Koa's body: a stream that ends when the
-  // browser leaves is the normal case here, not an error to report.
-  ctx.respond = false;
-  const response = ctx.res;
-  response.flushHeaders();
-  const stream = { write: (text: string) => (response.writableEnded ? false : response.write(text)) };
+export class LiveStreams {
+  private readonly feeds = new Map<string, Feed>();
+  private open = 0;
+  private stopped = false;
+  private timer: NodeJS.Timeout | null = null;
+  private ticking = false;
+  private tickAgain = false;
 
-  let open = true;
-  deps.metrics?.consoleLiveStreams.inc();
-  const close = () => {
-    if (!open) return;
-    open = false;
-    deps.metrics?.consoleLiveStreams.dec();
-    if (!response.writableEnded) response.end();
-  };
-  ctx.req.on('close', close);
-  const server = (ctx.req.socket as unknown as { server?: Server }).server;
-  const send = (event: string, data: unknown) => stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  constructor(
+    private readonly deps: ApiDependencies,
+    private readonly recentRuns: RecentRuns,
+  ) {
+    deps.stopping?.addEventListener('abort', () => this.stop(), { once: true });
+  }
 
-  const sentRows = new Map<string, string>();
-  let sentCounts = '';
-  let seenHead = -1;
-  let refreshedAt = 0;
-  let aliveAt = Date.now();
-
-  const poll = async () => {
-    const head = await commands.events.headPosition();
-    if (head === seenHead && Date.now() - refreshedAt < REFRESH_MS) return;
-    await progress.waitForPosition(head, POLL_MS).catch(() => undefined);
-    if (!(await options.stillSignedIn())) {
-      send('signed-out', {});
-      close();
+  /** Answers `ctx` with a stream of the project's rows. */
+  stream(ctx: Context, projectId: string, viewer: LiveViewer): void {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.status = 200;
+    ctx.set('X-Accel-Buffering', 'no');
+    ctx.type = 'text/event-stream; charset=utf-8';
+    // Written straight to the socket's response, not through Koa's body: a stream that ends when the
+    // browser leaves is the normal case here, not an error to report.
+    ctx.respond = false;
+    const response = ctx.res;
+    response.flushHeaders();
+    if (this.stopped) {
+      response.end(RETRY);
       return;
     }
-    seenHead = head;
-    refreshedAt = Date.now();
-    const now = commands.clock();
-    deps.metrics?.consoleLiveRenders.inc();
-    const overviews = await monitorOverviews(readModels, options.recentRuns, projectId, await listMonitors(readModels, projectId));
-    for (const o of overviews) {
-      const row = monitorRow(o, now).markup;
-      if (sentRows.get(o.monitor.id) === row) continue;
-      sentRows.set(o.monitor.id, row);
-      send('monitor', { id: o.monitor.id, name: o.monitor.name, status: o.status, status_text: STATUS_TEXT[o.status], row });
-    }
-    const counts = JSON.stringify(statusCounts(overviews));
-    if (counts !== sentCounts) {
-      sentCounts = counts;
-      stream.write(`event: summary\ndata: ${counts}\n\n`);
-    }
-  };
 
-  const loop = async () => {
-    stream.write(`retry: 3000\n\n`);
-    while (open) {
-      // A server that is shutting down waits for its open connections: this one ends by itself.
-      if (server && !server.listening) break;
-      try {
-        await poll();
-      } catch (error) {
-        deps.logger.error({ err: error }, 'live dashboard update failed');
-      }
-      if (Date.now() - aliveAt >= KEEP_ALIVE_MS) {
-        stream.write(': still here\n\n');
-        aliveAt = Date.now();
-      }
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const feed = this.feedOf(projectId);
+    let closed = false;
+    const subscriber: Subscriber = {
+      viewer,
+      response,
+      server: (ctx.req.socket as unknown as { server?: Server }).server,
+      close: (ending) => {
+        if (closed) return;
+        closed = true;
+        this.forget(subscriber, feed);
+        if (!response.writableEnded) response.end(ending);
+      },
+    };
+    response.on('close', () => subscriber.close());
+    feed.subscribers.add(subscriber);
+    this.counted(1);
+    response.write(this.openingOf(feed));
+  }
+
+  private feedOf(projectId: string): Feed {
+    let feed = this.feeds.get(projectId);
+    if (!feed) {
+      feed = { projectId, subscribers: new Set(), rows: new Map(), counts: '', opening: null, seenHead: -1, refreshedAt: 0, writtenAt: performance.now() };
+      this.feeds.set(projectId, feed);
+      this.wake();
     }
-    close();
-  };
-  void loop();
+    return feed;
+  }
+
+  private openingOf(feed: Feed): Buffer {
+    feed.opening ??= Buffer.from(RETRY + [...feed.rows.values()].map((row) => row.event).join('') + (feed.counts ? `event: summary\ndata: ${feed.counts}\n\n` : ''));
+    return feed.opening;
+  }
+
+  private forget(subscriber: Subscriber, feed: Feed): void {
+    feed.subscribers.delete(subscriber);
+    if (feed.subscribers.size === 0 && this.feeds.get(feed.projectId) === feed) this.feeds.delete(feed.projectId);
+    this.counted(-1);
+    if (this.feeds.size === 0 && this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private counted(change: number): void {
+    this.open += change;
+    this.deps.metrics?.consoleLiveStreams.set(this.open);
+  }
+
+  /** Looks at the log now (a project's first stream should not wait a second for its rows), or right after the look under way. */
+  private wake(): void {
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    void this.run();
+  }
+
+  private async run(): Promise<void> {
+    this.ticking = true;
+    try {
+      await this.tick();
+    } catch (error) {
+      this.deps.logger.error({ err: error }, 'live dashboard update failed');
+    } finally {
+      this.ticking = false;
+    }
+    if (this.stopped || this.feeds.size === 0) return;
+    const delay = this.tickAgain ? 0 : POLL_MS;
+    this.tickAgain = false;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.run();
+    }, delay);
+  }
+
+  private async tick(): Promise<void> {
+    const { commands, progress } = this.deps;
+    for (const feed of this.feeds.values()) {
+      for (const subscriber of feed.subscribers) {
+        // A server that stopped listening without saying so (no `stopping`) waits for its open connections.
+        if (subscriber.server && !subscriber.server.listening) subscriber.close();
+      }
+    }
+    const head = await commands.events.headPosition();
+    const now = commands.clock().getTime();
+    const due = [...this.feeds.values()].filter((feed) => feed.seenHead !== head || now - feed.refreshedAt >= REFRESH_MS);
+    if (due.length > 0) await progress.waitForPosition(head, POLL_MS).catch(() => undefined);
+    // A session with streams on several projects is checked once a look.
+    const signedIn = new Map<string, Promise<boolean>>();
+    for (const feed of due) {
+      try {
+        await Promise.all(
+          [...feed.subscribers].map(async (subscriber) => {
+            const { sessionIdHash, stillSignedIn } = subscriber.viewer;
+            let check = signedIn.get(sessionIdHash);
+            if (!check) signedIn.set(sessionIdHash, (check = stillSignedIn()));
+            if (!(await check)) subscriber.close(SIGNED_OUT);
+          }),
+        );
+        if (feed.subscribers.size === 0) continue;
+        feed.seenHead = head;
+        feed.refreshedAt = now;
+        await this.render(feed);
+      } catch (error) {
+        this.deps.logger.error({ err: error, projectId: feed.projectId }, 'live dashboard update failed');
+      }
+    }
+    // Real time, not the injected clock: what a proxy times out is a connection's real silence.
+    const quietSince = performance.now() - KEEP_ALIVE_MS;
+    for (const feed of this.feeds.values()) {
+      if (feed.writtenAt <= quietSince) this.fanOut(feed, KEEP_ALIVE);
+    }
+  }
+
+  private async render(feed: Feed): Promise<void> {
+    const { readModels, commands, metrics } = this.deps;
+    metrics?.consoleLiveRenders.inc();
+    const now = commands.clock();
+    const overviews = await monitorOverviews(readModels, this.recentRuns, feed.projectId, await listMonitors(readModels, feed.projectId));
+    const rows = new Map<string, Row>();
+    let changed = '';
+    for (const o of overviews) {
+      const markup = monitorRow(o, now).markup;
+      const before = feed.rows.get(o.monitor.id);
+      if (before?.markup === markup) {
+        rows.set(o.monitor.id, before);
+        continue;
+      }
+      const event = `event: monitor\ndata: ${JSON.stringify({ id: o.monitor.id, name: o.monitor.name, status: o.status, status_text: STATUS_TEXT[o.status], row: markup })}\n\n`;
+      rows.set(o.monitor.id, { markup, event });
+      changed += event;
+    }
+    feed.rows = rows;
+    feed.opening = null;
+    const counts = JSON.stringify(statusCounts(overviews));
+    if (counts !== feed.counts) {
+      feed.counts = counts;
+      changed += `event: summary\ndata: ${counts}\n\n`;
+    }
+    if (changed !== '') this.fanOut(feed, Buffer.from(changed));
+  }
+
+  private fanOut(feed: Feed, bytes: Buffer): void {
+    feed.writtenAt = performance.now();
+    for (const { response } of feed.subscribers) {
+      if (!response.writableEnded) response.write(bytes);
+    }
+  }
+
+  /** Ends every stream now: each browser reconnects after RETRY, to this server once it is back. */
+  private stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    for (const feed of [...this.feeds.values()]) {
+      for (const subscriber of [...feed.subscribers]) subscriber.close();
+    }
+  }
 }
