@@ -18,12 +18,23 @@ const KEEP_ALIVE_MS = 15_000;
 /** What an EventSource is told to wait before it reconnects to a stream that ended. */
 const RETRY = 'retry: 3000\n\n';
 
+/**
+ * A session's open streams: a few tabs of one browser. A browser holds at most six HTTP/1.1
+ * connections to a host, so past four its own pages would start to queue behind its streams.
+ */
+export const LIVE_STREAMS_PER_SESSION = 4;
+/** A user's open streams over all of their sessions: two browsers' worth (a desk and a wall screen). */
+export const LIVE_STREAMS_PER_USER = 8;
+
+/** Told to a stream closed for a newer one of its session: the page stops rather than reconnect and close another in turn. */
+const REPLACED = Buffer.from('event: replaced\ndata: {}\n\n');
 const SIGNED_OUT = Buffer.from('event: signed-out\ndata: {}\n\n');
 const KEEP_ALIVE = Buffer.from(': still here\n\n');
 
-/** Who a stream is for: the session is checked again at every change. */
+/** Who a stream is for: the limits count by session and by user, and the session is checked again at every change. */
 export interface LiveViewer {
   sessionIdHash: string;
+  userId: string;
   stillSignedIn: () => Promise<boolean>;
 }
 
@@ -61,11 +72,16 @@ interface Feed {
  * the same bytes. A stream that opens is sent the project's rows as last rendered, so every stream
  * of a project holds what the next change is measured against.
  *
- * A stream ends when its browser leaves, when its session does, or at once when the server stops
- * (`stopping`).
+ * Streams are limited per session and per user (LIVE_STREAMS_PER_SESSION, LIVE_STREAMS_PER_USER),
+ * so that one browser, or a script holding a session, cannot make the server keep thousands open.
+ * A stream ends when its browser leaves, when its session does, when a newer one of its session
+ * replaces it, or at once when the server stops (`stopping`).
  */
 export class LiveStreams {
   private readonly feeds = new Map<string, Feed>();
+  /** Each session's open streams, oldest first. */
+  private readonly bySession = new Map<string, Subscriber[]>();
+  private readonly byUser = new Map<string, number>();
   private open = 0;
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
@@ -79,9 +95,21 @@ export class LiveStreams {
     deps.stopping?.addEventListener('abort', () => this.stop(), { once: true });
   }
 
-  /** Answers `ctx` with a stream of the project's rows. */
+  /** Answers `ctx` with a stream of the project's rows, or a 429 when the user already has as many as they may. */
   stream(ctx: Context, projectId: string, viewer: LiveViewer): void {
     ctx.set('Cache-Control', 'no-store');
+    const own = this.bySession.get(viewer.sessionIdHash) ?? [];
+    if (own.length >= LIVE_STREAMS_PER_SESSION) {
+      // Not a refusal: an EventSource that is refused gives up for good, and the refused one is
+      // the tab just opened, the one its user is looking at. The oldest is told why and stops.
+      own[0]!.close(REPLACED);
+    } else if ((this.byUser.get(viewer.userId) ?? 0) >= LIVE_STREAMS_PER_USER) {
+      // Replacing here would close a stream in another browser, in front of someone else.
+      ctx.status = 429;
+      ctx.body = { error: `this user already has ${LIVE_STREAMS_PER_USER} live streams open; close a dashboard in another browser and reload` };
+      return;
+    }
+
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.status = 200;
@@ -112,6 +140,8 @@ export class LiveStreams {
     };
     response.on('close', () => subscriber.close());
     feed.subscribers.add(subscriber);
+    this.bySession.set(viewer.sessionIdHash, [...(this.bySession.get(viewer.sessionIdHash) ?? []), subscriber]);
+    this.byUser.set(viewer.userId, (this.byUser.get(viewer.userId) ?? 0) + 1);
     this.counted(1);
     response.write(this.openingOf(feed));
   }
@@ -134,6 +164,13 @@ export class LiveStreams {
   private forget(subscriber: Subscriber, feed: Feed): void {
     feed.subscribers.delete(subscriber);
     if (feed.subscribers.size === 0 && this.feeds.get(feed.projectId) === feed) this.feeds.delete(feed.projectId);
+    const { sessionIdHash, userId } = subscriber.viewer;
+    const own = (this.bySession.get(sessionIdHash) ?? []).filter((s) => s !== subscriber);
+    if (own.length > 0) this.bySession.set(sessionIdHash, own);
+    else this.bySession.delete(sessionIdHash);
+    const left = (this.byUser.get(userId) ?? 1) - 1;
+    if (left > 0) this.byUser.set(userId, left);
+    else this.byUser.delete(userId);
     this.counted(-1);
     if (this.feeds.size === 0 && this.timer) {
       clearTimeout(this.timer);

@@ -394,6 +394,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const sessionIdHash = ctx.state.sessionIdHash;
     live.stream(ctx, projectId, {
       sessionIdHash,
+      userId: ctx.state.caller.userId,
       stillSignedIn: async () => {
         const session = await sessions.find(sessionIdHash, clock());
         if (!session) return false;
