@@ -99,11 +99,11 @@ export class LiveStreams {
   stream(ctx: Context, projectId: string, viewer: LiveViewer): void {
     ctx.set('Cache-Control', 'no-store');
     const own = this.bySession.get(viewer.sessionIdHash) ?? [];
-    if (own.length >= LIVE_STREAMS_PER_SESSION) {
-      // Not a refusal: an EventSource that is refused gives up for good, and the refused one is
-      // the tab just opened, the one its user is looking at. The oldest is told why and stops.
-      own[0]!.close(REPLACED);
-    } else if ((this.byUser.get(viewer.userId) ?? 0) >= LIVE_STREAMS_PER_USER) {
+    // Past the session's limit, not a refusal: an EventSource that is refused gives up for good,
+    // and the refused one would be the tab just opened, the one its user is looking at. The
+    // session's oldest stream is told why and closed instead (below, once this one has its place).
+    const replaced = own.length >= LIVE_STREAMS_PER_SESSION ? own[0]! : null;
+    if (!replaced && (this.byUser.get(viewer.userId) ?? 0) >= LIVE_STREAMS_PER_USER) {
       // Replacing here would close a stream in another browser, in front of someone else.
       ctx.status = 429;
       ctx.body = { error: `this user already has ${LIVE_STREAMS_PER_USER} live streams open; close a dashboard in another browser and reload` };
@@ -143,6 +143,7 @@ export class LiveStreams {
     this.bySession.set(viewer.sessionIdHash, [...(this.bySession.get(viewer.sessionIdHash) ?? []), subscriber]);
     this.byUser.set(viewer.userId, (this.byUser.get(viewer.userId) ?? 0) + 1);
     this.counted(1);
+    replaced?.close(REPLACED);
     response.write(this.openingOf(feed));
   }
 

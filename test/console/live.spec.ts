@@ -54,7 +54,7 @@ describe('Web console live streams', function () {
   }
 
   /** Opens the project's stream; resolves once the answer's head has arrived. */
-  function open(cookie: string): Promise<OpenStream> {
+  function open(cookie: string, project = projectId): Promise<OpenStream> {
     const { hostname, port } = new URL(vigil.url);
     return new Promise((resolve, reject) => {
       let outgoing: ClientRequest | null = null;
@@ -63,7 +63,7 @@ describe('Web console live streams', function () {
         close: () => outgoing?.destroy(),
       };
       outgoing = request(
-        { host: hostname, port, path: `/projects/${projectId}/events`, headers: { Cookie: cookie, Accept: 'text/event-stream' }, agent: false },
+        { host: hostname, port, path: `/projects/${project}/events`, headers: { Cookie: cookie, Accept: 'text/event-stream' }, agent: false },
         (response: IncomingMessage) => {
           stream.status = response.statusCode ?? 0;
           response.setEncoding('utf8');
@@ -140,6 +140,26 @@ describe('Web console live streams', function () {
       for (const stream of [...opened.slice(1), newest]) expect(statusesOf(stream).at(-1)).to.equal('DOWN');
     }, 10_000);
     expect(statusesOf(opened[0]!)).to.deep.equal(['WAITING']);
+  });
+
+  it('keeps a project\'s rows, rendered once, when the stream it replaces was the only one on that project', async () => {
+    const owner = await vigil.user('other-owner@example.com');
+    key = await vigil.accountKey(owner, ALL_SCOPES);
+    const [first, second] = [await vigil.project(owner, 'First'), await vigil.project(owner, 'Second')];
+    const cookie = await signIn();
+    const oldest = await open(cookie, first);
+    const others: OpenStream[] = [];
+    for (let i = 1; i < PER_SESSION; i += 1) others.push(await open(cookie, second));
+    await eventually(() => {
+      for (const stream of [oldest, ...others]) expect(stream.events.map((e) => e.event)).to.deep.equal(['summary']);
+    }, 10_000);
+    expect((await scrape()).value('vigil_console_live_renders_total')).to.equal(2);
+
+    const newest = await open(cookie, first);
+    await eventually(() => expect(oldest.ended).to.equal(true), 10_000);
+    // A project rendered again would send its rows only once the render is done.
+    await eventually(() => expect(newest.events.map((e) => e.event)).to.deep.equal(['summary']), 10_000);
+    expect((await scrape()).value('vigil_console_live_renders_total')).to.equal(2);
   });
 
   it('refuses with a 429 a stream past the user\'s cap over all of their sessions, until one of theirs closes', async () => {
