@@ -391,12 +391,11 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
   router.get('/projects/:projectId/events', signedIn, async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, READ, projectId);
-    const sessionIdHash = ctx.state.sessionIdHash;
     live.stream(ctx, projectId, {
-      sessionIdHash,
+      sessionIdHash: ctx.state.sessionIdHash,
       userId: ctx.state.caller.userId,
       stillSignedIn: async () => {
-        const session = await sessions.find(sessionIdHash, clock());
+        const session = await sessions.find(ctx.state.sessionIdHash, clock());
         if (!session) return false;
         return callerOfKeyHash(readModels, session.keyHash, clock).then(() => true, () => false);
       },
