@@ -55,6 +55,8 @@ export interface ApiDependencies {
   readiness?: () => Promise<ReadinessReport>;
   /** The web console's sessions; without them, sessions live in this process only. */
   sessions?: SessionStore;
+  /** Aborted when the server starts to stop: answers that last (the console's live streams) end then rather than hold the stop up. */
+  stopping?: AbortSignal;
   /** Where `as_of` queries run; without it, on this thread. */
   asOf?: AsOfReader;
   /** The log's head and hash-chain check for the console's audit page; without it, read from the event store (no hashes). */

@@ -30,7 +30,7 @@ import { ASSET_PATH, assetNamed } from './assets.js';
 import { ActionForm, SignInForm, readForm } from './forms.js';
 import { type Html, html } from './html.js';
 import { type Viewer, page } from './layout.js';
-import { liveProjectStream } from './live.js';
+import { LiveStreams } from './live.js';
 import { displayStatus, monitorActivity, monitorOverviews } from './overview.js';
 import { RecentRuns } from '../queries/recent-runs.js';
 import { shownNextExpected } from '../api/representations/monitors.js';
@@ -169,6 +169,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
   const sessions: SessionStore = deps.sessions ?? new MemorySessionStore();
   // One for the process's dashboards, so that each refresh reads only what the log gained since.
   const recentRuns = new RecentRuns(commands.events);
+  const live = new LiveStreams(deps, recentRuns);
   const clock = commands.clock;
   const router = new Router<VigilState>();
   consoleRouters.add(router);
@@ -390,8 +391,9 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
   router.get('/projects/:projectId/events', signedIn, async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, READ, projectId);
-    liveProjectStream(ctx, deps, projectId, {
-      recentRuns,
+    live.stream(ctx, projectId, {
+      sessionIdHash: ctx.state.sessionIdHash,
+      userId: ctx.state.caller.userId,
       stillSignedIn: async () => {
         const session = await sessions.find(ctx.state.sessionIdHash, clock());
         if (!session) return false;

@@ -185,6 +185,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   let asOf: AsOfReader | null = null;
   let logCheck: LogCheck | null = null;
   let compactor: LogCompactor | null = null;
+  const stopping = new AbortController();
   if (options.roles.includes('api') && secrets) {
     asOf = stores.sqlitePath && !config.eventStoreUrl && !config.mongoUrl ? new AsOfThread(stores.sqlitePath) : inlineAsOfReader(stores.readModels, stores.events);
     logCheck = stores.sqlitePath && !config.eventStoreUrl ? new LogCheckThread(stores.sqlitePath) : null;
@@ -210,6 +211,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       metrics,
       readiness,
       sessions: stores.sessions,
+      stopping: stopping.signal,
       asOf,
       ...(logCheck ? { logCheck } : {}),
       config: {
@@ -273,6 +275,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       stopped = true;
       await selfPing?.stop();
       if (server) {
+        stopping.abort();
         server.closeIdleConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }

@@ -24,6 +24,8 @@ export interface VigilMetrics {
   notificationFailures: Counter<'type'>;
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
   authFailures: Counter<'outcome'>;
+  consoleLiveStreams: Gauge<never>;
+  consoleLiveRenders: Counter<never>;
 }
 
 export function createVigilMetrics(registry: Registry, sources: ScrapeSources): VigilMetrics {
@@ -112,6 +114,16 @@ export function createVigilMetrics(registry: Registry, sources: ScrapeSources): 
       name: 'vigil_auth_failures_total',
       help: 'REST requests whose API key failed (malformed, unknown, revoked or expired): refused with 401, or throttled with 429 once their address was past VIGIL_AUTH_FAILURE_LIMIT.',
       labelNames: ['outcome'],
+      registers,
+    }),
+    consoleLiveStreams: new Gauge({
+      name: 'vigil_console_live_streams',
+      help: 'The console\'s live dashboard streams (text/event-stream) open in this process.',
+      registers,
+    }),
+    consoleLiveRenders: new Counter({
+      name: 'vigil_console_live_renders_total',
+      help: 'Renders of a project\'s dashboard rows for its live streams.',
       registers,
     }),
   };

@@ -52,6 +52,8 @@ describe('Metrics', () => {
       vigil_notification_failures_total: 'counter',
       vigil_http_request_duration_seconds: 'histogram',
       vigil_auth_failures_total: 'counter',
+      vigil_console_live_streams: 'gauge',
+      vigil_console_live_renders_total: 'counter',
     });
   });
 

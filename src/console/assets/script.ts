@@ -58,6 +58,24 @@ if (live && 'EventSource' in window) {
       if (cell) cell.textContent = String(count);
     }
   });
+  // The rows stop following the log: the page says so rather than go on looking current.
+  const stopped = (text) => {
+    const notice = document.querySelector('[data-live-stopped]');
+    if (notice) {
+      notice.textContent = text;
+      notice.hidden = false;
+    }
+    announce(text);
+  };
+  source.addEventListener('replaced', () => {
+    // Closed for a newer tab of this session: reconnecting would close another tab in turn.
+    source.close();
+    stopped('Live updates stopped here because this browser opened them in newer tabs. Reload to see the latest.');
+  });
+  source.addEventListener('error', () => {
+    // Refused (a 429: too many open in other browsers) rather than cut off: the browser will not try again.
+    if (source.readyState === EventSource.CLOSED) stopped('Live updates are off on this page: the server refused them, most likely because your dashboards are open in too many other browsers. Close some and reload.');
+  });
   source.addEventListener('signed-out', () => {
     // The server says why on the way to the sign-in form.
     source.close();

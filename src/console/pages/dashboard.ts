@@ -76,6 +76,7 @@ ${project.description ? html`<p class="lede">${project.description}</p>` : html`
 <ul class="summary-cards" aria-label="Monitors by status">
 ${DISPLAY_STATUSES.map((s) => html`<li class="card-${s.toLowerCase()}"><span class="count" data-count="${s}">${counts[s]}</span><span class="label">${FILTER_LABELS[s]}</span></li>`)}
 </ul>
+<p class="notice" data-live-stopped hidden></p>
 <form class="filters" method="get" action="/projects/${project.id}" role="search">
 <div class="field"><label for="filter-status">Status</label>
 <select id="filter-status" name="status">
