@@ -107,7 +107,14 @@ function firstUnallowedRemoval(db: SqliteDatabase, from: number, removable: Read
 }
 
 /** A verification as the log records it (LogIntegrityChecked). */
-export function integrityCheck(v: LogVerification, readModelsOk: boolean | null, at: Date, by: LogIntegrityCheck['checked_by'], userId: string | null): LogIntegrityCheck {
+export function integrityCheck(
+  v: LogVerification,
+  readModelsOk: boolean | null,
+  at: Date,
+  by: LogIntegrityCheck['checked_by'],
+  userId: string | null,
+  projectId: string | null = null,
+): LogIntegrityCheck {
   return {
     checked_at: at.toISOString(),
     ok: v.ok,
@@ -120,5 +127,6 @@ export function integrityCheck(v: LogVerification, readModelsOk: boolean | null,
     read_models_ok: readModelsOk,
     checked_by: by,
     user_id: userId,
+    project_id: projectId,
   };
 }
