@@ -35,7 +35,7 @@ const DONE = { verified: 'The log was checked: the result is below.' } as const;
 export const auditRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const { router, deps, signedIn, may, clock } = kit;
   const { readModels, commands } = deps;
-  const logCheck = deps.logCheck ?? storeLogCheck(commands.events);
+  const logCheck = deps.logCheck ?? storeLogCheck();
   const chained = deps.logCheck !== undefined;
 
   router.get('/projects/:projectId/audit', signedIn, async (ctx) => {
