@@ -16,27 +16,41 @@ export interface RateLimitConfig {
  * (documented). Answers 429 with Retry-After; every answer carries the RateLimit headers.
  */
 export function rateLimitPerKey(config: RateLimitConfig): Middleware<VigilState> {
-  const limiter = new RateLimiterMemory({ points: config.requests, duration: config.windowSeconds });
+  const limit = new RequestLimit(config, (retryAfter) => `rate limit exceeded: ${config.requests} requests per ${config.windowSeconds} s for each API key; retry after ${retryAfter} s`);
   return async (ctx, next) => {
-    let result: RateLimiterRes;
-    try {
-      result = await limiter.consume(ctx.state.caller.apiKeyId);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new HttpError(
-        429,
-        `rate limit exceeded: ${config.requests} requests per ${config.windowSeconds} s for each API key; retry after ${retryAfter} s`,
-        null,
-        { 'Retry-After': String(retryAfter), ...headers(config, 0, rejection.msBeforeNext) },
-      );
-    }
-    ctx.set(headers(config, result.remainingPoints, result.msBeforeNext));
+    ctx.set(await limit.take(ctx.state.caller.apiKeyId));
     await next();
   };
 }
 
-function headers(config: RateLimitConfig, remaining: number, msBeforeNext: number): Record<string, string> {
+/**
+ * `requests` per `windowSeconds` for each key (an API key, a console session, a client address),
+ * counted in this process. `take` answers the RateLimit headers to send, or throws the 429 (with
+ * Retry-After) whose message `refusal` words.
+ */
+export class RequestLimit {
+  private readonly limiter: RateLimiterMemory;
+
+  constructor(
+    private readonly config: Pick<RateLimitConfig, 'requests' | 'windowSeconds'>,
+    private readonly refusal: (retryAfterSeconds: number) => string,
+  ) {
+    this.limiter = new RateLimiterMemory({ points: config.requests, duration: config.windowSeconds });
+  }
+
+  async take(key: string): Promise<Record<string, string>> {
+    try {
+      const result = await this.limiter.consume(key);
+      return headers(this.config, result.remainingPoints, result.msBeforeNext);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw new HttpError(429, this.refusal(retryAfter), null, { 'Retry-After': String(retryAfter), ...headers(this.config, 0, rejection.msBeforeNext) });
+    }
+  }
+}
+
+function headers(config: Pick<RateLimitConfig, 'requests'>, remaining: number, msBeforeNext: number): Record<string, string> {
   return {
     'RateLimit-Limit': String(config.requests),
     'RateLimit-Remaining': String(remaining),

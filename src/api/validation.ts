@@ -80,7 +80,7 @@ function describe(error: t.ValidationError, what: string, fieldPrefix: string): 
 }
 
 /** Keys that name a property or an array index; intersections and refinements add keys that do not. */
-function fieldPath(context: t.Context): string {
+export function fieldPath(context: t.Context): string {
   const parts: string[] = [];
   for (let i = 1; i < context.length; i += 1) {
     let parent: t.Decoder<unknown, unknown> = context[i - 1]!.type;

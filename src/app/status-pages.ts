@@ -11,6 +11,14 @@ import { type Actor, handleCommand, loadState } from './command-handler.js';
 import { type CommandContext, nowIso } from './context.js';
 
 /**
+ * A status page's address is claimed when the page is published, not when it is made: the claim's
+ * 409 then says no more than `GET /status/<slug>` answers anyone (a published page is there), and
+ * the address of a page not yet published cannot be found by trying names. Unpublished pages of
+ * different projects may share a slug; the first to publish holds it.
+ */
+const heldSlug = (settings: Pick<StatusPageSettings, 'slug' | 'published'> | null): string | null => (settings?.published ? settings.slug : null);
+
+/**
  * How long a claim may wait for its page to be created. The claim and the page are appended one
  * after the other, so a holder whose page is still absent is a creation under way until this
  * much later, when it is one that failed half-way (as for monitor slugs).
@@ -26,12 +34,16 @@ async function runPage(context: CommandContext, command: StatusPageCommand, acto
   return handleCommand(context, statusPageStream(command.status_page_id), statusPageDecider, command, actor);
 }
 
-/** Whether the page holding a slug no longer uses it: deleted, moved to another slug, its project deleted, or never created. */
+/**
+ * Whether the page holding a slug no longer uses it: deleted, moved to another slug, unpublished
+ * (which also frees what an unpublished page claimed before claims waited for publishing), its
+ * project deleted, or never created.
+ */
 async function holderGone(context: CommandContext, slug: string, holder: { statusPageId: string; projectId: string; claimedAt: string }): Promise<boolean> {
   const { state } = await loadState(context.events, statusPageStream(holder.statusPageId), statusPageDecider);
   if (state.status === 'deleted') return true;
   if (state.status === 'active') {
-    if (state.settings?.slug !== slug) return true;
+    if (heldSlug(state.settings) !== slug) return true;
     const project = await loadState(context.events, projectStream(holder.projectId), projectDecider);
     return project.state.status === 'deleted';
   }
@@ -76,8 +88,9 @@ async function releaseSlug(context: CommandContext, slug: string, statusPageId: 
 }
 
 /**
- * Claims the slug, then creates the page. A crash between the two leaves a claim without a page,
- * which gives way to the next claim once it is clearly not a creation under way.
+ * Claims the slug of a page created published, then creates the page. A crash between the two
+ * leaves a claim without a page, which gives way to the next claim once it is clearly not a
+ * creation under way.
  */
 export async function createStatusPage(
   context: CommandContext,
@@ -85,24 +98,29 @@ export async function createStatusPage(
   actor: Actor,
 ): Promise<{ statusPageId: string; position: number | null }> {
   const statusPageId = context.newId();
-  await claimSlug(context, input.settings.slug, statusPageId, input.project_id, actor);
+  const held = heldSlug(input.settings);
+  if (held !== null) await claimSlug(context, held, statusPageId, input.project_id, actor);
   const outcome = await runPage(context, { type: 'CreateStatusPage', status_page_id: statusPageId, project_id: input.project_id, settings: input.settings, now: nowIso(context) }, actor);
   return { statusPageId, position: outcome.position };
 }
 
 /**
- * A new slug is claimed before the page moves to it and the old one released after, so the page
- * never answers at a slug it does not hold; a crash in between leaves the old slug held by a page
- * that no longer uses it, which gives way to the next claim.
+ * The slug the page will publish at is claimed before the page moves to it or is published, and
+ * the one it gives up (moved, unpublished) released after, so the page never answers at a slug it
+ * does not hold; a crash in between leaves the old slug held by a page that no longer uses it,
+ * which gives way to the next claim.
  */
 export async function updateStatusPage(context: CommandContext, statusPageId: string, patch: Partial<StatusPageSettings>, actor: Actor): Promise<number | null> {
   const { state } = await loadState(context.events, statusPageStream(statusPageId), statusPageDecider);
   const before = state.settings;
   const projectId = state.projectId;
-  const moving = before !== null && projectId !== null && patch.slug !== undefined && patch.slug !== before.slug;
-  const claimed = moving ? await claimSlug(context, patch.slug!, statusPageId, projectId, actor) : null;
+  const heldBefore = heldSlug(before);
+  const heldAfter = before === null ? null : heldSlug({ ...before, ...patch });
+  const claiming = projectId !== null && heldAfter !== null && heldAfter !== heldBefore;
+  const releasing = projectId !== null && heldBefore !== null && heldBefore !== heldAfter;
+  const claimed = claiming ? await claimSlug(context, heldAfter!, statusPageId, projectId, actor) : null;
   const outcome = await runPage(context, { type: 'UpdateStatusPage', status_page_id: statusPageId, patch, now: nowIso(context) }, actor);
-  const released = moving ? await releaseSlug(context, before.slug, statusPageId, projectId, actor) : null;
+  const released = releasing ? await releaseSlug(context, heldBefore!, statusPageId, projectId, actor) : null;
   return latest(claimed, outcome.position, released);
 }
 

@@ -17,7 +17,14 @@ export function verifyLog(db: SqliteDatabase): LogVerification {
 }
 
 /** A verification as the log records it (LogIntegrityChecked). */
-export function integrityCheck(v: LogVerification, readModelsOk: boolean | null, at: Date, by: LogIntegrityCheck['checked_by'], userId: string | null): LogIntegrityCheck {
+export function integrityCheck(
+  v: LogVerification,
+  readModelsOk: boolean | null,
+  at: Date,
+  by: LogIntegrityCheck['checked_by'],
+  userId: string | null,
+  projectId: string | null = null,
+): LogIntegrityCheck {
   return {
     checked_at: at.toISOString(),
     ok: v.ok,
@@ -29,5 +36,6 @@ export function integrityCheck(v: LogVerification, readModelsOk: boolean | null,
     read_models_ok: readModelsOk,
     checked_by: by,
     user_id: userId,
+    project_id: projectId,
   };
 }

@@ -5,6 +5,7 @@ import { DEFAULT_PING_DELIVERY, type PingDelivery, type PingRequest, sendPing } 
 import { missingMonitorLines } from './missing-monitor.js';
 import { type PingTarget, resolvePingTarget } from './ping-target.js';
 import { CliUsageError, parseFlags } from './usage.js';
+import { visible, visibleLines } from './visible.js';
 
 export interface ExecIo {
   env: NodeJS.ProcessEnv;
@@ -42,7 +43,7 @@ export async function runExec(args: readonly string[], io: ExecIo): Promise<numb
     invocation = parseExecArgs(args, io.env);
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;
-    io.stderr.write(`vigil: ${error.message}\n${EXEC_USAGE}\n`);
+    io.stderr.write(`vigil: ${visibleLines(error.message)}\n${EXEC_USAGE}\n`);
     return 2;
   }
   const delivery = io.delivery ?? DEFAULT_PING_DELIVERY;
@@ -53,7 +54,7 @@ export async function runExec(args: readonly string[], io: ExecIo): Promise<numb
     const answer = await sendPing(invocation.target, { ...request, runId }, delivery);
     if (answer.ok) return;
     if (answer.status === 404) refused.push({ name, error: answer.error });
-    else io.stderr.write(`vigil: could not send ${name} ping: ${answer.error}\n`);
+    else io.stderr.write(`vigil: could not send ${name} ping: ${visible(answer.error)}\n`);
   };
 
   await report({ suffix: 'start' }, 'start');

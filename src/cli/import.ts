@@ -14,6 +14,7 @@ import { planHealthchecks } from './import-healthchecks.js';
 import { type ImportPlan, ImportFileError, type MonitorDraft } from './import-plan.js';
 import { planUptimeKuma } from './import-uptime-kuma.js';
 import { CliUsageError, parseFlags } from './usage.js';
+import { jsonLine, visible, visibleLines } from './visible.js';
 
 export const IMPORT_USAGE = `usage:
   vigil import healthchecks FILE --project P [--dry-run] [--json]   (FILE: the JSON of Healthchecks' GET /api/v3/checks/)
@@ -47,11 +48,11 @@ export async function runImport(args: readonly string[], io: ImportIo, withConte
     parsed = parseImportArgs(args);
   } catch (error) {
     if (error instanceof CliUsageError) {
-      io.stderr.write(`vigil: ${error.message}\n${IMPORT_USAGE}\n`);
+      io.stderr.write(`vigil: ${visibleLines(error.message)}\n${IMPORT_USAGE}\n`);
       return 2;
     }
     if (error instanceof ImportFileError) {
-      io.stderr.write(`vigil: ${error.message}; nothing was imported\n`);
+      io.stderr.write(`vigil: ${visibleLines(error.message)}; nothing was imported\n`);
       return 1;
     }
     throw error;
@@ -62,7 +63,7 @@ export async function runImport(args: readonly string[], io: ImportIo, withConte
     if (project.status !== 'active') throw new DomainError('not_found', `no project has the id ${projectId}`);
     return importPlan(context, projectId, plan, dryRun, actor);
   });
-  io.stdout(json ? JSON.stringify(report) : reportTable(report, dryRun));
+  io.stdout(json ? jsonLine(report) : reportTable(report, dryRun));
   return 0;
 }
 
@@ -132,8 +133,10 @@ function reportTable(report: ImportReport, dryRun: boolean): string {
     ...report.skipped.map((s): [string, string, string] => ['skipped', s.slug, s.reason]),
     ...report.unmapped.map((u): [string, string, string] => ['unmapped', u.name, u.reason]),
   ];
-  const width = (column: 0 | 1) => Math.max(0, ...rows.map((row) => row[column].length));
-  const lines = rows.map(([status, label, text]) => `${status.padEnd(width(0))}  ${label.padEnd(width(1))}  ${text}`.trimEnd());
+  // Names, slugs and reasons come from the file: shown with their control characters made visible.
+  const shown = rows.map(([status, label, text]): [string, string, string] => [status, visible(label), visible(text)]);
+  const width = (column: 0 | 1) => Math.max(0, ...shown.map((row) => row[column].length));
+  const lines = shown.map(([status, label, text]) => `${status.padEnd(width(0))}  ${label.padEnd(width(1))}  ${text}`.trimEnd());
   lines.push(`${report.created.length} ${dryRun ? 'to create' : 'created'}, ${report.skipped.length} already there, ${report.unmapped.length} not imported`);
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 import { parseInterval } from '../domain/monitors/schedule.js';
 import { DEFAULT_VIGIL_URL } from './ping-target.js';
 import { CliUsageError, parseFlags } from './usage.js';
+import { jsonLine, visibleLines } from './visible.js';
 
 export interface MaintenanceCommandIo {
   env: NodeJS.ProcessEnv;
@@ -74,14 +75,14 @@ export async function runMaintenance(args: readonly string[], io: MaintenanceCom
         const [windowId, ...extra] = positionals;
         if (windowId === undefined || extra.length > 0) throw new CliUsageError('give the id of one window: vigil maintenance end WINDOW_ID');
         const answer = await connect(values.url).call('POST', `/v1/maintenance-windows/${encodeURIComponent(windowId)}/end`);
-        io.stdout(JSON.stringify(answer['maintenance_window']));
+        io.stdout(jsonLine(answer['maintenance_window']));
         return 0;
       }
       case 'list': {
         const { values } = parseFlags(rest, { project: { type: 'string' }, url: { type: 'string' } });
         if (values.project === undefined) throw new CliUsageError('--project is required');
         const answer = await connect(values.url).call('GET', `/v1/projects/${encodeURIComponent(values.project)}/maintenance-windows`);
-        io.stdout(JSON.stringify(answer));
+        io.stdout(jsonLine(answer));
         return 0;
       }
       default:
@@ -89,11 +90,11 @@ export async function runMaintenance(args: readonly string[], io: MaintenanceCom
     }
   } catch (error) {
     if (error instanceof CliUsageError) {
-      io.stderr.write(`vigil: ${error.message}\n${MAINTENANCE_USAGE}\n`);
+      io.stderr.write(`vigil: ${visibleLines(error.message)}\n${MAINTENANCE_USAGE}\n`);
       return 2;
     }
     if (error instanceof Refused) {
-      io.stderr.write(`vigil: ${error.message}\n`);
+      io.stderr.write(`vigil: ${visibleLines(error.message)}\n`);
       return 1;
     }
     throw error;

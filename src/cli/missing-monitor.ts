@@ -1,5 +1,6 @@
 import { withoutCredentials } from './store-description.js';
 import type { PingTarget } from './ping-target.js';
+import { visible } from './visible.js';
 
 /**
  * What to say when Vigil answers 404 to a ping: the monitor id or slug is wrong (mistyped in a
@@ -9,16 +10,16 @@ import type { PingTarget } from './ping-target.js';
  */
 export function missingMonitorLines(command: 'exec' | 'ping', target: PingTarget, error: string): string[] {
   const prefix = `vigil ${command}:`;
-  const server = withoutCredentials(target.baseUrl).replace(/\/+$/, '');
+  const server = visible(withoutCredentials(target.baseUrl)).replace(/\/+$/, '');
   const where = command === 'exec' ? ' in your crontab line' : '';
   if ('monitorId' in target) {
     return [
-      `${prefix} Vigil at ${server} has no monitor ${target.monitorId} (${error}).`,
+      `${prefix} Vigil at ${server} has no monitor ${visible(target.monitorId)} (${visible(error)}).`,
       `${prefix} check the ${command === 'exec' ? '--monitor' : 'monitor id'}${where}, and that --url or VIGIL_URL is the Vigil that has it.`,
     ];
   }
   return [
-    `${prefix} Vigil at ${server} has no monitor with the slug ${target.slug} in the project of that ping key (${error}).`,
+    `${prefix} Vigil at ${server} has no monitor with the slug ${visible(target.slug)} in the project of that ping key (${visible(error)}).`,
     `${prefix} check the --slug and --ping-key (or VIGIL_PING_KEY)${where}, and that --url or VIGIL_URL is the Vigil that has it.`,
   ];
 }

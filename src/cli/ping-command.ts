@@ -2,6 +2,7 @@ import { DEFAULT_PING_DELIVERY, type PingDelivery, type PingSuffix, sendPing } f
 import { missingMonitorLines } from './missing-monitor.js';
 import { resolvePingTarget } from './ping-target.js';
 import { CliUsageError, parseFlags } from './usage.js';
+import { jsonLine, visible, visibleLines } from './visible.js';
 
 export interface PingCommandIo {
   env: NodeJS.ProcessEnv;
@@ -23,15 +24,15 @@ export async function runPing(args: readonly string[], io: PingCommandIo): Promi
     parsed = parsePingArgs(args, io.env);
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;
-    io.stderr.write(`vigil: ${error.message}\n${PING_USAGE}\n`);
+    io.stderr.write(`vigil: ${visibleLines(error.message)}\n${PING_USAGE}\n`);
     return 2;
   }
   const answer = await sendPing(parsed.target, parsed.request, io.delivery ?? DEFAULT_PING_DELIVERY);
   if (!answer.ok) {
-    io.stderr.write(answer.status === 404 ? `${missingMonitorLines('ping', parsed.target, answer.error).join('\n')}\n` : `vigil: ping failed: ${answer.error}\n`);
+    io.stderr.write(answer.status === 404 ? `${missingMonitorLines('ping', parsed.target, answer.error).join('\n')}\n` : `vigil: ping failed: ${visible(answer.error)}\n`);
     return 1;
   }
-  io.stdout(JSON.stringify(answer.body));
+  io.stdout(jsonLine(answer.body));
   return 0;
 }
 

@@ -31,6 +31,7 @@ import { ActionForm, SignInForm, readForm } from './forms.js';
 import { type Html, html } from './html.js';
 import { type Viewer, page } from './layout.js';
 import { LiveStreams } from './live.js';
+import { consoleRateLimit } from './rate-limit.js';
 import { displayStatus, monitorActivity, monitorOverviews } from './overview.js';
 import { RecentRuns } from '../queries/recent-runs.js';
 import { shownNextExpected } from '../api/representations/monitors.js';
@@ -286,6 +287,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       render(ctx, errorPage(status, body.error, viewer), status);
     }
   });
+  router.use(consoleRateLimit(deps.config.rateLimit, sessions, clock));
 
   router.get(ASSET_PATH, (ctx) => {
     const asset = assetNamed(ctx.params['file'] ?? '');

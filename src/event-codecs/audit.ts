@@ -13,5 +13,6 @@ export const auditEventCodecs = {
     read_models_ok: nullable(t.boolean),
     checked_by: oneOf(['cli', 'console'], 'checked_by'),
     user_id: NullableString,
+    project_id: NullableString,
   }),
 };

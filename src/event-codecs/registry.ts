@@ -48,6 +48,7 @@ export const EVENT_VERSIONS: Partial<Record<VigilEventType, number>> = {
   CheckCompleted: 2,
   CheckInMissed: 2,
   RunOverdue: 2,
+  LogIntegrityChecked: 2,
 };
 
 const VERSIONS: ReadonlyMap<string, number> = new Map(Object.entries(EVENT_VERSIONS));

@@ -37,6 +37,12 @@ const unnumberedCheck: Upcaster = (data) => ('check_number' in data ? data : { .
  */
 const countersNotCarried: Upcaster = (data) => ('counters' in data ? data : { ...data, counters: null });
 
+/**
+ * Version 1 of LogIntegrityChecked did not say which project's audit page a console check was run
+ * from: `project_id: null`, so that no project's page shows it (a CLI check names none either).
+ */
+const projectNotSaid: Upcaster = (data) => ('project_id' in data ? data : { ...data, project_id: null });
+
 /** Keyed by event type, then by the version they read (they write the one after). */
 export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>> = {
   MonitorCreated: { 1: sealedFlagSaid },
@@ -45,4 +51,5 @@ export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>
   CheckCompleted: { 1: unnumberedCheck },
   CheckInMissed: { 1: countersNotCarried },
   RunOverdue: { 1: countersNotCarried },
+  LogIntegrityChecked: { 1: projectNotSaid },
 };

@@ -30,6 +30,7 @@ import { runMaintenance } from '../cli/maintenance-command.js';
 import { runBackup, withScratchCopy } from '../cli/backup-command.js';
 import { BackupRefused } from '../eventstore/sqlite-backup.js';
 import { describeDatabaseFile, describeStore } from '../cli/store-description.js';
+import { jsonLine, visible, visibleLines } from '../cli/visible.js';
 import { ConfigError, type VigilConfig, loadConfig, parseRoles } from './config.js';
 import { type Stores, embeddedDatabasePath, openStores } from './stores.js';
 import { secretBoxFor, startVigil } from './vigil.js';
@@ -114,11 +115,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`vigil: ${error.message}\n${USAGE}\n`);
+      io.stderr.write(`vigil: ${visibleLines(error.message)}\n${USAGE}\n`);
       return 2;
     }
     if (error instanceof DomainError || error instanceof ConfigError || error instanceof CliFailure || error instanceof BackupRefused || isFileError(error)) {
-      io.stderr.write(`vigil: ${error.message}\n`);
+      io.stderr.write(`vigil: ${visibleLines(error.message)}\n`);
       return 1;
     }
     throw error;
@@ -164,11 +165,11 @@ function printedField<F extends string>(value: string | undefined, fields: reado
 /** The whole answer as JSON, or one field of it alone on its line, for `KEY=$(vigil keys create … --print key)`. */
 function printAnswer<F extends string>(io: CliIo, answer: Record<F, unknown>, field: F | null): void {
   if (field === null) {
-    io.stdout(JSON.stringify(answer));
+    io.stdout(jsonLine(answer));
     return;
   }
   const value = answer[field];
-  io.stdout(Array.isArray(value) ? value.join(',') : value === null || value === undefined ? '' : String(value));
+  io.stdout(visible(Array.isArray(value) ? value.join(',') : value === null || value === undefined ? '' : String(value)));
 }
 
 interface OpenedStore {
@@ -313,7 +314,7 @@ async function bootstrap(args: readonly string[], io: CliIo): Promise<number> {
     );
     const key = { id: issued.event.api_key_id, key: issued.key, name: 'bootstrap', scopes: issued.event.scopes, project_id: null, env: 'live', expires_at: issued.event.expires_at };
     if (values.json) {
-      io.stdout(JSON.stringify({ user, key, project: { id: projectId, name: projectName, ping_key: pingKey } }));
+      io.stdout(jsonLine({ user, key, project: { id: projectId, name: projectName, ping_key: pingKey } }));
     } else {
       io.stdout(
         [
@@ -326,7 +327,7 @@ async function bootstrap(args: readonly string[], io: CliIo): Promise<number> {
           .join('\n'),
       );
     }
-    io.stderr.write(`vigil: bootstrapped ${user.email} with project "${projectName}" in ${name}; the server must use the same store. The API key is shown only this once.\n`);
+    io.stderr.write(`vigil: bootstrapped ${visible(user.email)} with project "${visible(projectName)}" in ${visible(name)}; the server must use the same store. The API key is shown only this once.\n`);
     return 0;
   });
 }
@@ -360,7 +361,7 @@ async function rebuildProjections(io: CliIo): Promise<number> {
     });
     bar.update(Math.max(head, 1));
     bar.stop();
-    io.stdout(JSON.stringify({ rebuilt: allProjections().map((p) => p.name), position: head }));
+    io.stdout(jsonLine({ rebuilt: allProjections().map((p) => p.name), position: head }));
     return 0;
   });
 }
@@ -386,7 +387,7 @@ async function verify(io: CliIo): Promise<number> {
     const ok = (log?.ok ?? true) && readModels.ok;
     // Recorded in the log, so every project's audit page shows when the chain was last checked and what it found.
     if (log) await recordIntegrityCheck(commandContext(stores.events, io.clock ? { clock: io.clock } : {}), integrityCheck(log, readModels.ok, (io.clock ?? (() => new Date()))(), 'cli', null), CLI_ACTOR);
-    io.stdout(JSON.stringify({ ok, log, read_models: readModels }));
+    io.stdout(jsonLine({ ok, log, read_models: readModels }));
     return ok ? 0 : 1;
   });
 }
@@ -410,11 +411,11 @@ async function exportEvents(args: readonly string[], io: CliIo): Promise<number>
     bar.start(Math.max(1, await stores.events.headPosition()), 0);
     let count = 0;
     for await (const event of projectEvents(stores.events, projectId, range, (position) => bar.update(position))) {
-      io.stdout(JSON.stringify(event));
+      io.stdout(jsonLine(event));
       count += 1;
     }
     bar.stop();
-    io.stderr.write(`exported ${count} events of project ${projectId} from ${name}\n`);
+    io.stderr.write(`exported ${count} events of project ${visible(projectId)} from ${visible(name)}\n`);
     return 0;
   });
 }
@@ -449,7 +450,7 @@ async function replay(file: string | undefined, io: CliIo): Promise<number> {
     const incidents = (await stores.readModels.find<IncidentDocument>('incidents', {}, { sort: [['started_at', 1]] })).map((s) => s.doc);
     const byStatus = (status: string) => incidents.filter((i) => i.status === status).length;
     io.stdout(
-      JSON.stringify({
+      jsonLine({
         events: exported.length,
         incidents: incidents.map((i) => ({ id: i.id, monitor_id: i.monitor_id, event: i.event, status: i.status, started_at: i.started_at, acknowledged_at: i.acknowledged_at, resolved_at: i.resolved_at })),
         summary: { open: byStatus('OPEN'), acknowledged: byStatus('ACKNOWLEDGED'), resolved: byStatus('RESOLVED') },

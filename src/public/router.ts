@@ -7,7 +7,7 @@ import type { ApiDependencies } from '../api/dependencies.js';
 import type { VigilState } from '../api/state.js';
 import { BADGE_KEY_PATTERN, hashBadgeKey } from '../app/badge-keys.js';
 import { getProject } from '../queries/projects.js';
-import { badgeKeyByHash, statusPageBySlug } from '../queries/status-pages.js';
+import { badgeKeyByHash, publishedStatusPageBySlug } from '../queries/status-pages.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { BADGE_COLOURS, type PublicState, publicState, worstState } from './monitor-state.js';
 import { publicNotFound, statusDayPage, statusPage } from './pages/status.js';
@@ -109,8 +109,7 @@ export function publicRouter(deps: ApiDependencies): Router<VigilState> {
 
   const publishedPage = async (slug: string | undefined) => {
     if (slug === undefined || !SLUG.test(slug)) return null;
-    const page = await statusPageBySlug(readModels, slug);
-    return page?.published ? page : null;
+    return publishedStatusPageBySlug(readModels, slug);
   };
 
   router.get('/status/:slug', async (ctx) => {

@@ -10,9 +10,13 @@ export async function listStatusPages(readModels: ReadModelStore, projectId: str
   return (await readModels.find<StatusPageDocument>('status_pages', { project_id: projectId }, { sort: [['created_at', 1]] })).map((s) => s.doc);
 }
 
-export async function statusPageBySlug(readModels: ReadModelStore, slug: string): Promise<StatusPageDocument | null> {
-  const [found] = await readModels.find<StatusPageDocument>('status_pages', { slug }, { limit: 1 });
-  return found?.doc ?? null;
+/**
+ * The published page at an address. Only a published page holds its slug, so unpublished pages of
+ * other projects may share it (see src/app/status-pages.ts); at most one of them is published.
+ */
+export async function publishedStatusPageBySlug(readModels: ReadModelStore, slug: string): Promise<StatusPageDocument | null> {
+  const found = await readModels.find<StatusPageDocument>('status_pages', { slug });
+  return found.map((s) => s.doc).find((page) => page.published) ?? null;
 }
 
 export async function badgeKeyOfProject(readModels: ReadModelStore, projectId: string): Promise<BadgeKeyDocument | null> {

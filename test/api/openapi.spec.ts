@@ -42,7 +42,7 @@ describe('OpenAPI document', () => {
   it('derives request schemas from the codecs the handlers decode with', () => {
     const createMonitor = document['paths']['/v1/monitors'].post.requestBody.content['application/json'].schema;
     expect(createMonitor.required).to.include.members(['name', 'type']);
-    expect(createMonitor.properties.name).to.deep.equal({ type: 'string', minLength: 1, maxLength: 100 });
+    expect(createMonitor.properties.name).to.deep.equal({ type: 'string', minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]*$' });
     expect(createMonitor.properties.type.enum).to.include('JOB_CRON');
     expect(createMonitor.properties.tags).to.deep.include({ type: 'array', maxItems: 10 });
     expect(createMonitor.properties.project_id).to.deep.equal({ type: 'string', format: 'uuid' });

@@ -45,17 +45,17 @@ describe('Status pages API', () => {
     expect((await create({ slug: 'moving', title: 'Takes the old slug' }, otherProjectId)).status).to.equal(201);
   });
 
-  it('refuses a slug another page holds, in any project, with 409; and frees it when that page is deleted', async () => {
-    const first = (await create({ slug: 'taken', title: 'First' })).body.status_page;
-    const again = await create({ slug: 'taken', title: 'Second' }, otherProjectId);
+  it('refuses a slug a published page holds, in any project, with 409; and frees it when that page is deleted', async () => {
+    const first = (await create({ slug: 'taken', title: 'First', published: true })).body.status_page;
+    const again = await create({ slug: 'taken', title: 'Second', published: true }, otherProjectId);
     expect(again.status).to.equal(409);
     expect(again.body.error).to.match(/taken/);
     expect(again.body.error).to.not.contain(projectId);
-    const moved = await vigil.request('PATCH', `/v1/status-pages/${(await create({ slug: 'spare', title: 'Spare' })).body.status_page.id}`, { key, body: { slug: 'taken' } });
+    const moved = await vigil.request('PATCH', `/v1/status-pages/${(await create({ slug: 'spare', title: 'Spare', published: true })).body.status_page.id}`, { key, body: { slug: 'taken' } });
     expect(moved.status).to.equal(409);
     expect((await vigil.request('DELETE', `/v1/status-pages/${first.id}`, { key })).status).to.equal(204);
     expect((await vigil.request('GET', `/v1/status-pages/${first.id}`, { key })).status).to.equal(404);
-    expect((await create({ slug: 'taken', title: 'Second' }, otherProjectId)).status).to.equal(201);
+    expect((await create({ slug: 'taken', title: 'Second', published: true }, otherProjectId)).status).to.equal(201);
   });
 
   it('refuses a READONLY member with 403 and a key without manage_monitors with the scope code', async () => {

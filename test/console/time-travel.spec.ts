@@ -128,14 +128,12 @@ describe('Console time travel and audit in a real browser', function () {
     await context.close();
   });
 
-  it('shows the log head and, after Verify now, an intact chain checked by the signed-in owner', async () => {
-    const head = await vigil.vigil.stores.events.headPosition();
+  it('shows, after Verify now, an intact chain checked by the signed-in owner, and never the server-wide log head', async () => {
     const context = await browser!.context();
     const page = await browser!.signIn(context, seed.ownerKey, `/projects/${seed.project}`);
     await page.getByRole('link', { name: 'Audit' }).click();
     await page.waitForURL(`${vigil.url}/projects/${seed.project}/audit`);
-    expect(Number(await page.locator('[data-head-position]').innerText())).to.be.at.least(head);
-    expect(await page.locator('dd.hash').first().innerText()).to.match(/^[0-9a-f]{64}$/);
+    expect(await page.locator('[data-head-position], dd.hash').count()).to.equal(0);
     expect(await page.locator('main').innerText()).to.contain('has not been checked yet');
     expect(await page.getByRole('link', { name: `/v1/projects/${seed.project}/events` }).count()).to.equal(1);
     await browser!.accessible(page);
@@ -144,7 +142,7 @@ describe('Console time travel and audit in a real browser', function () {
     await page.locator('.notice', { hasText: 'The log was checked' }).waitFor();
     expect(await page.locator('[data-check]').getAttribute('data-check')).to.equal('ok');
     const result = await page.locator('#check-title + dl').innerText();
-    expect(result).to.match(/events checked, up to position \d+/);
+    expect(result).to.contain('every event from the first to the head of the log then');
     expect(result).to.contain('the console, by owner@example.com');
     await browser!.shoot(page, 'audit');
     await browser!.accessible(page);

@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { MAX_ONE_OFF_SECONDS, MAX_WINDOW_MONITORS, MAX_WINDOW_NAME, MIN_WINDOW_SECONDS } from '../../domain/maintenance/window.js';
 import { withRefinementKeywords } from '../openapi/json-schema.js';
 import { BodyOf, BoundedString, Integer, Uuid } from '../validation.js';
+import { Label } from '../labels.js';
 import { IsoDateTime } from './queries.js';
 
 const MonitorIds = withRefinementKeywords(
@@ -20,5 +21,5 @@ const Fields = {
   timezone: BoundedString(1, 64),
 };
 
-export const CreateMaintenanceWindowBody = BodyOf({ name: BoundedString(1, MAX_WINDOW_NAME) }, Fields);
-export const UpdateMaintenanceWindowBody = BodyOf({}, { name: BoundedString(1, MAX_WINDOW_NAME), ...Fields });
+export const CreateMaintenanceWindowBody = BodyOf({ name: Label(1, MAX_WINDOW_NAME) }, Fields);
+export const UpdateMaintenanceWindowBody = BodyOf({}, { name: Label(1, MAX_WINDOW_NAME), ...Fields });

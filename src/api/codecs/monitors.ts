@@ -7,6 +7,7 @@ import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
 import { MAX_DEPENDENCIES } from '../../domain/monitors/dependencies.js';
 import { withRefinementKeywords } from '../openapi/json-schema.js';
 import { BodyOf, BoundedString, Checked, Integer, OneOf, Uuid } from '../validation.js';
+import { Label, Text } from '../labels.js';
 
 const SLUG = /^[a-z0-9-]{1,50}$/;
 export const Slug = Checked<string>('a slug', (u) =>
@@ -19,7 +20,7 @@ export const Slug = Checked<string>('a slug', (u) =>
 const listOf = <A>(item: t.Type<A, A, unknown>, max: number) =>
   withRefinementKeywords(t.refinement(t.array(item), (items) => items.length <= max, `an array of at most ${max} items`), { maxItems: max });
 
-const Tags = listOf(BoundedString(1, 50), 10);
+const Tags = listOf(Label(1, 50), 10);
 const Ids = listOf(Uuid, 50);
 const Seconds = Integer(0, 30 * 24 * 3600);
 const NullableSeconds = t.union([Seconds, t.null], 'an integer from 0 to 2592000, or null');
@@ -123,7 +124,7 @@ export const DNS_FIELD_NAMES = Object.keys(dnsFields) as (keyof typeof dnsFields
 
 const settableFields = {
   slug: Slug,
-  description: BoundedString(0, 500),
+  description: Text(0, 500),
   tags: Tags,
   timezone: BoundedString(1, 64),
   grace_period_seconds: Seconds,
@@ -148,11 +149,11 @@ const settableFields = {
 };
 
 export const CreateMonitorBody = BodyOf(
-  { name: BoundedString(1, 100), type: OneOf(MONITOR_TYPES), schedule: BoundedString(1, 200) },
+  { name: Label(1, 100), type: OneOf(MONITOR_TYPES), schedule: BoundedString(1, 200) },
   { project_id: Uuid, ...settableFields },
 );
 
 export const UpdateMonitorBody = BodyOf(
   {},
-  { name: BoundedString(1, 100), schedule: BoundedString(1, 200), type: OneOf(MONITOR_TYPES), status: OneOf(['UP', 'PAUSED'] as const), ...settableFields },
+  { name: Label(1, 100), schedule: BoundedString(1, 200), type: OneOf(MONITOR_TYPES), status: OneOf(['UP', 'PAUSED'] as const), ...settableFields },
 );

@@ -1,9 +1,10 @@
 import * as t from 'io-ts';
 import { PROVISIONED_TYPES } from '../../domain/projects/auto-provisioning.js';
 import { BodyOf, BoundedString, Email, Integer, OneOf, Uuid } from '../validation.js';
+import { Label, Text } from '../labels.js';
 
-export const PROJECT_NAME = BoundedString(1, 100);
-export const PROJECT_DESCRIPTION = BoundedString(0, 1000);
+export const PROJECT_NAME = Label(1, 100);
+export const PROJECT_DESCRIPTION = Text(0, 1000);
 export const ASSIGNABLE_ROLES = ['MANAGER', 'MEMBER', 'READONLY'] as const;
 
 export const CreateProjectBody = BodyOf({ name: PROJECT_NAME }, { description: PROJECT_DESCRIPTION });

@@ -1,7 +1,8 @@
 import * as t from 'io-ts';
 import { MAX_STATUS_PAGE_MONITORS } from '../../domain/status-pages/status-page.js';
 import { withRefinementKeywords } from '../openapi/json-schema.js';
-import { BodyOf, BoundedString, Checked, Uuid } from '../validation.js';
+import { BodyOf, Checked, Uuid } from '../validation.js';
+import { Label, Text } from '../labels.js';
 
 /** A public address: lowercase letters, digits and single inner hyphens (no `--`, no hyphen at either end). */
 const SLUG = /^[a-z0-9](?:-?[a-z0-9])*$/;
@@ -14,10 +15,10 @@ export const StatusPageSlug = Checked<string>(
   { type: 'string', minLength: 2, maxLength: 50, pattern: '^[a-z0-9](?:-?[a-z0-9])*$' },
 );
 
-export const STATUS_PAGE_TITLE = BoundedString(1, 100);
-export const STATUS_PAGE_DESCRIPTION = BoundedString(0, 500);
+export const STATUS_PAGE_TITLE = Label(1, 100);
+export const STATUS_PAGE_DESCRIPTION = Text(0, 500);
 
-const StatusPageMonitorInput = BodyOf({ monitor_id: Uuid }, { display_name: t.union([BoundedString(1, 100), t.null]) }, 'a monitor to show ({ monitor_id, display_name? })');
+const StatusPageMonitorInput = BodyOf({ monitor_id: Uuid }, { display_name: t.union([Label(1, 100), t.null]) }, 'a monitor to show ({ monitor_id, display_name? })');
 
 const Monitors = withRefinementKeywords(
   t.refinement(t.array(StatusPageMonitorInput), (items) => items.length <= MAX_STATUS_PAGE_MONITORS, `an array of at most ${MAX_STATUS_PAGE_MONITORS} items`),

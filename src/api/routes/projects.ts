@@ -12,16 +12,25 @@ import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody }
 import { type ApiDependencies, deletion, settled } from '../dependencies.js';
 import { HttpError, badRequest } from '../errors.js';
 import { gate } from '../gate.js';
+import { countEmailLookup } from '../member-lookups.js';
 import { memberBody, projectBody } from '../representations/projects.js';
 import type { VigilState } from '../state.js';
 import { decode, pathId } from '../validation.js';
 
 export const MANAGE = { scope: 'manage_projects', accountKeyOnly: true, minimumRole: 'MANAGER' } as const;
 
+/**
+ * A member leaving: any role but the owner's (the domain refuses it), with an account key that may
+ * manage projects. A member is added without being asked (invitations will ask), so each one may
+ * always undo it.
+ */
+export const LEAVE = { scope: 'manage_projects', accountKeyOnly: true } as const;
+
 /** Adds a user, named by id or by email (exactly one), to the project with a role; the caller has passed the MANAGE gate. */
 export async function addProjectMember(deps: ApiDependencies, state: VigilState, projectId: string, body: t.TypeOf<typeof AddMemberBody>) {
   const { readModels, commands } = deps;
   if ((body.user_id === undefined) === (body.email === undefined)) throw badRequest('give exactly one of user_id or email');
+  if (body.email !== undefined) await countEmailLookup(deps, state.caller.userId);
   const userId = body.user_id ?? (body.email !== undefined ? await findUserIdByEmail(commands, body.email) : null);
   const user = userId ? await getUser(readModels, userId) : null;
   if (!userId || !user) throw badRequest(body.email !== undefined ? `no user has the email ${body.email}` : `no user has the id ${body.user_id}`);
@@ -124,7 +133,7 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
   router.delete('/projects/:projectId/members/:userId', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     const userId = pathId(ctx.params['userId'], 'member');
-    await gate(readModels, ctx.state.caller, MANAGE, projectId);
+    await gate(readModels, ctx.state.caller, userId === ctx.state.caller.userId ? LEAVE : MANAGE, projectId);
     const outcome = await removeMember(commands, { project_id: projectId, user_id: userId }, actorOf(ctx.state));
     await settled(deps, outcome.position, ctx.state);
     ctx.status = 204;

@@ -1,6 +1,5 @@
 import type { LogIntegrityDocument } from '../../../projections/log-integrity.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import type { LogHead } from '../../audit/log-check.js';
 import { relativeTime, utc } from '../format.js';
 import { type Html, html } from '../html.js';
 import { type Viewer, csrfField, page, timeAgo } from '../layout.js';
@@ -9,9 +8,9 @@ export interface AuditView {
   viewer: Viewer;
   project: ProjectDocument;
   notice: string | null;
-  head: LogHead;
+  /** The last check that concerns the project: the operator's (`vigil verify`) or one run from its page. */
   last: LogIntegrityDocument | null;
-  /** Who ran the last check from the console, by email. */
+  /** Who ran the last check from this project's page, by email. */
   checkedBy: string | null;
   /** Whether this store keeps a hash chain to check (the embedded one does; EventStoreDB does not). */
   chained: boolean;
@@ -23,20 +22,20 @@ export interface AuditView {
 function lastCheck(v: AuditView): Html {
   const c = v.last;
   if (!c) return html`<p class="empty">The log has not been checked yet.${v.chained ? ' Run vigil verify on the server, or Verify now.' : ''}</p>`;
-  const who = c.checked_by === 'cli' ? 'vigil verify (the command line)' : `the console, by ${v.checkedBy ?? c.user_id ?? 'a user'}`;
+  const who = c.checked_by === 'cli' ? 'vigil verify (the command line)' : `the console, by ${v.checkedBy ?? 'a member of this project'}`;
+  // How many events the log held and its running hash are the whole server's: not this page's to show.
   return html`<dl class="facts">
 <dt>Result</dt><dd>${c.ok
-  ? html`<span class="check-ok" data-check="ok">Intact</span>: ${c.events_checked} events checked, up to position ${c.head_position}`
-  : html`<span class="check-broken" data-check="broken">Broken at position ${c.first_break_position ?? '?'}</span>: ${c.events_checked} events checked before it`}</dd>
+  ? html`<span class="check-ok" data-check="ok">Intact</span>: every event from the first to the head of the log then`
+  : html`<span class="check-broken" data-check="broken">Broken at position ${c.first_break_position ?? '?'}</span>: the events before it are intact`}</dd>
 <dt>When</dt><dd>${utc(c.checked_at)} (${timeAgo(c.checked_at, v.now, relativeTime)})</dd>
 <dt>By</dt><dd>${who}</dd>
 ${c.read_models_ok === null ? null : html`<dt>Read models</dt><dd>${c.read_models_ok ? 'match a replay of the log' : html`<span class="check-broken">differ from a replay of the log</span>`}</dd>`}
-${c.head_chain ? html`<dt>Running hash then</dt><dd class="hash">${c.head_chain}</dd>` : null}
 </dl>`;
 }
 
 export function auditPage(v: AuditView): Html {
-  const { project, head } = v;
+  const { project } = v;
   const exportPath = `/v1/projects/${project.id}/events`;
   const curl = `curl -H "X-API-Key: $VIGIL_API_KEY" "${v.origin}${exportPath}?page=1&limit=200"`;
   return page({
@@ -45,16 +44,7 @@ export function auditPage(v: AuditView): Html {
     notice: v.notice,
     crumbs: [{ label: project.name, href: `/projects/${project.id}` }, { label: 'Audit' }],
     project: { id: project.id, current: '/audit' },
-    body: html`<div class="page-head"><div><h1>Audit</h1><p class="lede">The event log every page is built from, and whether it is intact. The log is the whole server's: its head and its check are shared by every project.</p></div></div>
-<div class="grid-2">
-<section class="panel" aria-labelledby="head-title"><h2 id="head-title">Head of the log</h2>
-${head.position === 0 ? html`<p class="empty">The log is empty.</p>` : html`<dl class="facts">
-<dt>Position</dt><dd data-head-position="${head.position}">${head.position}</dd>
-<dt>Recorded</dt><dd>${head.time ? html`${utc(head.time)} (${timeAgo(head.time, v.now, relativeTime)})` : html`<span class="muted">unknown</span>`}</dd>
-<dt>Hash of the last event</dt><dd class="hash">${head.hash ?? html`<span class="muted">not kept by this event store</span>`}</dd>
-${head.chain ? html`<dt>Running hash</dt><dd class="hash">${head.chain}</dd>` : null}
-</dl>`}
-</section>
+    body: html`<div class="page-head"><div><h1>Audit</h1><p class="lede">The event log every page is built from, and whether it is intact. The log is the whole server's, shared by every project: its head is the operator's (<code>vigil verify</code> prints it), and this page shows the checks run by the operator or from this page.</p></div></div>
 <section class="panel" aria-labelledby="check-title"><h2 id="check-title">Last integrity check</h2>
 ${lastCheck(v)}
 ${v.chained
@@ -64,7 +54,6 @@ ${v.chained
     : html`<p class="hint">Verifying the log needs the OWNER role on a project and an account key with the manage_projects scope. An operator can also run <code>vigil verify</code>.</p>`
   : html`<p class="hint">This event store (EventStoreDB) keeps no hash chain: <code>vigil verify</code> compares the read models with a replay.</p>`}
 </section>
-</div>
 <section class="panel" aria-labelledby="export-title"><h2 id="export-title">Export</h2>
 <p>The REST API lists this project's recorded events but its pings (each monitor's own history has those), oldest first, 200 a page: each with its type, time, actor, stream, revision and data, secrets redacted. Filter with <code>from</code>, <code>to</code> and <code>type</code>. It takes your API key, as every API call does:</p>
 <p><a href="${exportPath}">${exportPath}</a></p>

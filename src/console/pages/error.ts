@@ -5,6 +5,7 @@ const TITLES: Record<number, string> = {
   400: 'That request was not right',
   403: 'You cannot do that',
   404: 'Page not found',
+  429: 'Too many requests',
   503: 'Not ready yet',
 };
 

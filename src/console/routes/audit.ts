@@ -1,4 +1,4 @@
-import { LATEST_CHECK, type LogIntegrityDocument } from '../../../projections/log-integrity.js';
+import { LATEST_CHECK, type LogIntegrityDocument, projectCheckId } from '../../../projections/log-integrity.js';
 import { actorOf } from '../../api/actor.js';
 import { settled } from '../../api/dependencies.js';
 import { HttpError, badRequest } from '../../api/errors.js';
@@ -18,17 +18,24 @@ const READ = { scope: 'read' } as const;
  * Who may start a check of the whole log from the console. The log is the instance's, not the
  * project's, and a check reads every event (on its own thread, one at a time): an owner of a
  * project, with an account key that may manage projects. It reveals nothing of other projects:
- * the page shows whether the chain holds and the first broken position, never what is there.
+ * the page shows whether the chain holds and the first broken position, never what is there,
+ * and the check is shown on this project's page only.
  */
 export const VERIFY_LOG = { scope: 'manage_projects', accountKeyOnly: true, minimumRole: 'OWNER' } as const;
 
 const DONE = { verified: 'The log was checked: the result is below.' } as const;
 
-/** The audit page of a project: the log's head, the last check of its hash chain, and where to export. */
+/**
+ * The audit page of a project: the last check of the log's hash chain that concerns it (the
+ * operator's `vigil verify`, or one run from this page), and where to export its events. The log's
+ * head is not shown: its position, time and hashes move with every other project's events, so a
+ * page reloaded now and then would tell a member when and how much the other projects' monitors
+ * were pinged. It is the operator's, and `vigil verify` prints it.
+ */
 export const auditRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const { router, deps, signedIn, may, clock } = kit;
   const { readModels, commands } = deps;
-  const logCheck = deps.logCheck ?? storeLogCheck(commands.events);
+  const logCheck = deps.logCheck ?? storeLogCheck();
   const chained = deps.logCheck !== undefined;
 
   router.get('/projects/:projectId/audit', signedIn, async (ctx) => {
@@ -37,14 +44,16 @@ export const auditRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     await gate(readModels, ctx.state.caller, READ, projectId);
     const project = await getProject(readModels, projectId);
     if (!project) throw new HttpError(404, 'project not found');
-    const [head, last, canVerify] = await Promise.all([
-      logCheck.head(),
+    const [operators, own, canVerify] = await Promise.all([
       readModels.get<LogIntegrityDocument>('log_integrity', LATEST_CHECK),
+      readModels.get<LogIntegrityDocument>('log_integrity', projectCheckId(projectId)),
       may(ctx.state.caller, VERIFY_LOG, projectId),
     ]);
-    const checker = last?.doc.user_id ? await getUser(readModels, last.doc.user_id) : null;
+    const last = [operators?.doc, own?.doc].reduce<LogIntegrityDocument | null>((newest, c) => (c && (!newest || c.position > newest.position) ? c : newest), null);
+    // Only a check run from this page names who ran it: one of this project's members.
+    const checker = last?.project_id === projectId && last.user_id ? await getUser(readModels, last.user_id) : null;
     render(ctx, auditPage({
-      viewer: ctx.state.viewer, project, notice: doneNotice(ctx, DONE), head, last: last?.doc ?? null, checkedBy: checker?.email ?? null,
+      viewer: ctx.state.viewer, project, notice: doneNotice(ctx, DONE), last, checkedBy: checker?.email ?? null,
       chained, canVerify, origin: `${ctx.protocol}://${ctx.host}`, now: clock(),
     }));
   });
@@ -54,7 +63,7 @@ export const auditRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     await gate(readModels, ctx.state.caller, VERIFY_LOG, projectId);
     const verification = await logCheck.verify();
     if (!verification) throw badRequest('this event store keeps no hash chain to verify; vigil verify compares the read models with a replay');
-    const check = integrityCheck(verification, null, clock(), 'console', ctx.state.caller.userId);
+    const check = integrityCheck(verification, null, clock(), 'console', ctx.state.caller.userId, projectId);
     const outcome = await recordIntegrityCheck(commands, check, actorOf(ctx.state));
     await settled(deps, outcome.position);
     ctx.status = 303;

@@ -2,8 +2,8 @@ import type { Decider, DomainEvent } from '../decider.js';
 
 /**
  * What one check of the log's hash chain found (`vigil verify`, or the console's Verify now).
- * The log is the whole instance's, so the event names no project: every project's audit page
- * shows the last one.
+ * The log is the whole instance's, but a check run from a project's audit page is that project's
+ * to see: who ran it is one of its members, and no other project's page shows it.
  */
 export interface LogIntegrityCheck {
   checked_at: string;
@@ -20,6 +20,8 @@ export interface LogIntegrityCheck {
   checked_by: 'cli' | 'console';
   /** Who asked, from the console; null from the CLI. */
   user_id: string | null;
+  /** The project whose audit page it was run from; null from the CLI (and in version 1, from either). */
+  project_id: string | null;
 }
 
 export type LogIntegrityEvent = DomainEvent<'LogIntegrityChecked', LogIntegrityCheck>;
