@@ -17,8 +17,8 @@ import { BoundedString, OneOf, decode, pathId } from './validation.js';
 export interface PingApiConfig {
   /** Bytes of a POST body kept as the ping's payload; the excess is discarded and flagged. */
   payloadLimitBytes: number;
-  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
-  trustProxy: boolean;
+  /** The client's address, as the REST API finds it (clientAddressResolver). */
+  clientAddress: (request: IncomingMessage) => string;
 }
 
 export const PingQuery = t.partial({
@@ -128,12 +128,13 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
     if (method === 'OPTIONS') return { status: 200, body: null, headers: { Allow: PING_METHODS.join(', ') } };
     if (OTHER_ROUTER_METHODS.has(method)) throw new HttpError(405, 'Method Not Allowed');
     if (!(PING_METHODS as readonly string[]).includes(method)) throw new HttpError(501, 'Not Implemented');
+    const address = config.clientAddress(request);
     const byId = params['monitorId'] !== undefined ? pathId(params['monitorId'], 'monitor') : await monitorIdBySlug(params['pingKey'], params['slug']);
     const { kind, exitCode: suffixExitCode } = kindOf(params['suffix']);
     // Most pings have no query at all: nothing to decode (the codec's answer for it is {} too).
     const query: t.TypeOf<typeof PingQuery> = querystring === '' ? {} : decode(PingQuery, queryFields(parseQuery(querystring), PingQuery), 'query');
     const userAgent = request.headers['user-agent'] ?? '';
-    const requestIp = clientAddress(request, config.trustProxy) || null;
+    const requestIp = address || null;
     const requestUa = userAgent.slice(0, 512) || null;
     let monitorId: string;
     let created = false;
@@ -224,11 +225,4 @@ function parseQuery(querystring: string): Record<string, string | string[]> {
     parsed[key] = values.length === 1 ? values[0]! : values;
   }
   return parsed;
-}
-
-/** As Koa's `ctx.ip`: the first X-Forwarded-For address behind a trusted proxy, else the peer's. */
-function clientAddress(request: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
-  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
-  return first || request.socket.remoteAddress || '';
 }

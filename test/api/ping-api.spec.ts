@@ -121,17 +121,20 @@ describe('Ping API', () => {
     const m = await monitor();
     await vigil.request('GET', `/v1/ping/${m.id}`, { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1', 'User-Agent': 'curl/8.0' } });
     expect((await history(m.id))[0]).to.include({ request_ip: '127.0.0.1', request_ua: 'curl/8.0' });
-    const behindProxy = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: 'true' } });
-    try {
-      const owner = await behindProxy.accountKey(await behindProxy.user('proxy@example.com'), ALL_SCOPES);
-      const proxied = (await behindProxy.request('POST', '/v1/projects', { key: owner, body: { name: 'P' } })).body.project;
-      const created = await behindProxy.request('POST', '/v1/monitors', { key: owner, body: { project_id: proxied.id, name: 'J', type: 'JOB_HEARTBEAT', schedule: '1h' } });
-      const id = created.body.monitor.id;
-      await behindProxy.request('GET', `/v1/ping/${id}`, { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1' } });
-      const pings = (await behindProxy.request('GET', `/v1/monitors/${id}/pings`, { key: owner })).body.data;
-      expect(pings[0]).to.include({ request_ip: '203.0.113.9' });
-    } finally {
-      await behindProxy.stop();
+    // One trusted hop takes the address that proxy appended; listing the proxies passes each of them.
+    for (const [trust, recorded] of [['true', '10.0.0.1'], ['127.0.0.1, 10.0.0.0/8', '203.0.113.9']] as const) {
+      const behindProxy = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: trust } });
+      try {
+        const owner = await behindProxy.accountKey(await behindProxy.user('proxy@example.com'), ALL_SCOPES);
+        const proxied = (await behindProxy.request('POST', '/v1/projects', { key: owner, body: { name: 'P' } })).body.project;
+        const created = await behindProxy.request('POST', '/v1/monitors', { key: owner, body: { project_id: proxied.id, name: 'J', type: 'JOB_HEARTBEAT', schedule: '1h' } });
+        const id = created.body.monitor.id;
+        await behindProxy.request('GET', `/v1/ping/${id}`, { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1' } });
+        const pings = (await behindProxy.request('GET', `/v1/monitors/${id}/pings`, { key: owner })).body.data;
+        expect(pings[0], trust).to.include({ request_ip: recorded });
+      } finally {
+        await behindProxy.stop();
+      }
     }
   });
 

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/console/routes.js';
+import { send } from '../support/raw-http.js';
+import { SPOOFS, expectThrottledAfterTwenty } from '../support/spoofed-forwarding.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
 
 /** The console's sessions over plain HTTP, as a browser would hold them (no browser needed). */
@@ -84,6 +86,18 @@ describe('Web console sessions', function () {
     vigil.clock.advance(61_000);
     expect((await fetch(`${vigil.url}/sign-in`, form({ api_key: wrongKey }))).status).to.equal(401);
   });
+
+  for (const spoof of SPOOFS) {
+    it(`counts wrong keys at the sign-in form behind a trusted proxy by one address, whatever X-Forwarded-For it makes up: ${spoof.name} (VIGIL_TRUST_PROXY=${spoof.trust})`, async () => {
+      vigil = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: spoof.trust } });
+      const wrongKey = 'vgl_live_AAAAAAAAAAAAAAAAAAAAAAAAAA';
+      await expectThrottledAfterTwenty(async (i) => {
+        const body = new URLSearchParams({ api_key: i % 2 ? wrongKey : 'not a key at all' }).toString();
+        const headers = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': spoof.forwardedFor(i) };
+        return (await send(vigil.url, 'POST', '/sign-in', { headers, body, localAddress: spoof.from })).status;
+      }, 401);
+    });
+  }
 
   it('sends its pages compressed to a browser that accepts gzip', async () => {
     vigil = await TestVigil.start();
