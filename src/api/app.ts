@@ -33,7 +33,10 @@ export const API_VERSION = '1.0.0';
 /** How long an unknown API key (before its 401) or a read waits for the read models to reach the log's head. */
 const CATCH_UP_MS = 2_000;
 
-/** Failed authentications per client address, one count for both doors: a wrong X-API-Key, a wrong key at the console's sign-in. */
+/**
+ * Failed authentications per client address, one count for every door: a wrong X-API-Key, a wrong
+ * key at the console's sign-in, a ping to a monitor id or ping key that does not exist.
+ */
 export function authFailureThrottle(deps: ApiDependencies): AuthFailureThrottle {
   return new AuthFailureThrottle(deps.config.rateLimit, deps.commands.clock);
 }
@@ -42,8 +45,8 @@ export function authFailureThrottle(deps: ApiDependencies): AuthFailureThrottle 
  * What the API's HTTP server runs: the Ping API (see pingApi) for its paths, the REST API for
  * everything else.
  */
-export function apiListener(deps: ApiDependencies, rest: Koa<VigilState>): RequestListener {
-  const pings = pingApi(deps, { payloadLimitBytes: deps.config.pingPayloadLimitBytes, clientAddress: clientAddressResolver(deps.config.trustProxy) });
+export function apiListener(deps: ApiDependencies, rest: Koa<VigilState>, throttle: AuthFailureThrottle): RequestListener {
+  const pings = pingApi(deps, { payloadLimitBytes: deps.config.pingPayloadLimitBytes, clientAddress: clientAddressResolver(deps.config.trustProxy), throttle });
   const answerRest = rest.callback();
   return (request, response) => {
     if (!pings(request, response)) void answerRest(request, response);

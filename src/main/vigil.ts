@@ -228,7 +228,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     const throttle = authFailureThrottle(deps);
     const app = createApiApp(deps, throttle);
     api = app;
-    server = createHttpServer(apiListener(deps, app), config.httpTimeouts).listen(config.port, config.host);
+    server = createHttpServer(apiListener(deps, app, throttle), config.httpTimeouts).listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server!.once('listening', resolve);
       server!.once('error', reject);
