@@ -63,6 +63,8 @@ export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottl
   const clientAddress = clientAddressResolver(deps.config.trustProxy);
   app.use(async (ctx, next) => {
     ctx.request.ip = clientAddress(ctx.req);
+    // Every answer says what it is: a JSON error echoing a request's text is never read as HTML or script.
+    ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
   });
   app.use(httpRequestMetrics(deps.metrics));

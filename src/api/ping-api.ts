@@ -115,7 +115,7 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
     if (!response.destroyed && !response.writableEnded) {
       const json = answered.body === null ? '' : JSON.stringify(answered.body);
       // All at once, as name-value pairs: Node then checks no header object, one setHeader at a time.
-      const headers = ['X-Request-Id', requestId];
+      const headers = ['X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff'];
       for (const [name, value] of Object.entries(answered.headers ?? {})) headers.push(name, value);
       if (answered.body !== null) headers.push('Content-Type', 'application/json; charset=utf-8');
       headers.push('Content-Length', String(Buffer.byteLength(json)));
