@@ -35,7 +35,8 @@ const CATCH_UP_MS = 2_000;
 
 /**
  * Failed authentications per client address, one count for every door: a wrong X-API-Key, a wrong
- * key at the console's sign-in, a ping to a monitor id or ping key that does not exist.
+ * key at the console's sign-in, a ping to a monitor id or ping key that does not exist, a badge URL
+ * that names nothing.
  */
 export function authFailureThrottle(deps: ApiDependencies): AuthFailureThrottle {
   return new AuthFailureThrottle(deps.config.rateLimit, deps.commands.clock);
@@ -108,7 +109,7 @@ export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottl
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
   // Badges and public status pages: no key, no session, outside /v1.
-  const publicPages = publicRouter(deps);
+  const publicPages = publicRouter(deps, throttle);
   app.use(publicPages.routes());
   app.use(publicPages.allowedMethods({ throw: true }));
   // The web console for people: server-rendered pages outside /v1, signed in with an API key.
