@@ -4,7 +4,7 @@ import { Router } from '@koa/router';
 import { consoleRouter } from '../console/routes.js';
 import { publicRouter } from '../public/router.js';
 import { authenticate } from './authentication.js';
-import { clientAddressResolver, trustsAnyProxy } from './client-address.js';
+import { clientAddressResolver, peerIsProxyResolver, trustsAnyProxy } from './client-address.js';
 import type { ApiDependencies } from './dependencies.js';
 import { errorMiddleware } from './errors.js';
 import { httpRequestMetrics } from './http-metrics.js';
@@ -62,8 +62,14 @@ export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottl
   // instead, as the Ping API finds it.
   app.proxy = trustsAnyProxy(deps.config.trustProxy);
   const clientAddress = clientAddressResolver(deps.config.trustProxy);
+  const peerIsProxy = peerIsProxyResolver(deps.config.trustProxy);
   app.use(async (ctx, next) => {
     ctx.request.ip = clientAddress(ctx.req);
+    if (app.proxy && !peerIsProxy(ctx.req)) {
+      // A client that reaches Vigil past its listed proxies does not say for them how it came.
+      delete ctx.req.headers['x-forwarded-proto'];
+      delete ctx.req.headers['x-forwarded-host'];
+    }
     // Every answer says what it is: a JSON error echoing a request's text is never read as HTML or script.
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();

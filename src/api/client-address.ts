@@ -56,6 +56,16 @@ export function clientAddressResolver(trusted: TrustedProxies): (request: Incomi
   return (request) => clientAddress(request.socket.remoteAddress ?? '', request.headers['x-forwarded-for'], isTrusted);
 }
 
+/**
+ * Whether the connection's peer is one of the proxies: only then are the X-Forwarded-Proto and
+ * X-Forwarded-Host it sends the client's, as Koa takes them once `app.proxy` is set.
+ */
+export function peerIsProxyResolver(trusted: TrustedProxies): (request: IncomingMessage) => boolean {
+  if ('hops' in trusted) return () => trusted.hops > 0;
+  const isTrusted = inRanges(trusted.ranges);
+  return (request) => isTrusted(request.socket.remoteAddress ?? '');
+}
+
 function clientAddress(peer: string, forwardedFor: string | string[] | undefined, isTrusted: (address: string, hop: number) => boolean): string {
   const forwarded = forwardedFor === undefined ? [] : (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
   let address = peer;

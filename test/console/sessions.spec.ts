@@ -66,6 +66,19 @@ describe('Web console sessions', function () {
     expect(response.headers.get('set-cookie')).to.match(/;\s*secure/i);
   });
 
+  it('takes X-Forwarded-Proto only from a listed proxy, not from a client that reaches Vigil past it', async () => {
+    vigil = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: '127.0.0.1' } });
+    const key = await vigil.accountKey(await vigil.user('owner@example.com'), ALL_SCOPES);
+    const signInFrom = async (localAddress: string) => {
+      const headers = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-Proto': 'https' };
+      const response = await send(vigil.url, 'POST', '/sign-in', { headers, body: new URLSearchParams({ api_key: key }).toString(), localAddress });
+      expect(response.status).to.equal(303);
+      return String(response.headers['set-cookie']);
+    };
+    expect(await signInFrom('127.0.0.1')).to.match(/;\s*secure/i);
+    expect(await signInFrom('127.0.0.2')).not.to.match(/;\s*secure/i);
+  });
+
   it('counts wrong keys at the sign-in form against the same limit as wrong X-API-Keys, and still lets a right key in', async () => {
     vigil = await TestVigil.start({ env: { VIGIL_AUTH_FAILURE_LIMIT: '2' } });
     const owner = await vigil.user('owner@example.com');
