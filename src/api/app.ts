@@ -4,6 +4,7 @@ import { Router } from '@koa/router';
 import { consoleRouter } from '../console/routes.js';
 import { publicRouter } from '../public/router.js';
 import { authenticate } from './authentication.js';
+import { clientAddressResolver, peerIsProxyResolver, trustsAnyProxy } from './client-address.js';
 import type { ApiDependencies } from './dependencies.js';
 import { errorMiddleware } from './errors.js';
 import { httpRequestMetrics } from './http-metrics.js';
@@ -33,11 +34,20 @@ export const API_VERSION = '1.0.0';
 const CATCH_UP_MS = 2_000;
 
 /**
+ * Failed authentications per client address, one count for every door: a wrong X-API-Key, a wrong
+ * key at the console's sign-in, a ping to a monitor id or ping key that does not exist, a badge URL
+ * that names nothing.
+ */
+export function authFailureThrottle(deps: ApiDependencies): AuthFailureThrottle {
+  return new AuthFailureThrottle(deps.config.rateLimit, deps.commands.clock);
+}
+
+/**
  * What the API's HTTP server runs: the Ping API (see pingApi) for its paths, the REST API for
  * everything else.
  */
-export function apiListener(deps: ApiDependencies, rest: Koa<VigilState>): RequestListener {
-  const pings = pingApi(deps, { payloadLimitBytes: deps.config.pingPayloadLimitBytes, trustProxy: deps.config.trustProxy });
+export function apiListener(deps: ApiDependencies, rest: Koa<VigilState>, throttle: AuthFailureThrottle): RequestListener {
+  const pings = pingApi(deps, { payloadLimitBytes: deps.config.pingPayloadLimitBytes, clientAddress: clientAddressResolver(deps.config.trustProxy), throttle });
   const answerRest = rest.callback();
   return (request, response) => {
     if (!pings(request, response)) void answerRest(request, response);
@@ -45,13 +55,28 @@ export function apiListener(deps: ApiDependencies, rest: Koa<VigilState>): Reque
 }
 
 /** The REST API's HTTP edge: request ids and logs, one error middleware, then the authenticated REST API under /v1. */
-export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
+export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottle): Koa<VigilState> {
   const app = new Koa<VigilState>();
+  // Koa reads X-Forwarded-Proto and X-Forwarded-Host once a proxy is trusted; the client's address
+  // it would take from the left of X-Forwarded-For, where any client can write: it is set here
+  // instead, as the Ping API finds it.
+  app.proxy = trustsAnyProxy(deps.config.trustProxy);
+  const clientAddress = clientAddressResolver(deps.config.trustProxy);
+  const peerIsProxy = peerIsProxyResolver(deps.config.trustProxy);
+  app.use(async (ctx, next) => {
+    ctx.request.ip = clientAddress(ctx.req);
+    if (app.proxy && !peerIsProxy(ctx.req)) {
+      // A client that reaches Vigil past its listed proxies does not say for them how it came.
+      delete ctx.req.headers['x-forwarded-proto'];
+      delete ctx.req.headers['x-forwarded-host'];
+    }
+    // Every answer says what it is: a JSON error echoing a request's text is never read as HTML or script.
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
   app.use(httpRequestMetrics(deps.metrics));
   app.use(requestContext(deps.logger));
   app.use(errorMiddleware(deps.logger));
-
-  app.proxy = deps.config.trustProxy;
 
   // The OpenAPI document and its explorer: public, outside /v1.
   const docs = docsRouter({ version: API_VERSION, pingPayloadLimitBytes: deps.config.pingPayloadLimitBytes, bodyLimitBytes: deps.config.bodyLimitBytes });
@@ -63,7 +88,6 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
     const head = await deps.commands.events.headPosition();
     await deps.progress.waitForPosition(head, CATCH_UP_MS).catch(() => undefined);
   };
-  const throttle = new AuthFailureThrottle(deps.config.rateLimit, deps.commands.clock);
   const onFailure = (outcome: 'refused' | 'throttled') => deps.metrics?.authFailures.inc({ outcome });
   rest.use(authenticate(deps.readModels, deps.commands.clock, { catchUp: catchUpWithLog, throttle, onFailure }));
   // Where the projector runs in this process on the embedded log, a request sees every write
@@ -91,7 +115,7 @@ export function createApiApp(deps: ApiDependencies): Koa<VigilState> {
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
   // Badges and public status pages: no key, no session, outside /v1.
-  const publicPages = publicRouter(deps);
+  const publicPages = publicRouter(deps, throttle);
   app.use(publicPages.routes());
   app.use(publicPages.allowedMethods({ throw: true }));
   // The web console for people: server-rendered pages outside /v1, signed in with an API key.

@@ -10,6 +10,7 @@ import type { AsOfReader } from '../audit/as-of-reader.js';
 import type { LogCheck } from '../audit/log-check.js';
 import type { ReadinessReport } from '../metrics/readiness.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
+import type { TrustedProxies } from './client-address.js';
 import type { Logger } from './logger.js';
 import type { RateLimitConfig } from './rate-limit.js';
 import type { VigilState } from './state.js';
@@ -29,8 +30,8 @@ export interface ApiConfig {
    */
   readsWaitForLogHead: boolean;
   pingPayloadLimitBytes: number;
-  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
-  trustProxy: boolean;
+  /** Which hops in front of Vigil are its proxies, to find the client's address (clientAddressResolver). */
+  trustProxy: TrustedProxies;
   /** What the diagnostic tools share with the checker. */
   checks: { extraCaPem: string | null; region: string; dnsServers: string[] | null };
   /** VIGIL_PRIVATE_TARGETS: what the check tools, channel URLs and test messages may reach. */

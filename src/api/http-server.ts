@@ -29,7 +29,7 @@ export function createHttpServer(listener: RequestListener, timeouts: HttpTimeou
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
   server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
-    response.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
+    response.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', Connection: 'close' });
     response.end(JSON.stringify({ error: 'the only Expect this server meets is 100-continue' }));
   });
   return server;
@@ -55,6 +55,6 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const toHead = Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${toHead ? '' : body}`,
+      `Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${toHead ? '' : body}`,
   );
 }

@@ -5,10 +5,12 @@ import { receivePing } from '../app/monitors.js';
 import { provisionOnFirstPing } from '../app/auto-provisioning.js';
 import { Slug } from './codecs/monitors.js';
 import type { PingKind } from '../domain/monitors/pings.js';
+import { DomainError } from '../domain/errors.js';
 import { findSlugTarget } from '../queries/monitors.js';
 import { IntegerFromQuery, queryFields } from './codecs/queries.js';
 import type { ApiDependencies } from './dependencies.js';
 import { HttpError, badRequest, loggedErrorResponse } from './errors.js';
+import type { AuthFailureThrottle } from './rate-limit.js';
 import { POSITION_HEADER, positionToken } from './position-token.js';
 import { readCappedBody } from './raw-body.js';
 import { logRequest, requestIdFrom } from './request-context.js';
@@ -17,8 +19,10 @@ import { BoundedString, OneOf, decode, pathId } from './validation.js';
 export interface PingApiConfig {
   /** Bytes of a POST body kept as the ping's payload; the excess is discarded and flagged. */
   payloadLimitBytes: number;
-  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
-  trustProxy: boolean;
+  /** The client's address, as the REST API finds it (clientAddressResolver). */
+  clientAddress: (request: IncomingMessage) => string;
+  /** The REST API's throttle on failed authentications: a ping naming no monitor counts as one. */
+  throttle?: AuthFailureThrottle | null;
 }
 
 export const PingQuery = t.partial({
@@ -111,7 +115,7 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
     if (!response.destroyed && !response.writableEnded) {
       const json = answered.body === null ? '' : JSON.stringify(answered.body);
       // All at once, as name-value pairs: Node then checks no header object, one setHeader at a time.
-      const headers = ['X-Request-Id', requestId];
+      const headers = ['X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff'];
       for (const [name, value] of Object.entries(answered.headers ?? {})) headers.push(name, value);
       if (answered.body !== null) headers.push('Content-Type', 'application/json; charset=utf-8');
       headers.push('Content-Length', String(Buffer.byteLength(json)));
@@ -128,12 +132,13 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
     if (method === 'OPTIONS') return { status: 200, body: null, headers: { Allow: PING_METHODS.join(', ') } };
     if (OTHER_ROUTER_METHODS.has(method)) throw new HttpError(405, 'Method Not Allowed');
     if (!(PING_METHODS as readonly string[]).includes(method)) throw new HttpError(501, 'Not Implemented');
-    const byId = params['monitorId'] !== undefined ? pathId(params['monitorId'], 'monitor') : await monitorIdBySlug(params['pingKey'], params['slug']);
+    const address = config.clientAddress(request);
+    const byId = params['monitorId'] !== undefined ? pathId(params['monitorId'], 'monitor') : await monitorIdBySlug(params['pingKey'], params['slug'], address);
     const { kind, exitCode: suffixExitCode } = kindOf(params['suffix']);
     // Most pings have no query at all: nothing to decode (the codec's answer for it is {} too).
     const query: t.TypeOf<typeof PingQuery> = querystring === '' ? {} : decode(PingQuery, queryFields(parseQuery(querystring), PingQuery), 'query');
     const userAgent = request.headers['user-agent'] ?? '';
-    const requestIp = clientAddress(request, config.trustProxy) || null;
+    const requestIp = address || null;
     const requestUa = userAgent.slice(0, 512) || null;
     let monitorId: string;
     let created = false;
@@ -166,7 +171,9 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
         request_ua: requestUa,
       },
       { kind: 'system', user_id: null, api_key_id: null, request_id: requestId },
-    );
+    ).catch((error: unknown) => {
+      throw typeof byId === 'string' && error instanceof DomainError && error.reason === 'not_found' ? unknownSecret(address, error) : error;
+    });
     deps.metrics?.pingsReceived.inc({ event: recorded.event });
     const written = recorded.position ?? provisionedAt;
     return {
@@ -185,13 +192,25 @@ export function pingApi(deps: ApiDependencies, config: PingApiConfig): (request:
   }
 
   /** The monitor's id, or for an unknown slug its project, which may create it on a first ping. */
-  async function monitorIdBySlug(pingKey: string | undefined, slug: string | undefined): Promise<string | { project: ProjectDocument; slug: string }> {
+  async function monitorIdBySlug(pingKey: string | undefined, slug: string | undefined, address: string): Promise<string | { project: ProjectDocument; slug: string }> {
     if (!pingKey || !slug) throw new HttpError(404, 'monitor not found');
     // Slugs are lowercase, and paths match in any case (as the router matched them): so does the slug.
     const target = await findSlugTarget(deps.readModels, pingKey, slug.toLowerCase());
     if (target.monitor) return target.monitor.id;
-    if (!target.project) throw new HttpError(404, 'monitor not found');
+    if (!target.project) throw unknownSecret(address, new HttpError(404, 'monitor not found'));
     return { project: target.project, slug: slug.toLowerCase() };
+  }
+
+  /**
+   * A monitor id or ping key that names nothing is a wrong secret, as a wrong API key is: it counts
+   * against the client's address in the same throttle, and past the limit it is a 429 rather than
+   * its 404. A ping that names a monitor is recorded all the same, from any address. A right ping
+   * key with an unknown slug is no guess and is not counted.
+   */
+  function unknownSecret(address: string, refusal: HttpError | DomainError): HttpError | DomainError {
+    const throttled = config.throttle?.recordFailure(address) ?? null;
+    deps.metrics?.authFailures.inc({ outcome: throttled ? 'throttled' : 'refused' });
+    return throttled ?? refusal;
   }
 }
 
@@ -224,11 +243,4 @@ function parseQuery(querystring: string): Record<string, string | string[]> {
     parsed[key] = values.length === 1 ? values[0]! : values;
   }
   return parsed;
-}
-
-/** As Koa's `ctx.ip`: the first X-Forwarded-For address behind a trusted proxy, else the peer's. */
-function clientAddress(request: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
-  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
-  return first || request.socket.remoteAddress || '';
 }

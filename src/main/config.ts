@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { type TrustedProxies, parseTrustedProxies } from '../api/client-address.js';
 import { SLOT_COUNT } from '../coordination/partitions.js';
 import { guardFor } from '../outbound/guard.js';
 import { PRIVATE_TARGETS, type PrivateTargets } from '../outbound/policy.js';
@@ -21,7 +22,8 @@ export interface VigilConfig {
   readYourWritesTimeoutMs: number;
   apiKeyPrefix: string;
   pingPayloadLimitBytes: number;
-  trustProxy: boolean;
+  /** VIGIL_TRUST_PROXY: which hops in front of Vigil are its proxies, to find the client's address. */
+  trustProxy: TrustedProxies;
   /** Bounds on slow clients (slowloris): headers, a whole request, an idle keep-alive connection. */
   httpTimeouts: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   repageAfterSeconds: number;
@@ -92,7 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     readYourWritesTimeoutMs: integer(env, 'VIGIL_READ_YOUR_WRITES_TIMEOUT_MS', 5000, 10, 120_000),
     apiKeyPrefix: pattern(env, 'VIGIL_API_KEY_PREFIX', 'vgl', /^[a-z][a-z0-9]{0,15}$/),
     pingPayloadLimitBytes: integer(env, 'VIGIL_PING_PAYLOAD_LIMIT', 100_000, 0, 10 * 1024 * 1024),
-    trustProxy: pattern(env, 'VIGIL_TRUST_PROXY', 'false', /^(true|false)$/) === 'true',
+    trustProxy: trustedProxies(env['VIGIL_TRUST_PROXY'] ?? ''),
     httpTimeouts: httpTimeouts(env),
     repageAfterSeconds: integer(env, 'VIGIL_REPAGE_INTERVAL_MINUTES', 60, 1, 10_080) * 60,
     secretKey: env['VIGIL_SECRET_KEY'] || null,
@@ -210,6 +212,12 @@ function httpTimeouts(env: NodeJS.ProcessEnv): VigilConfig['httpTimeouts'] {
     throw new ConfigError(`VIGIL_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than VIGIL_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   }
   return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: integer(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000) };
+}
+
+function trustedProxies(value: string): TrustedProxies {
+  const parsed = parseTrustedProxies(value);
+  if ('error' in parsed) throw new ConfigError(`VIGIL_TRUST_PROXY must be true, false, a hop count or a list of proxy addresses: ${parsed.error}`);
+  return parsed;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

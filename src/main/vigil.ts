@@ -2,7 +2,7 @@ import { type LogCheck, LogCheckThread } from '../audit/log-check.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RETIRED_PROJECTIONS, allProjections } from '../../projections/index.js';
-import { apiListener, createApiApp } from '../api/app.js';
+import { apiListener, authFailureThrottle, createApiApp } from '../api/app.js';
 import type { ApiDependencies } from '../api/dependencies.js';
 import { createHttpServer } from '../api/http-server.js';
 import { type Logger, createLogger } from '../api/logger.js';
@@ -227,9 +227,10 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         metricsToken: config.metricsToken,
       },
     };
-    const app = createApiApp(deps);
+    const throttle = authFailureThrottle(deps);
+    const app = createApiApp(deps, throttle);
     api = app;
-    server = createHttpServer(apiListener(deps, app), config.httpTimeouts).listen(config.port, config.host);
+    server = createHttpServer(apiListener(deps, app, throttle), config.httpTimeouts).listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server!.once('listening', resolve);
       server!.once('error', reject);

@@ -112,7 +112,7 @@ export function createVigilMetrics(registry: Registry, sources: ScrapeSources): 
     }),
     authFailures: new Counter({
       name: 'vigil_auth_failures_total',
-      help: 'REST requests whose API key failed (malformed, unknown, revoked or expired): refused with 401, or throttled with 429 once their address was past VIGIL_AUTH_FAILURE_LIMIT.',
+      help: 'Failed authentications (an API key malformed, unknown, revoked or expired, at the REST API or the console sign-in; a ping to a monitor id or ping key that does not exist, a badge URL that names nothing): refused (401, 404), or throttled with 429 once their address was past VIGIL_AUTH_FAILURE_LIMIT.',
       labelNames: ['outcome'],
       registers,
     }),

@@ -4,6 +4,7 @@ import { makeBadge } from 'badge-maker';
 import type { CheckResultDocument } from '../../projections/check-results.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import type { ApiDependencies } from '../api/dependencies.js';
+import type { AuthFailureThrottle } from '../api/rate-limit.js';
 import type { VigilState } from '../api/state.js';
 import { BADGE_KEY_PATTERN, hashBadgeKey } from '../app/badge-keys.js';
 import { getProject } from '../queries/projects.js';
@@ -64,14 +65,29 @@ function svgBadge(ctx: Context, label: string, state: PublicState | null): void 
 /**
  * What Vigil shows without a key or a session: badges (`/badge/…`, found by the project's badge
  * key) and published status pages (`/status/<slug>`). Each reveals only what it is for: a
- * badge, a monitor's name and state; a status page, its chosen monitors under their public names,
+ * badge, a monitor's name and state (a project's badge key opens the badge of each of its
+ * monitors, by slug: it is published as the project's, not one monitor's); a status page, its chosen monitors under their public names,
  * their daily uptime and their incidents with public notes. Never an id, a ping URL or key, an
  * incident's cause, an internal note or anybody's email.
  */
-export function publicRouter(deps: ApiDependencies): Router<VigilState> {
+export function publicRouter(deps: ApiDependencies, throttle: AuthFailureThrottle | null = null): Router<VigilState> {
   const { readModels } = deps;
   const clock = deps.commands.clock;
   const router = new Router<VigilState>();
+
+  /**
+   * A badge URL that names nothing is a guess: at a badge key, or, with a key, at the slugs of its
+   * project's monitors, which the key would reveal by name and state. It counts against the client's
+   * address as a wrong API key does, so slugs cannot be tried in bulk; past the limit it is a 429.
+   */
+  const badgeNotFound = (ctx: Context) => {
+    const throttled = throttle?.recordFailure(ctx.ip) ?? null;
+    deps.metrics?.authFailures.inc({ outcome: throttled ? 'throttled' : 'refused' });
+    if (!throttled) return notFound(ctx);
+    ctx.status = 429;
+    ctx.set({ 'Cache-Control': 'no-store', ...throttled.headers });
+    ctx.body = { error: throttled.message };
+  };
 
   router.use(async (ctx: Context, next: Next) => {
     ctx.set('Content-Security-Policy', PUBLIC_CONTENT_SECURITY_POLICY);
@@ -85,7 +101,7 @@ export function publicRouter(deps: ApiDependencies): Router<VigilState> {
     const match = /^(.+)\.svg$/.exec(ctx.params['file'] ?? '');
     const projectId = match ? await projectOfBadgeKey(readModels, match[1]!) : null;
     const project = projectId ? await getProject(readModels, projectId) : null;
-    if (!project) return notFound(ctx);
+    if (!project) return badgeNotFound(ctx);
     const monitors = (await readModels.find<MonitorDocument>('monitors', { project_id: project.id })).map((s) => s.doc);
     ctx.set('Cache-Control', PUBLIC_CACHE);
     svgBadge(ctx, project.name, worstState(await statesOf(readModels, monitors, clock())));
@@ -95,7 +111,7 @@ export function publicRouter(deps: ApiDependencies): Router<VigilState> {
     const match = /^([a-z0-9-]{1,50})\.(svg|json)$/.exec(ctx.params['file'] ?? '');
     const projectId = match ? await projectOfBadgeKey(readModels, ctx.params['badgeKey'] ?? '') : null;
     const [monitor] = projectId ? await readModels.find<MonitorDocument>('monitors', { project_id: projectId, slug: match![1]! }, { limit: 1 }) : [];
-    if (!monitor) return notFound(ctx);
+    if (!monitor) return badgeNotFound(ctx);
     const [state] = await statesOf(readModels, [monitor.doc], clock());
     ctx.set('Cache-Control', PUBLIC_CACHE);
     if (match![2] === 'json') {

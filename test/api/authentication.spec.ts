@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { parsePrometheusText } from '../support/prometheus-text.js';
+import { send } from '../support/raw-http.js';
+import { SPOOFS, expectThrottledAfterTwenty } from '../support/spoofed-forwarding.js';
 import { TestClock, TestVigil } from '../support/test-vigil.js';
 
 describe('Authentication', () => {
@@ -155,6 +157,20 @@ describe('Failed authentication throttling by client address', () => {
       await vigil.stop();
     }
   });
+
+  for (const spoof of SPOOFS) {
+    it(`counts a client behind a trusted proxy as one address, whatever X-Forwarded-For it makes up: ${spoof.name} (VIGIL_TRUST_PROXY=${spoof.trust})`, async () => {
+      const vigil = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: spoof.trust } });
+      try {
+        await expectThrottledAfterTwenty(
+          async (i) => (await send(vigil.url, 'GET', '/v1/projects', { headers: { 'X-API-Key': WRONG, 'X-Forwarded-For': spoof.forwardedFor(i) }, localAddress: spoof.from })).status,
+          401,
+        );
+      } finally {
+        await vigil.stop();
+      }
+    });
+  }
 
   it('ignores X-Forwarded-For without one, so a made-up address does not escape the count', async () => {
     const vigil = await TestVigil.start({ env: { VIGIL_AUTH_FAILURE_LIMIT: '2' } });

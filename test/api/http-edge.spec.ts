@@ -99,4 +99,23 @@ describe('HTTP edge', () => {
     const invented = await vigil.request('GET', '/v1/projects', { key, headers: { 'X-Request-Id': 'bad id with spaces' } });
     expect(invented.headers.get('X-Request-Id')).to.match(/^[0-9a-f-]{36}$/);
   });
+
+  it('marks every answer X-Content-Type-Options: nosniff, on the REST API and the Ping API, errors and what Node refuses included', async () => {
+    const project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Sniffing' } })).body.project;
+    const job = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'Job', type: 'JOB_HEARTBEAT', schedule: '1h' } })).body.monitor;
+    const answers = {
+      'a REST read': await send(vigil.url, 'GET', '/v1/projects', { headers: { 'X-API-Key': key } }),
+      'a REST 401': await send(vigil.url, 'GET', '/v1/projects'),
+      'a REST 400 echoing the request': await send(vigil.url, 'POST', '/v1/projects', { headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: '{"name":"<script>x</script>","extra":1' }),
+      'an unknown route': await send(vigil.url, 'GET', '/v1/<img>'),
+      'the OpenAPI document': await send(vigil.url, 'GET', '/openapi.json'),
+      'a ping': await send(vigil.url, 'GET', `/v1/ping/${job.id}`),
+      'a ping to no monitor': await send(vigil.url, 'GET', '/v1/s-ping/nokey/<script>'),
+      'a ping with a bad suffix': await send(vigil.url, 'POST', `/v1/ping/${job.id}/<b>`),
+      'an Expect it cannot meet': await send(vigil.url, 'GET', '/v1/projects', { headers: { Expect: 'the-moon' } }),
+      'headers too large': await send(vigil.url, 'GET', `/v1/projects/${'x'.repeat(20_000)}`),
+    };
+    for (const [what, answer] of Object.entries(answers)) expect(answer.headers['x-content-type-options'], `${what} (${answer.status})`).to.equal('nosniff');
+    expect(Object.values(answers).map((answer) => answer.status)).to.deep.equal([200, 401, 400, 404, 200, 200, 404, 400, 417, 431]);
+  });
 });

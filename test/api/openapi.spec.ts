@@ -223,7 +223,7 @@ describe('OpenAPI document', () => {
         await call('GET', `/v1/monitors/${site.id}/check-results/latest`, { key });
         await call('GET', `/v1/monitors/${site.id}/response-time-stats?period_hours=24`, { key });
         await call('GET', `/v1/projects/${project.id}/uptime-summary`, { key });
-        await call('POST', '/v1/tools/check-http', { key, body: { url: target.url } });
+        await call('POST', '/v1/tools/check-http', { key, body: { url: target.url, project_id: project.id } });
 
         const statusPage = (await call('POST', `/v1/projects/${project.id}/status-pages`, {
           key, body: { slug: 'documented', title: 'Documented', published: true, monitors: [{ monitor_id: job.id }, { monitor_id: site.id, display_name: 'Site' }] },

@@ -1,5 +1,9 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { randomBase62 } from '../../src/app/random-tokens.js';
 import { capturedLog } from '../support/captured-log.js';
+import { send } from '../support/raw-http.js';
+import { SPOOFS, expectThrottledAfterTwenty } from '../support/spoofed-forwarding.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 describe('Ping API', () => {
@@ -121,17 +125,20 @@ describe('Ping API', () => {
     const m = await monitor();
     await vigil.request('GET', `/v1/ping/${m.id}`, { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1', 'User-Agent': 'curl/8.0' } });
     expect((await history(m.id))[0]).to.include({ request_ip: '127.0.0.1', request_ua: 'curl/8.0' });
-    const behindProxy = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: 'true' } });
-    try {
-      const owner = await behindProxy.accountKey(await behindProxy.user('proxy@example.com'), ALL_SCOPES);
-      const proxied = (await behindProxy.request('POST', '/v1/projects', { key: owner, body: { name: 'P' } })).body.project;
-      const created = await behindProxy.request('POST', '/v1/monitors', { key: owner, body: { project_id: proxied.id, name: 'J', type: 'JOB_HEARTBEAT', schedule: '1h' } });
-      const id = created.body.monitor.id;
-      await behindProxy.request('GET', `/v1/ping/${id}`, { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1' } });
-      const pings = (await behindProxy.request('GET', `/v1/monitors/${id}/pings`, { key: owner })).body.data;
-      expect(pings[0]).to.include({ request_ip: '203.0.113.9' });
-    } finally {
-      await behindProxy.stop();
+    // One trusted hop takes the address that proxy appended; listing the proxies passes each of them.
+    for (const [trust, recorded] of [['true', '10.0.0.1'], ['127.0.0.1, 10.0.0.0/8', '203.0.113.9']] as const) {
+      const behindProxy = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: trust } });
+      try {
+        const owner = await behindProxy.accountKey(await behindProxy.user('proxy@example.com'), ALL_SCOPES);
+        const proxied = (await behindProxy.request('POST', '/v1/projects', { key: owner, body: { name: 'P' } })).body.project;
+        const created = await behindProxy.request('POST', '/v1/monitors', { key: owner, body: { project_id: proxied.id, name: 'J', type: 'JOB_HEARTBEAT', schedule: '1h' } });
+        const id = created.body.monitor.id;
+        await behindProxy.request('GET', `/v1/ping/${id}`, { headers: { 'X-Forwarded-For': '203.0.113.9, 10.0.0.1' } });
+        const pings = (await behindProxy.request('GET', `/v1/monitors/${id}/pings`, { key: owner })).body.data;
+        expect(pings[0], trust).to.include({ request_ip: recorded });
+      } finally {
+        await behindProxy.stop();
+      }
     }
   });
 
@@ -268,5 +275,44 @@ describe('Ping API', () => {
       expect((await vigil.request('PATCH', `/v1/monitors/${m.id}`, { key, body: { status: 'UP' } })).body.monitor.status).to.equal('UP');
       expect((await vigil.request('PATCH', `/v1/monitors/${m.id}`, { key, body: { status: 'DOWN' } })).body.error).to.equal('status must be one of UP, PAUSED');
     });
+  });
+});
+
+describe('Ping API › pings that name no monitor', () => {
+  for (const spoof of SPOOFS) {
+    it(`count against the client's address as wrong API keys do, whatever X-Forwarded-For it makes up: ${spoof.name} (VIGIL_TRUST_PROXY=${spoof.trust})`, async () => {
+      const vigil = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: spoof.trust } });
+      try {
+        await expectThrottledAfterTwenty(async (i) => {
+          const path = i % 2 ? `/v1/ping/${randomUUID()}` : `/v1/s-ping/${randomBase62(22)}/job`;
+          return (await send(vigil.url, 'GET', path, { headers: { 'X-Forwarded-For': spoof.forwardedFor(i) }, localAddress: spoof.from })).status;
+        }, 404);
+      } finally {
+        await vigil.stop();
+      }
+    });
+  }
+
+  it('still records a ping naming a monitor from a throttled address, and counts no guess in a right ping key with an unknown slug', async () => {
+    const vigil = await TestVigil.start({ env: { VIGIL_AUTH_FAILURE_LIMIT: '2' } });
+    try {
+      const key = await vigil.accountKey(await vigil.user('throttled-pings@example.com'), ALL_SCOPES);
+      const project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'P' } })).body.project;
+      const m = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'Job', type: 'JOB_HEARTBEAT', schedule: '1h' } })).body.monitor;
+      for (let i = 0; i < 5; i++) expect((await vigil.request('GET', `/v1/s-ping/${project.ping_key}/no-such-job-${i}`)).status).to.equal(404);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await vigil.request('GET', `/v1/ping/${randomUUID()}`)).status);
+      expect(statuses).to.deep.equal([404, 404, 429]);
+      const throttled = await vigil.request('GET', `/v1/s-ping/${randomBase62(22)}/job`);
+      expect(throttled.status).to.equal(429);
+      expect(throttled.headers.get('Retry-After')).to.equal('60');
+      expect(throttled.body.error).to.match(/^too many failed authentications from this address/);
+      // The same throttle as the REST API's: one count for every door.
+      expect((await vigil.request('GET', '/v1/projects', { key: 'vgl_live_AAAAAAAAAAAAAAAAAAAAAAAAAA' })).status).to.equal(429);
+      expect((await vigil.request('GET', `/v1/ping/${m.id}`)).status).to.equal(200);
+      expect((await vigil.request('GET', `/v1/s-ping/${project.ping_key}/${m.slug}`)).status).to.equal(200);
+    } finally {
+      await vigil.stop();
+    }
   });
 });

@@ -146,37 +146,37 @@ describe('Checker (UPTIME_HTTP)', function () {
   describe('tools', () => {
     it('check-http answers the documented shape', async () => {
       const t = await target(reply(302, '', { Location: '/final' }));
-      const response = await vigil.request('POST', '/v1/tools/check-http', { key, body: { url: `${t.url}/start`, follow_redirects: false } });
+      const response = await vigil.request('POST', '/v1/tools/check-http', { key, body: { url: `${t.url}/start`, follow_redirects: false, project_id: projectId } });
       expect(response.status).to.equal(200);
       expect(Object.keys(response.body)).to.deep.equal([
         'ok', 'status', 'status_code', 'method_used', 'response_time_ms', 'timing', 'final_url', 'redirect_chain', 'tls_error', 'error', 'checked_at', 'check_region',
       ]);
       expect(response.body).to.include({ ok: true, status: 'down', status_code: 302, method_used: 'GET' });
       expect(Object.keys(response.body.timing)).to.deep.equal(['dns_ms', 'connect_ms', 'tls_ms', 'ttfb_ms', 'download_ms']);
-      expect((await vigil.request('POST', '/v1/tools/check-http', { key, body: { url: 'ftp://x' } })).status).to.equal(400);
+      expect((await vigil.request('POST', '/v1/tools/check-http', { key, body: { url: 'ftp://x', project_id: projectId } })).status).to.equal(400);
     });
 
     it('check-ssl reports on a certificate: valid with 3 days left, and self-signed', async () => {
       const soon = await target(reply(200), authority.expiringInDays(3));
       const port = Number(new URL(soon.url).port);
-      const response = await vigil.request('POST', '/v1/tools/check-ssl', { key, body: { hostname: '127.0.0.1', port } });
+      const response = await vigil.request('POST', '/v1/tools/check-ssl', { key, body: { hostname: '127.0.0.1', port, project_id: projectId } });
       expect(response.body).to.include({ ok: true, valid: true, chain_valid: true, hostname_match: true, self_signed: false, issuer: 'Vigil Test CA', hostname_checked: '127.0.0.1', port_checked: port });
       expect(response.body.days_remaining).to.be.within(2, 3);
       expect(response.body.sans).to.include('127.0.0.1');
       const selfSigned = await target(reply(200), authority.selfSigned());
-      const other = await vigil.request('POST', '/v1/tools/check-ssl', { key, body: { hostname: '127.0.0.1', port: Number(new URL(selfSigned.url).port) } });
+      const other = await vigil.request('POST', '/v1/tools/check-ssl', { key, body: { hostname: '127.0.0.1', port: Number(new URL(selfSigned.url).port), project_id: projectId } });
       expect(other.body).to.include({ valid: false, chain_valid: false, self_signed: true });
     });
 
     it('check-dns reports each record type it could not resolve', async () => {
-      const response = await vigil.request('POST', '/v1/tools/check-dns', { key, body: { hostname: 'vigil.invalid' } });
+      const response = await vigil.request('POST', '/v1/tools/check-dns', { key, body: { hostname: 'vigil.invalid', project_id: projectId } });
       expect(response.status).to.equal(200);
       expect(response.body).to.include({ ok: true, hostname_checked: 'vigil.invalid', all_failed: true });
       expect(Object.keys(response.body.records)).to.deep.equal(['A', 'AAAA', 'CNAME', 'MX', 'NS']);
       expect(Object.keys(response.body.resolution_errors)).to.have.length(5);
     });
 
-    it('need an API key with read', async () => {
+    it('need an API key', async () => {
       expect((await vigil.request('POST', '/v1/tools/check-dns', { body: { hostname: 'x' } })).status).to.equal(401);
     });
   });

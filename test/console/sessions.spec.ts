@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/console/routes.js';
+import { send } from '../support/raw-http.js';
+import { SPOOFS, expectThrottledAfterTwenty } from '../support/spoofed-forwarding.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
 
 /** The console's sessions over plain HTTP, as a browser would hold them (no browser needed). */
@@ -64,6 +66,19 @@ describe('Web console sessions', function () {
     expect(response.headers.get('set-cookie')).to.match(/;\s*secure/i);
   });
 
+  it('takes X-Forwarded-Proto only from a listed proxy, not from a client that reaches Vigil past it', async () => {
+    vigil = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: '127.0.0.1' } });
+    const key = await vigil.accountKey(await vigil.user('owner@example.com'), ALL_SCOPES);
+    const signInFrom = async (localAddress: string) => {
+      const headers = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-Proto': 'https' };
+      const response = await send(vigil.url, 'POST', '/sign-in', { headers, body: new URLSearchParams({ api_key: key }).toString(), localAddress });
+      expect(response.status).to.equal(303);
+      return String(response.headers['set-cookie']);
+    };
+    expect(await signInFrom('127.0.0.1')).to.match(/;\s*secure/i);
+    expect(await signInFrom('127.0.0.2')).not.to.match(/;\s*secure/i);
+  });
+
   it('counts wrong keys at the sign-in form against the same limit as wrong X-API-Keys, and still lets a right key in', async () => {
     vigil = await TestVigil.start({ env: { VIGIL_AUTH_FAILURE_LIMIT: '2' } });
     const owner = await vigil.user('owner@example.com');
@@ -84,6 +99,18 @@ describe('Web console sessions', function () {
     vigil.clock.advance(61_000);
     expect((await fetch(`${vigil.url}/sign-in`, form({ api_key: wrongKey }))).status).to.equal(401);
   });
+
+  for (const spoof of SPOOFS) {
+    it(`counts wrong keys at the sign-in form behind a trusted proxy by one address, whatever X-Forwarded-For it makes up: ${spoof.name} (VIGIL_TRUST_PROXY=${spoof.trust})`, async () => {
+      vigil = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: spoof.trust } });
+      const wrongKey = 'vgl_live_AAAAAAAAAAAAAAAAAAAAAAAAAA';
+      await expectThrottledAfterTwenty(async (i) => {
+        const body = new URLSearchParams({ api_key: i % 2 ? wrongKey : 'not a key at all' }).toString();
+        const headers = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': spoof.forwardedFor(i) };
+        return (await send(vigil.url, 'POST', '/sign-in', { headers, body, localAddress: spoof.from })).status;
+      }, 401);
+    });
+  }
 
   it('sends its pages compressed to a browser that accepts gzip', async () => {
     vigil = await TestVigil.start();

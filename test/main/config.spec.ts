@@ -46,6 +46,24 @@ describe('loadConfig › VIGIL_PRIVATE_TARGETS', () => {
   });
 });
 
+describe('loadConfig › VIGIL_TRUST_PROXY', () => {
+  it('trusts no proxy by default, one hop for true, a hop count, or the proxies listed', () => {
+    expect(loadConfig({}).trustProxy).to.deep.equal({ hops: 0 });
+    expect(loadConfig({ VIGIL_TRUST_PROXY: 'false' }).trustProxy).to.deep.equal({ hops: 0 });
+    expect(loadConfig({ VIGIL_TRUST_PROXY: 'true' }).trustProxy).to.deep.equal({ hops: 1 });
+    expect(loadConfig({ VIGIL_TRUST_PROXY: '2' }).trustProxy).to.deep.equal({ hops: 2 });
+    expect(loadConfig({ VIGIL_TRUST_PROXY: '10.0.0.0/8,uniquelocal' }).trustProxy).to.deep.equal({ ranges: ['10.0.0.0/8', 'uniquelocal'] });
+  });
+
+  it('refuses at start a setting it cannot read, naming the variable and the entry', () => {
+    expect(() => loadConfig({ VIGIL_TRUST_PROXY: 'yes' })).to.throw(
+      ConfigError,
+      'VIGIL_TRUST_PROXY must be true, false, a hop count or a list of proxy addresses: yes is not an IP address, a CIDR range, loopback, linklocal or uniquelocal',
+    );
+    expect(() => loadConfig({ VIGIL_TRUST_PROXY: '10.0.0.1, proxy.internal' })).to.throw(ConfigError, /proxy\.internal is not an IP address/);
+  });
+});
+
 describe('loadConfig › the lag /readyz allows', () => {
   it('is 1000 events and 60 seconds by default, and takes VIGIL_READY_MAX_LAG_SECONDS from 1 to 86400', () => {
     expect(loadConfig({})).to.include({ readyMaxLagEvents: 1000, readyMaxLagSeconds: 60 });

@@ -128,7 +128,7 @@ describe('VIGIL_PRIVATE_TARGETS', function () {
       const monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Site', type: 'UPTIME_HTTP', schedule: '1m', uptime_url: `http://127.1:${target.port}/health` } })).body.monitor;
       await vigil.check();
       expect((await vigil.request('GET', `/v1/monitors/${monitor.id}/check-results/latest`, { key })).body).to.include({ is_up: true, check_status: 'ok' });
-      const tool = await vigil.request('POST', '/v1/tools/check-http', { key, body: { url: `http://localhost:${target.port}/tool` } });
+      const tool = await vigil.request('POST', '/v1/tools/check-http', { key, body: { url: `http://localhost:${target.port}/tool`, project_id: projectId } });
       expect(tool.body).to.include({ status: 'up', error: null });
       expect(target.seen.map((r) => r.url).sort()).to.deep.equal(['/health', '/tool']);
     });
@@ -139,11 +139,11 @@ describe('VIGIL_PRIVATE_TARGETS', function () {
       await vigil.check();
       expect((await vigil.request('GET', `/v1/monitors/${monitor.id}/check-results/latest`, { key })).body).to.include({ is_up: false, check_status: 'probe_error', error: 'refused to check a private address (127.0.0.1)' });
       for (const { host, refused } of LOOPBACK_FORMS) {
-        const tool = await vigil.request('POST', '/v1/tools/check-http', { key, body: { url: `http://${host}:${target.port}/tool` } });
+        const tool = await vigil.request('POST', '/v1/tools/check-http', { key, body: { url: `http://${host}:${target.port}/tool`, project_id: projectId } });
         expect(tool.body, host).to.include({ status: 'down', error: `refused to check a private address (${refused})` });
       }
       for (const hostname of ['127.0.0.1', 'localhost', '2130706433', '::ffff:7f00:1']) {
-        const ssl = await vigil.request('POST', '/v1/tools/check-ssl', { key, body: { hostname, port: target.port } });
+        const ssl = await vigil.request('POST', '/v1/tools/check-ssl', { key, body: { hostname, port: target.port, project_id: projectId } });
         expect(ssl.body, hostname).to.include({ valid: false });
         expect(ssl.body.error, hostname).to.match(/^refused to check a private address \((127\.0\.0\.1|localhost|::ffff:7f00:1)\)$/);
       }

@@ -148,4 +148,22 @@ describe('Badges', () => {
     expect((await vigil.request('POST', `/v1/projects/${projectId}/badge-key`, { key: readerKey })).status).to.equal(403);
     expect((await vigil.request('GET', `/v1/projects/${projectId}/badge-key`, { key: readerKey })).status).to.equal(200);
   });
+
+  it("counts a badge URL that names nothing against the client's address as a wrong key does, so a key's slugs cannot be guessed in bulk", async () => {
+    vigil.clock.advance(60_000);
+    const statuses: number[] = [];
+    for (const slug of ['admin', 'payroll', 'db-backup', 'vpn', 'ldap-sync', 'billing', 'deploy', 'cron', 'mail', 'etl', 'reports', 'sso', 'api', 'web', 'queue', 'cache', 'dns', 'ci', 'nightly', 'export', 'import']) {
+      statuses.push((await badge(`/badge/${badgeKey}/${slug}.json`)).status);
+    }
+    expect(statuses).to.deep.equal([...Array<number>(20).fill(404), 429]);
+    const throttled = await badge(`/badge/${'A'.repeat(22)}.svg`);
+    expect(throttled.status).to.equal(429);
+    expect(throttled.headers.get('retry-after')).to.equal('60');
+    expect(throttled.headers.get('cache-control')).to.equal('no-store');
+    expect(throttled.body.error).to.match(/^too many failed authentications from this address/);
+    // A badge that names its monitor still answers, and a wrong API key from the address is one too many as well.
+    expect((await badge(`/badge/${badgeKey}/backup.json`)).body.message).to.equal('up');
+    expect((await vigil.request('GET', '/v1/projects', { key: 'vgl_live_AAAAAAAAAAAAAAAAAAAAAAAAAA' })).status).to.equal(429);
+    vigil.clock.advance(60_000);
+  });
 });

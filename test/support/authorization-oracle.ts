@@ -140,10 +140,10 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'POST /v1/maintenance-windows/:windowId/end': MANAGE_MONITORS,
   'DELETE /v1/maintenance-windows/:windowId': MANAGE_MONITORS,
 
-  // Diagnostic tools reach no project: any key.
-  'POST /v1/tools/check-http': ANY_KEY,
-  'POST /v1/tools/check-ssl': ANY_KEY,
-  'POST /v1/tools/check-dns': ANY_KEY,
+  // docs/api.md "History, uptime and tools": a tool run is gated as creating a monitor in the project it names.
+  'POST /v1/tools/check-http': CREATE_MONITORS,
+  'POST /v1/tools/check-ssl': CREATE_MONITORS,
+  'POST /v1/tools/check-dns': CREATE_MONITORS,
 };
 
 /** `POST /v1/api-keys (project key)` → `POST /v1/api-keys`. */

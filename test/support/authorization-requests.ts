@@ -176,8 +176,8 @@ export const REQUESTS: Readonly<Record<string, OperationRequest>> = {
   'POST /v1/maintenance-windows/:windowId/end': { prepare: fresh((c) => c.fixtures.maintenanceWindow(c.project.projectId, c.project.monitorId)), line: (ids) => post(`/v1/maintenance-windows/${ids.fresh}/end`) },
   'DELETE /v1/maintenance-windows/:windowId': { prepare: fresh((c) => c.fixtures.maintenanceWindow(c.project.projectId, c.project.monitorId)), line: (ids) => del(`/v1/maintenance-windows/${ids.fresh}`) },
 
-  'POST /v1/tools/check-http': { line: (_ids, sinkUrl) => post('/v1/tools/check-http', { url: sinkUrl }) },
-  'POST /v1/tools/check-ssl': { line: (_ids, sinkUrl) => post('/v1/tools/check-ssl', { hostname: '127.0.0.1', port: Number(new URL(sinkUrl).port) }) },
+  'POST /v1/tools/check-http': { line: (ids, sinkUrl) => post('/v1/tools/check-http', { url: sinkUrl, project_id: ids.projectId }) },
+  'POST /v1/tools/check-ssl': { line: (ids, sinkUrl) => post('/v1/tools/check-ssl', { hostname: '127.0.0.1', port: Number(new URL(sinkUrl).port), project_id: ids.projectId }) },
   // Answered by a resolver on 127.0.0.1 that is not there (VIGIL_DNS_SERVERS), so nothing leaves the machine.
-  'POST /v1/tools/check-dns': { line: () => post('/v1/tools/check-dns', { hostname: 'vigil.invalid' }) },
+  'POST /v1/tools/check-dns': { line: (ids) => post('/v1/tools/check-dns', { hostname: 'vigil.invalid', project_id: ids.projectId }) },
 };

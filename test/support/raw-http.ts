@@ -11,17 +11,19 @@ export interface RawResponse {
 
 /**
  * Sends exactly what it is given through node:http (which, unlike fetch, lets a test send repeated
- * headers, latin-1 bytes in a path and a body of any bytes under any Content-Type).
+ * headers, latin-1 bytes in a path and a body of any bytes under any Content-Type), and from
+ * another loopback address than 127.0.0.1 (`localAddress`: 127.0.0.2 is this machine too).
  */
 export function send(
   url: string,
   method: string,
   path: string,
-  options: { headers?: OutgoingHttpHeaders; body?: string | Buffer; agent?: Agent } = {},
+  options: { headers?: OutgoingHttpHeaders; body?: string | Buffer; agent?: Agent; localAddress?: string } = {},
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: hostname, port, method, path, headers: options.headers ?? {}, agent: options.agent ?? false }, (response) => {
+    const local = options.localAddress === undefined ? {} : { localAddress: options.localAddress };
+    const outgoing = request({ host: hostname, port, method, path, headers: options.headers ?? {}, agent: options.agent ?? false, ...local }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));

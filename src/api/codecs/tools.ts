@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { BodyOf, BoundedString, Checked, Integer, OneOf } from '../validation.js';
+import { BodyOf, BoundedString, Checked, Integer, OneOf, Uuid } from '../validation.js';
 import { UptimeUrl } from './monitors.js';
 
 const Hostname = Checked<string>(
@@ -11,6 +11,9 @@ const Hostname = Checked<string>(
   { type: 'string', maxLength: 253, description: 'a host name or an IP address' },
 );
 
-export const CheckHttpBody = BodyOf({ url: UptimeUrl }, { method: OneOf(['GET', 'HEAD', 'POST'] as const), follow_redirects: t.boolean });
-export const CheckSslBody = BodyOf({ hostname: Hostname }, { port: Integer(1, 65535) });
-export const CheckDnsBody = BodyOf({ hostname: BoundedString(1, 253) }, {});
+/** The project the run is on behalf of, as a monitor's: the caller must be able to create monitors there. Optional with a project key. */
+const onBehalfOf = { project_id: Uuid };
+
+export const CheckHttpBody = BodyOf({ url: UptimeUrl }, { method: OneOf(['GET', 'HEAD', 'POST'] as const), follow_redirects: t.boolean, ...onBehalfOf });
+export const CheckSslBody = BodyOf({ hostname: Hostname }, { port: Integer(1, 65535), ...onBehalfOf });
+export const CheckDnsBody = BodyOf({ hostname: BoundedString(1, 253) }, { ...onBehalfOf });

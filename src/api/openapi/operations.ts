@@ -18,6 +18,7 @@ import {
 } from '../codecs/queries.js';
 import { CheckDnsBody, CheckHttpBody, CheckSslBody } from '../codecs/tools.js';
 import { PingQuery } from '../ping-api.js';
+import { TOOL_RUNS_PER_MINUTE } from '../tool-runs.js';
 import * as R from './responses.js';
 import * as S from './status-page-responses.js';
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
@@ -50,6 +51,7 @@ export interface Operation {
 
 const READ = 'Scope `read`; any role in the project.';
 const CREATE_MONITOR = 'Scope `manage_monitors`; role MEMBER or higher. Project keys may call it.';
+const RUN_TOOL = `${CREATE_MONITOR} As creating a monitor, in the project \`project_id\` names (a project key's own by default); at most ${TOOL_RUNS_PER_MINUTE} runs a minute for each user, then 429.`;
 const MANAGE_MONITOR = 'Scope `manage_monitors`; role MANAGER or higher. Project keys may call it.';
 const MANAGE_PROJECT = 'Account key with scope `manage_projects`; role MANAGER or higher.';
 const MANAGE_NOTIFICATIONS = 'Account key with scope `manage_notifications`; role MANAGER or higher.';
@@ -150,9 +152,9 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'delete', path: '/v1/maintenance-windows/:windowId', ...about('Maintenance windows', 'Cancel a maintenance window (no longer listed); what it held back that is still failing opens at once'), access: MANAGE_MONITOR, success: { status: 204, description: 'Cancelled' } },
 
   // Diagnostic tools
-  { method: 'post', path: '/v1/tools/check-http', ...about('Tools', 'Run one HTTP check now, as the checker would'), access: READ, body: CheckHttpBody, success: { status: 200, description: 'What the probe saw', body: R.ToolReport } },
-  { method: 'post', path: '/v1/tools/check-ssl', ...about('Tools', "Inspect a host's TLS certificate"), access: READ, body: CheckSslBody, success: { status: 200, description: 'The certificate', body: R.ToolReport } },
-  { method: 'post', path: '/v1/tools/check-dns', ...about('Tools', 'Resolve a host name'), access: READ, body: CheckDnsBody, success: { status: 200, description: 'The records', body: R.ToolReport } },
+  { method: 'post', path: '/v1/tools/check-http', ...about('Tools', 'Run one HTTP check now, as the checker would'), access: RUN_TOOL, body: CheckHttpBody, success: { status: 200, description: 'What the probe saw', body: R.ToolReport } },
+  { method: 'post', path: '/v1/tools/check-ssl', ...about('Tools', "Inspect a host's TLS certificate"), access: RUN_TOOL, body: CheckSslBody, success: { status: 200, description: 'The certificate', body: R.ToolReport } },
+  { method: 'post', path: '/v1/tools/check-dns', ...about('Tools', 'Resolve a host name'), access: RUN_TOOL, body: CheckDnsBody, success: { status: 200, description: 'The records', body: R.ToolReport } },
 
   // The Ping API: no key; GET, POST and HEAD alike.
   ...pingOperations(),

@@ -1,4 +1,5 @@
 import type { Router } from '@koa/router';
+import type * as t from 'io-ts';
 import { runHttpCheck } from '../../checker/http-check.js';
 import { inspectDns } from '../../checker/dns-inspect.js';
 import { inspectTls } from '../../checker/tls-inspect.js';
@@ -9,14 +10,17 @@ import type { CheckResultDocument } from '../../../projections/check-results.js'
 import type { ApiDependencies } from '../dependencies.js';
 import { HttpError } from '../errors.js';
 import { gate } from '../gate.js';
-import { gatedMonitor } from '../monitor-access.js';
+import { gatedMonitor, targetProject } from '../monitor-access.js';
 import type { VigilState } from '../state.js';
 import { PeriodQuery, queryFields } from '../codecs/queries.js';
 import { CheckDnsBody, CheckHttpBody, CheckSslBody } from '../codecs/tools.js';
+import { ToolRunLimit } from '../tool-runs.js';
 import { decode, pathId } from '../validation.js';
 import { isUptimeType } from '../../domain/monitors/schedule.js';
 
 const READ = { scope: 'read' } as const;
+/** As creating a monitor: a tool run reaches nothing a monitor its caller could create would not. */
+const RUN_TOOL = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 const TOOL_TIMEOUT_MS = 10_000;
 
 const periodQuery = (query: Record<string, unknown>) => decode(PeriodQuery, queryFields(query, PeriodQuery), 'query').period_hours ?? 24;
@@ -27,6 +31,16 @@ export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies):
   const tools = deps.config.checks;
   // The tools are checks: under VIGIL_PRIVATE_TARGETS=deny they reach no private address, as the checker.
   const guard = guardFor(deps.config.privateTargets, 'check');
+  const runs = new ToolRunLimit(commands.clock);
+
+  /** The body of a tool run its caller may start: gated as creating a monitor in the project it names, and counted. */
+  async function toolRun<A extends { project_id?: string }>(state: VigilState, codec: t.Decoder<unknown, A>, raw: unknown): Promise<A> {
+    await gate(readModels, state.caller, { scope: RUN_TOOL.scope }, null);
+    const body = decode(codec, raw);
+    await gate(readModels, state.caller, RUN_TOOL, targetProject(state, body.project_id));
+    runs.take(state.caller.userId);
+    return body;
+  }
 
   router.get('/monitors/:monitorId/check-results/latest', async (ctx) => {
     const monitor = await gatedMonitor(readModels, ctx.state, ctx.params['monitorId'], READ);
@@ -62,8 +76,7 @@ export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies):
   });
 
   router.post('/tools/check-http', async (ctx) => {
-    await gate(readModels, ctx.state.caller, READ, null);
-    const body = decode(CheckHttpBody, ctx.request.body);
+    const body = await toolRun(ctx.state, CheckHttpBody, ctx.request.body);
     const outcome = await runHttpCheck(
       { url: body.url, method: body.method ?? 'GET', headers: {}, body: null, timeoutMs: TOOL_TIMEOUT_MS, followRedirects: body.follow_redirects ?? true, verifySsl: true, expectedStatus: [], keyword: null, keywordAbsent: false },
       { extraCaPem: tools.extraCaPem, privateTargets: deps.config.privateTargets, userAgent: 'Vigil-Uptime/0.1 (tools)' },
@@ -77,16 +90,14 @@ export function uptimeRoutes(router: Router<VigilState>, deps: ApiDependencies):
   });
 
   router.post('/tools/check-ssl', async (ctx) => {
-    await gate(readModels, ctx.state.caller, READ, null);
-    const body = decode(CheckSslBody, ctx.request.body);
+    const body = await toolRun(ctx.state, CheckSslBody, ctx.request.body);
     const port = body.port ?? 443;
     const inspection = await inspectTls(body.hostname, port, { extraCaPem: tools.extraCaPem, guard, timeoutMs: TOOL_TIMEOUT_MS, now: commands.clock() });
     ctx.body = { ok: true, ...inspection, hostname_checked: body.hostname, port_checked: port, checked_at: commands.clock().toISOString(), check_region: tools.region };
   });
 
   router.post('/tools/check-dns', async (ctx) => {
-    await gate(readModels, ctx.state.caller, READ, null);
-    const body = decode(CheckDnsBody, ctx.request.body);
+    const body = await toolRun(ctx.state, CheckDnsBody, ctx.request.body);
     const inspection = await inspectDns(body.hostname, tools.dnsServers, 3000);
     ctx.body = { ok: true, hostname_checked: body.hostname, ...inspection, checked_at: commands.clock().toISOString(), check_region: tools.region };
   });
