@@ -62,7 +62,7 @@ describe('Check summaries over months', function () {
 
     // The page's 90 days: each one's share of checks up, as the checks were.
     const statusPage = async () => (await vigil.request('GET', '/status/uptime')).text;
-    const bars = (html: string) => [...html.matchAll(/aria-label="(\d{4}-\d{2}-\d{2}): ([^"]+)"/g)].map((m) => [m[1]!, m[2]!]);
+    const bars = (html: string) => [...html.matchAll(/aria-label="(\d{4}-\d{2}-\d{2}): ([^"]+)"/g)].map((m): [string, string] => [m[1]!, m[2]!]);
     const html = await statusPage();
     const shown = bars(html);
     expect(shown).to.have.length(90);
@@ -74,7 +74,7 @@ describe('Check summaries over months', function () {
       expect(label, day).to.match(new RegExp(`^${String(percent(figures.up, figures.total)).replace('.', '\\.')}% up`));
     }
     expect(shown.at(-1)![0]).to.equal(today);
-    const shownDays = shown.map(([day]) => expected.get(day!)!);
+    const shownDays = shown.map(([day]) => expected.get(day)!);
     const overall = percent(shownDays.reduce((sum, d) => sum + d.up, 0), shownDays.reduce((sum, d) => sum + d.total, 0));
     expect(html).to.contain(`${overall}% uptime`);
     const days = await vigil.vigil.stores.readModels.find<{ day: string; total: number; up: number }>('check_days', { monitor_id: monitorId });

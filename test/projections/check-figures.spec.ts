@@ -76,7 +76,7 @@ describe('Check figures (check_hours, check_days)', () => {
     it('drop the days and hours a pause in the checks left behind, as a rebuild that no longer finds their summaries makes them', () => {
       // Ten days of checks, 100 days paused, then 95 days more: the window (2,232) keeps 93 days of them.
       const first = summaries('2026-01-01T00:00:00.000Z', 10 * 24, null);
-      const second = summaries('2026-04-21T00:00:00.000Z', 95 * 24, first.at(-1)!.data.hour as string);
+      const second = summaries('2026-04-21T00:00:00.000Z', 95 * 24, first.at(-1)!.created);
       const log = [...first, ...second];
       const kept = log.slice(-2232);
       for (const projection of [checkDaysProjection, checkHoursProjection] as Projection<object>[]) {
