@@ -138,11 +138,11 @@ export async function runMonitorCommand(
       return finish(events, loaded, position, null);
     }
 
-    /** `checked`: how many events went to each stream, where the append checked both streams' revisions. */
+    /** `checked`: how many events went to each stream, where the append checked every stream's revision. */
     async function finish(decided: MonitorEvent[], loaded: LoadedMonitor, position: number | null, checked: { pings: number; summaries: number; others: number } | null): Promise<MonitorOutcome> {
       const state = decided.reduce(monitorDecider.evolve, loaded.state);
       const events = [...recorded, ...decided];
-      // With both revisions checked, the fold after this command is exactly the streams' state.
+      // With every revision checked, the fold after this command is exactly the streams' state.
       // Otherwise the next load reads just the events appended here.
       if (checked) {
         const revisions = { monitorRevision: after(loaded.monitorRevision, checked.others), pingRevision: after(loaded.pingRevision, checked.pings), summaryRevision: after(loaded.summaryRevision, checked.summaries) };
@@ -175,14 +175,17 @@ async function decideInCircumstances(context: CommandContext, command: MonitorCo
  * Sets the window of the monitor's summaries stream before the first summary that carries a larger
  * one is appended (as the pings' window is set before the monitor that keeps them): a crash between
  * leaves a window that keeps more, never less. `before`: the window an earlier attempt of the same
- * command set, on a fold another process had moved past; set again to what this fold decided, lest
- * it stay narrower than the summaries in the stream say. Returns the window set, if any.
+ * command set, on a fold another process had moved past; it is set again to the larger of what the
+ * stream's newest summary says and what this fold decided, lest it stay narrower than the
+ * summaries in the stream. Returns the window this command last set, if any.
  */
 async function widenSummaryWindow(context: CommandContext, monitorId: string, state: MonitorState, summaries: MonitorEvent[], before: number | null): Promise<number | null> {
-  const kept = Math.max(0, ...summaries.map((e) => (e.type === 'ChecksSummarized' ? (e.data.summaries_kept ?? 0) : 0)));
-  if (kept === 0 || (kept <= (state.lastSummary?.kept ?? 0) && (before === null || before === kept))) return before;
-  await context.events.setStreamMaxCount(checkHoursStream(monitorId), kept);
-  return kept;
+  const decided = Math.max(0, ...summaries.map((e) => (e.type === 'ChecksSummarized' ? (e.data.summaries_kept ?? 0) : 0)));
+  const recorded = state.lastSummary?.kept ?? 0;
+  const wanted = before === null ? decided : Math.max(decided, recorded);
+  if (wanted === 0 || (before === null ? wanted <= recorded : wanted === before)) return before;
+  await context.events.setStreamMaxCount(checkHoursStream(monitorId), wanted);
+  return wanted;
 }
 
 /** A stream's revision once `appended` more events are in it. */

@@ -89,6 +89,37 @@ for (const path of paths) {
   });
 }
 
+describe('A check decided on a fold another process moved past, appending to every stream at once (embedded)', () => {
+  let stores: EmbeddedStores;
+  beforeEach(() => (stores = openEmbeddedStores()));
+  afterEach(() => stores.dispose());
+
+  it('leaves the summaries\' window as wide as the newest summary says, though it had set a narrower one before its append was refused', async () => {
+    const uptime: MonitorConfig = { ...config, name: 'Site', slug: 'site', type: 'UPTIME_HTTP', schedule: '1h', retention_count: 10, uptime: { ...UPTIME_DEFAULTS, uptime_url: 'https://site.example.com/' } };
+    const setup = commandContext(stores.events);
+    const { projectId } = await createProject(setup, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(setup, { project_id: projectId, config: uptime, slugGiven: true }, actor);
+    const checkAt = (context: ReturnType<typeof commandContext>, now: string) => runMonitorCommand(context, {
+      type: 'RecordCheck', monitor_id: monitorId, incident_ids: { failed: `f-${now}`, ssl: `s-${now}` }, ssl_warning_days: 14, repage_after_seconds: 3600, now,
+      check: { check_id: `c-${now}`, status_code: 200, response_time_ms: 5, is_up: true, error: null, ssl_expires_at: null, ssl_issuer: null, check_region: 'local', check_status: 'ok', cycle_id: null, attempts: 1 },
+    }, actor);
+    const window = () => stores.db.prepare<[string], { max_count: number }>('SELECT max_count FROM es_streams WHERE stream = ?').get(`checkhours-${monitorId}`)?.max_count;
+    const first = commandContext(stores.events);
+    await checkAt(first, '2026-03-01T10:30:00.000Z');
+    // Another process checks it every minute from now on, and records the 10 o'clock hour's summary.
+    const second = commandContext(stores.events);
+    await updateMonitor(second, monitorId, { schedule: '1m' }, actor);
+    await checkAt(second, '2026-03-01T11:05:00.000Z');
+    expect(window()).to.equal(93 * 24 * 7);
+
+    // The first, still folding the hourly schedule and an hour not summarized, sets that one's window first.
+    await checkAt(first, '2026-03-01T11:06:00.000Z');
+
+    expect((await stores.events.readStream(`checkhours-${monitorId}`)).map((e) => e.data['hour'])).to.deep.equal(['2026-03-01T10:00:00.000Z']);
+    expect(window()).to.equal(93 * 24 * 7);
+  });
+});
+
 describe('A timer fire racing a check-in, appending to both streams at once (embedded)', () => {
   let stores: EmbeddedStores;
   beforeEach(() => (stores = openEmbeddedStores()));
