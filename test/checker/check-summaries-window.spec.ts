@@ -101,4 +101,69 @@ describe('Check summaries over months', function () {
     expect(await statusPage()).to.equal(html);
     await vigil.stop();
   });
+
+  it('go on from a log whose summaries are in the monitor stream: the next one, in its own stream, follows the last there, and the figures and a rebuild stay whole', async () => {
+    const clock = new TestClock(Date.parse('2026-03-01T12:01:00.000Z'));
+    let vigil = await TestVigil.start({ clock });
+    const key = await vigil.accountKey(await vigil.user('old@example.com'), ALL_SCOPES);
+    const projectId = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Uptime' } })).body.project.id;
+    const created = await vigil.request('POST', '/v1/monitors', {
+      key, body: { project_id: projectId, name: 'Site', slug: 'site', type: 'UPTIME_HTTP', schedule: '1m', uptime_url: 'https://site.example.com/', retention_count: 10, failure_tolerance: 5 },
+    });
+    const monitorId: string = created.body.monitor.id;
+    const ids = { monitor_id: monitorId, project_id: projectId };
+    // As an earlier Vigil left it: three checks of the 11 o'clock hour, summarized (version 1) in the
+    // monitor stream with the first check of 12 o'clock.
+    const events = vigil.vigil.stores.events;
+    const recorded = (n: number, at: string) => ({
+      type: 'CheckCompleted', metadata: { kind: 'system', schema_version: 2 },
+      data: { ...ids, ...observation(n), check_id: `old-${n}`, checked_at: at, check_number: n + 1, consecutive_failures: 0, last_success_at: at, next_expected_at: at, retention_count: 10 },
+    });
+    await events.appendToStream(`pings-${monitorId}`, [recorded(0, '2026-03-01T11:57:00.000Z'), recorded(1, '2026-03-01T11:58:00.000Z'), recorded(2, '2026-03-01T11:59:00.000Z')]);
+    await events.appendToStream(`pings-${monitorId}`, [recorded(3, '2026-03-01T12:00:00.000Z')]);
+    await events.appendToStream(`monitor-${monitorId}`, [{
+      type: 'ChecksSummarized', metadata: { kind: 'system' },
+      data: { ...ids, hour: '2026-03-01T11:00:00.000Z', total: 3, up: 3, down: 0, times: [20, 21, 22], summarized_at: '2026-03-01T12:00:00.000Z' },
+    }]);
+    await vigil.stopKeepingData();
+
+    // This Vigil checks on: the rest of the 12 o'clock hour and the first of 13 o'clock.
+    vigil = await TestVigil.reopen(vigil.dataDir, vigil.env, clock);
+    for (let n = 4; n <= 64; n += 1) {
+      await runMonitorCommand(vigil.commands, {
+        type: 'RecordCheck', monitor_id: monitorId, check: observation(n), incident_ids: { failed: randomUUID(), ssl: randomUUID() }, ssl_warning_days: 14, repage_after_seconds: 3600, now: clock.now().toISOString(),
+      }, CHECKER);
+      if (n % 4 === 3) await vigil.settle();
+      clock.advance(60_000);
+    }
+    await vigil.settle();
+
+    expect((await vigil.vigil.stores.events.readStream(`monitor-${monitorId}`)).map((e) => e.type)).to.deep.equal(['MonitorCreated', 'ChecksSummarized']);
+    const summaries = (await vigil.vigil.stores.events.readStream(`checkhours-${monitorId}`)).map((e) => e.data);
+    // Checks of 12 o'clock kept ten at a time: six summaries, the first naming the last of the old ones.
+    expect(summaries.map((d) => [d['hour'], d['total'], d['previous_hour']])).to.deep.equal([
+      ['2026-03-01T12:00:00.000Z', 10, '2026-03-01T11:00:00.000Z'],
+      ...Array.from({ length: 5 }, () => ['2026-03-01T12:00:00.000Z', 10, '2026-03-01T12:00:00.000Z']),
+    ]);
+    const hours = await vigil.vigil.stores.readModels.find<{ hour: string; total: number; up: number }>('check_hours', { monitor_id: monitorId });
+    const upIn = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i).filter(isUp).length;
+    expect(hours.map(({ doc }) => [doc.hour, doc.total, doc.up])).to.deep.equal([
+      ['2026-03-01T11:00:00.000Z', 3, 3],
+      ['2026-03-01T12:00:00.000Z', 60, upIn(3, 63)],
+      ['2026-03-01T13:00:00.000Z', 2, upIn(63, 65)],
+    ]);
+    const warm = await loadMonitorState(vigil.commands, monitorId);
+    await vigil.stopKeepingData();
+
+    vigil = await TestVigil.reopen(vigil.dataDir, vigil.env, clock);
+    const cold = await loadMonitorState(vigil.commands, monitorId);
+    expect({ ...cold, incidents: [...cold.incidents] }).to.deep.equal({ ...warm, incidents: [...warm.incidents] });
+    await vigil.stopKeepingData();
+    const db = openSqliteDatabase(`${vigil.dataDir}/vigil.db`);
+    const live = dumpReadModels(db);
+    expect(await runCli(['projections', 'rebuild'], { env: vigil.env, stdout: () => undefined, stderr: new PassThrough() })).to.equal(0);
+    expect(dumpReadModels(db)).to.deep.equal(live);
+    db.close();
+    await (await TestVigil.reopen(vigil.dataDir, vigil.env, clock)).stop();
+  });
 });
