@@ -46,6 +46,8 @@ const text = (value: unknown) => (typeof value === 'string' ? value : null);
  * retention_count it was recorded under. Not those recorded in the monitor's own stream before they
  * were kept with the pings (a check's `check_number` or a deadline's `counters` null): that stream
  * is never truncated, and the entry `retention_count` back in it is any event of the monitor.
+ * Hourly check summaries leave theirs the same way, each carrying its stream's window
+ * (`summaries_kept`; null on those in the monitor's own stream).
  */
 function retentionOf(event: ProjectedEvent): number | null {
   switch (event.type) {
@@ -56,6 +58,8 @@ function retentionOf(event: ProjectedEvent): number | null {
     case 'CheckInMissed':
     case 'RunOverdue':
       return event.data.counters?.retention_count ?? null;
+    case 'ChecksSummarized':
+      return event.data.summaries_kept;
     default:
       return null;
   }
@@ -111,7 +115,7 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
     if (event.type === 'MonitorDeleted') {
       // The monitor's own streams leave the log; the pages about its incidents stay, in theirs.
       const monitor_id = event.data.monitor_id;
-      return { where: { monitor_id, stream: { $in: [`monitor-${monitor_id}`, `pings-${monitor_id}`] } } };
+      return { where: { monitor_id, stream: { $in: [`monitor-${monitor_id}`, `pings-${monitor_id}`, `checkhours-${monitor_id}`] } } };
     }
     // A ping has no entry of its own; the observation retention drops as it is kept goes.
     if (event.type === 'PingReceived') return droppedObservations(event);

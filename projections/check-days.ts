@@ -25,6 +25,24 @@ export const CHECK_DAYS_KEPT = 92;
 const DAY_MS = 86_400_000;
 const bucketId = (monitorId: string, day: string) => `${monitorId}:${day}`;
 
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The days dropped with an event of `day`: the one CHECK_DAYS_KEPT days behind it, or, with a
+ * summary naming the hour of the one before it (on `previous`), every day that one left which is
+ * now as far behind (as in check_hours): the days before a pause in the checks leave as they would
+ * have, had the checks gone on, as their summaries leave the log.
+ */
+function droppedDays(day: string, previous: string | null): string[] {
+  const at = Date.parse(`${day}T00:00:00.000Z`);
+  const until = at - CHECK_DAYS_KEPT * DAY_MS;
+  if (previous === null || previous >= day) return [dayOf(until)];
+  const before = Date.parse(`${previous}T00:00:00.000Z`);
+  const dropped: string[] = [];
+  for (let t = before - CHECK_DAYS_KEPT * DAY_MS + DAY_MS; t <= Math.min(until, before); t += DAY_MS) dropped.push(dayOf(t));
+  return dropped;
+}
+
 /**
  * Up and total checks per monitor per UTC day; each new day drops the one CHECK_DAYS_KEPT days
  * behind it. An hour's summary replaces the checks of it that it covers (as in check_hours).
@@ -41,8 +59,8 @@ export const checkDaysProjection: Projection<CheckDayDocument> = {
       : event.type === 'CheckCompleted' && event.data.check_status === 'ok' ? { monitorId: event.data.monitor_id, day: event.data.checked_at.slice(0, 10) }
       : null;
     if (counted === null) return { ids: [] };
-    const dropped = new Date(Date.parse(`${counted.day}T00:00:00.000Z`) - CHECK_DAYS_KEPT * DAY_MS).toISOString().slice(0, 10);
-    return { ids: [bucketId(counted.monitorId, counted.day), bucketId(counted.monitorId, dropped)] };
+    const previous = event.type === 'ChecksSummarized' ? event.data.previous_hour?.slice(0, 10) ?? null : null;
+    return { ids: [bucketId(counted.monitorId, counted.day), ...droppedDays(counted.day, previous).map((day) => bucketId(counted.monitorId, day))] };
   },
   apply(doc, event, id) {
     if (event.type !== 'CheckCompleted' && event.type !== 'ChecksSummarized') return null;

@@ -50,6 +50,26 @@ export const CHECK_HOURS_KEPT = 721;
 const bucketId = (monitorId: string, hour: string) => `${monitorId}:${hour}`;
 const NONE = { total: 0, up: 0, down: 0 };
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * The hours dropped with an event of `hour`: the one CHECK_HOURS_KEPT hours behind it. A summary
+ * naming the hour of the one before it (`previous`) drops every hour that one left which is now as
+ * far behind: after a pause in the checks, the hours before it leave as they would have, had the
+ * checks gone on. Their summaries leave the log (their stream is kept to a window), so a rebuild
+ * would not make them again.
+ */
+function droppedHours(hour: string, previous: string | null): string[] {
+  const at = Date.parse(hour);
+  const until = at - CHECK_HOURS_KEPT * HOUR_MS;
+  if (previous === null || previous >= hour) return [new Date(until).toISOString()];
+  const before = Date.parse(previous);
+  const dropped: string[] = [];
+  // Hours after `previous` have no checks (they would have a summary in between) and hold nothing.
+  for (let t = before - CHECK_HOURS_KEPT * HOUR_MS + HOUR_MS; t <= Math.min(until, before); t += HOUR_MS) dropped.push(new Date(t).toISOString());
+  return dropped;
+}
+
 /**
  * Response times and up/down counts per monitor per hour: what response-time-stats and the
  * project uptime summary add up. Each new hour drops the one CHECK_HOURS_KEPT hours behind it.
@@ -67,8 +87,8 @@ export const checkHoursProjection: Projection<CheckHourDocument> = {
       : event.type === 'CheckCompleted' && event.data.check_status === 'ok' ? { monitorId: event.data.monitor_id, hour: hourOf(event.data.checked_at) }
       : null;
     if (counted === null) return { ids: [] };
-    const dropped = new Date(Date.parse(counted.hour) - CHECK_HOURS_KEPT * 3_600_000).toISOString();
-    return { ids: [bucketId(counted.monitorId, counted.hour), bucketId(counted.monitorId, dropped)] };
+    const previous = event.type === 'ChecksSummarized' ? event.data.previous_hour : null;
+    return { ids: [bucketId(counted.monitorId, counted.hour), ...droppedHours(counted.hour, previous).map((hour) => bucketId(counted.monitorId, hour))] };
   },
   apply(doc, event, id) {
     if (event.type !== 'CheckCompleted' && event.type !== 'ChecksSummarized') return null;

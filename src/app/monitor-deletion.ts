@@ -10,6 +10,8 @@ import { type Actor, handleCommand, toDomainEvent } from './command-handler.js';
 import { type CommandContext, nowIso } from './context.js';
 import { archiveMonitorIncidents } from './incident-records.js';
 import { releaseSlug, resolveIncident, runMonitorCommand } from './monitors.js';
+import { checkHoursStream } from '../domain/monitors/monitor-streams.js';
+import { isUptimeType } from '../domain/monitors/schedule.js';
 import { routedChannels } from './page-routing.js';
 
 export interface DeletionDependencies {
@@ -68,7 +70,8 @@ export async function deleteMonitor(deps: DeletionDependencies, monitorId: strin
  * 2. Its project records its removal (name and slug); this too outlives its streams, and says the
  *    deletion is under way (see projections/monitor-removals.ts). Its slug is freed.
  * 3. Once the read models hold every event of its streams, an incident a ping opened since the
- *    archiving is archived too, with what is left of its timeline; then its streams are hard-deleted.
+ *    archiving is archived too, with what is left of its timeline; then its streams are hard-deleted
+ *    (pings, an uptime monitor's hourly summaries, and last the monitor's own).
  * 4. Its project records that its streams are gone: the deletion is finished.
  *
  * A monitor whose streams are gone already has only the last step left. Each step decides on the
@@ -118,10 +121,12 @@ export async function finishMonitorDeletion(deps: DeletionDependencies, monitorI
       position = (await releaseSlug(commands, state.projectId, config.slug, monitorId, actor)) ?? position;
       // Events that leave the log before the projector has read them would never reach the read
       // models. (A ping can be appended after the deletion on a store that appends stream by stream.)
-      const [lastPing] = await commands.events.readStream(pingStream(monitorId), { direction: 'backwards', maxCount: 1 });
-      await deps.settled(Math.max(last.position, lastPing?.position ?? 0));
+      // An uptime monitor's hourly summaries have a stream of their own, deleted with the others.
+      const streams = [pingStream(monitorId), ...(isUptimeType(config.type) ? [checkHoursStream(monitorId)] : [])];
+      const newest = await Promise.all(streams.map((stream) => commands.events.readStream(stream, { direction: 'backwards', maxCount: 1 })));
+      await deps.settled(Math.max(last.position, ...newest.map(([event]) => event?.position ?? 0)));
       position = (await archiveMonitorIncidents(commands, deps.readModels, monitorId, actor)) ?? position;
-      await commands.events.deleteStream(pingStream(monitorId));
+      for (const stream of streams) await commands.events.deleteStream(stream);
       await commands.events.deleteStream(monitorStream(monitorId));
     }
     commands.monitorStates.forget(monitorId);

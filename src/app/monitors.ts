@@ -11,7 +11,8 @@ import {
   monitorStream,
   pingStream,
 } from '../domain/monitors/monitor.js';
-import { isObservation } from '../domain/monitors/monitor-streams.js';
+import { checkHoursStream, isCheckSummary, isObservation } from '../domain/monitors/monitor-streams.js';
+import { isUptimeType } from '../domain/monitors/schedule.js';
 import type { IncidentKind, UserActor } from '../domain/monitors/incidents.js';
 import { slugClaimDecider, slugClaimStream, slugify } from '../domain/monitors/slug-claim.js';
 import { incidentRecordDecider, incidentStream } from '../domain/incidents/incident-record.js';
@@ -35,9 +36,9 @@ export interface MonitorOutcome {
 const MAX_ATTEMPTS = 8;
 
 /**
- * Runs a command against a monitor: fold both streams, decide, then append the ping or check
- * result (if any) to the pings stream and everything else to the monitor stream, each with its
- * expected revision.
+ * Runs a command against a monitor: fold its streams, decide, then append the ping or check
+ * result (if any) to the pings stream, an uptime monitor's hourly summaries to its `checkhours-`
+ * stream and everything else to the monitor stream, each with its expected revision.
  * Where the store can (the embedded one), both appends are one and both streams' revisions are
  * checked even when only one is written, so the decision may start from the fold this process
  * kept after its last command instead of reading the streams again: had anyone else written to
@@ -62,6 +63,8 @@ export async function runMonitorCommand(
     let current = command;
     // Observations an earlier attempt recorded (see FollowUpDeadlines below).
     let recorded: MonitorEvent[] = [];
+    // The summaries' window an earlier attempt set (see widenSummaryWindow).
+    let windowSet: number | null = null;
     for (let attempt = 1; ; attempt += 1) {
       const remembered = attempt === 1 && context.events.appendToStreams ? context.monitorStates.remembered(monitorId) : undefined;
       const loaded = remembered ?? (await context.monitorStates.load(context.events, monitorId));
@@ -76,15 +79,22 @@ export async function runMonitorCommand(
       const append = (stream: string, toAppend: MonitorEvent[], expectedRevision: number | 'no_stream') =>
         appendRetrying(context.events, { streamName: stream, events: encode(stream, expectedRevision, toAppend), expectedRevision });
       const pings = events.filter(isObservation);
-      const others = events.filter((e) => !isObservation(e));
+      const summaries = events.filter(isCheckSummary);
+      const others = events.filter((e) => !isObservation(e) && !isCheckSummary(e));
+      windowSet = await widenSummaryWindow(context, monitorId, loaded.state, summaries, windowSet);
       let position: number | null = null;
       if (context.events.appendToStreams) {
         const toPings = { streamName: pingStream(monitorId), events: encode(pingStream(monitorId), loaded.pingRevision, pings), expectedRevision: loaded.pingRevision };
         const toMonitor = { streamName: monitorStream(monitorId), events: encode(monitorStream(monitorId), loaded.monitorRevision, others), expectedRevision: loaded.monitorRevision };
+        const summaryStream = checkHoursStream(monitorId);
+        const toSummaries = { streamName: summaryStream, events: encode(summaryStream, loaded.summaryRevision, summaries), expectedRevision: loaded.summaryRevision };
+        // Only an uptime monitor has summaries, and its fold read them.
+        const uptime = summaries.length > 0 || (loaded.state.config !== null && isUptimeType(loaded.state.config.type));
         try {
           // A stream with nothing to write goes first: its check then never needs undoing.
           const checks = read.map((stream) => ({ ...stream, events: [] }));
-          const results = await appendToStreamsRetrying(context.events, others.length === 0 ? [...checks, toMonitor, toPings] : [...checks, toPings, toMonitor]);
+          const writes = uptime ? [toPings, toSummaries, toMonitor] : [toPings, toMonitor];
+          const results = await appendToStreamsRetrying(context.events, [...checks, ...writes.filter((w) => w.events.length === 0), ...writes.filter((w) => w.events.length > 0)]);
           position = Math.max(...results.map((r) => r.position));
         } catch (error) {
           context.monitorStates.forget(monitorId);
@@ -95,7 +105,7 @@ export async function runMonitorCommand(
           if (stale && attempt < MAX_ATTEMPTS) continue;
           throw error;
         }
-        return finish(events, loaded, position, { pings: pings.length, others: others.length });
+        return finish(events, loaded, position, { pings: pings.length, summaries: summaries.length, others: others.length });
       }
       try {
         if (pings.length > 0) position = (await append(pingStream(monitorId), pings, loaded.pingRevision)).position;
@@ -105,6 +115,7 @@ export async function runMonitorCommand(
         throw error;
       }
       try {
+        if (summaries.length > 0) position = (await append(checkHoursStream(monitorId), summaries, loaded.summaryRevision)).position;
         if (others.length > 0) position = (await append(monitorStream(monitorId), others, loaded.monitorRevision)).position;
       } catch (error) {
         context.monitorStates.forget(monitorId);
@@ -127,13 +138,16 @@ export async function runMonitorCommand(
       return finish(events, loaded, position, null);
     }
 
-    /** `checked`: how many events went to each stream, where the append checked both streams' revisions. */
-    async function finish(decided: MonitorEvent[], loaded: LoadedMonitor, position: number | null, checked: { pings: number; others: number } | null): Promise<MonitorOutcome> {
+    /** `checked`: how many events went to each stream, where the append checked every stream's revision. */
+    async function finish(decided: MonitorEvent[], loaded: LoadedMonitor, position: number | null, checked: { pings: number; summaries: number; others: number } | null): Promise<MonitorOutcome> {
       const state = decided.reduce(monitorDecider.evolve, loaded.state);
       const events = [...recorded, ...decided];
-      // With both revisions checked, the fold after this command is exactly the streams' state.
+      // With every revision checked, the fold after this command is exactly the streams' state.
       // Otherwise the next load reads just the events appended here.
-      if (checked) context.monitorStates.remember(monitorId, { state, monitorRevision: after(loaded.monitorRevision, checked.others), pingRevision: after(loaded.pingRevision, checked.pings) });
+      if (checked) {
+        const revisions = { monitorRevision: after(loaded.monitorRevision, checked.others), pingRevision: after(loaded.pingRevision, checked.pings), summaryRevision: after(loaded.summaryRevision, checked.summaries) };
+        context.monitorStates.remember(monitorId, { state, ...revisions });
+      }
       // Evidence first recorded with the incident, where ping retention cannot reach it.
       const evidence = await recordIncidentEvidence(context, monitorId, events, state, actor);
       return { events, state, position: evidence ?? position };
@@ -155,6 +169,23 @@ async function decideInCircumstances(context: CommandContext, command: MonitorCo
   const found = await findPagingCircumstances(context, state, command.now);
   if (!hasCircumstances(found.circumstances)) return { events, read: found.read };
   return { events: monitorDecider.decide({ ...command, circumstances: found.circumstances }, state), read: found.read };
+}
+
+/**
+ * Sets the window of the monitor's summaries stream before the first summary that carries a larger
+ * one is appended (as the pings' window is set before the monitor that keeps them): a crash between
+ * leaves a window that keeps more, never less. `before`: the window an earlier attempt of the same
+ * command set, on a fold another process had moved past; it is set again to the larger of what the
+ * stream's newest summary says and what this fold decided, lest it stay narrower than the
+ * summaries in the stream. Returns the window this command last set, if any.
+ */
+async function widenSummaryWindow(context: CommandContext, monitorId: string, state: MonitorState, summaries: MonitorEvent[], before: number | null): Promise<number | null> {
+  const decided = Math.max(0, ...summaries.map((e) => (e.type === 'ChecksSummarized' ? (e.data.summaries_kept ?? 0) : 0)));
+  const recorded = state.lastSummary?.kept ?? 0;
+  const wanted = before === null ? decided : Math.max(decided, recorded);
+  if (wanted === 0 || (before === null ? wanted <= recorded : wanted === before)) return before;
+  await context.events.setStreamMaxCount(checkHoursStream(monitorId), wanted);
+  return wanted;
 }
 
 /** A stream's revision once `appended` more events are in it. */

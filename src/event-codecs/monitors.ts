@@ -155,7 +155,17 @@ export const monitorEventCodecs = {
     next_expected_at: NullableString,
     retention_count: t.number,
   }),
-  ChecksSummarized: t.type({ ...Ids, hour: t.string, total: t.number, up: t.number, down: t.number, times: t.array(t.number), summarized_at: t.string }),
+  ChecksSummarized: t.type({
+    ...Ids,
+    hour: t.string,
+    total: t.number,
+    up: t.number,
+    down: t.number,
+    times: t.array(t.number),
+    summarized_at: t.string,
+    previous_hour: NullableString,
+    summaries_kept: NullableNumber,
+  }),
   IncidentOpened: t.type({
     ...Ids,
     incident_id: t.string,

@@ -46,6 +46,7 @@ export const EVENT_VERSIONS: Partial<Record<VigilEventType, number>> = {
   MonitorUpdated: 2,
   ProjectMonitorRemoved: 2,
   CheckCompleted: 2,
+  ChecksSummarized: 2,
   CheckInMissed: 2,
   RunOverdue: 2,
   LogIntegrityChecked: 2,

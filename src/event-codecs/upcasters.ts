@@ -43,12 +43,19 @@ const countersNotCarried: Upcaster = (data) => ('counters' in data ? data : { ..
  */
 const projectNotSaid: Upcaster = (data) => ('project_id' in data ? data : { ...data, project_id: null });
 
+/**
+ * Version 1 of ChecksSummarized was recorded in the monitor's own stream, never truncated, before
+ * summaries had a stream and a window of their own and named the hour before them: both null.
+ */
+const summaryKeptForGood: Upcaster = (data) => ('summaries_kept' in data ? data : { ...data, previous_hour: null, summaries_kept: null });
+
 /** Keyed by event type, then by the version they read (they write the one after). */
 export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>> = {
   MonitorCreated: { 1: sealedFlagSaid },
   MonitorUpdated: { 1: sealedFlagSaid },
   ProjectMonitorRemoved: { 1: removedMonitorUnknown },
   CheckCompleted: { 1: unnumberedCheck },
+  ChecksSummarized: { 1: summaryKeptForGood },
   CheckInMissed: { 1: countersNotCarried },
   RunOverdue: { 1: countersNotCarried },
   LogIntegrityChecked: { 1: projectNotSaid },

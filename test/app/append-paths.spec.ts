@@ -3,7 +3,8 @@ import type { Actor } from '../../src/app/command-handler.js';
 import { commandContext } from '../../src/app/context.js';
 import { createMonitor, receivePing, runMonitorCommand, updateMonitor } from '../../src/app/monitors.js';
 import { addMember, createProject } from '../../src/app/projects.js';
-import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
+import { MONITOR_DEFAULTS, type MonitorConfig, UPTIME_DEFAULTS } from '../../src/domain/monitors/monitor-config.js';
+import { MonitorStates } from '../../src/app/monitor-states.js';
 import type { EventStore } from '../../src/eventstore/event-store.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
 import { losingAnswers, racedStore, withoutMultiStreamAppend } from '../support/store-wrappers.js';
@@ -51,6 +52,73 @@ for (const path of paths) {
   });
 }
 
+for (const path of paths) {
+  describe(`An uptime monitor's checks, ${path.name}`, () => {
+    let stores: EmbeddedStores;
+    beforeEach(() => (stores = openEmbeddedStores()));
+    afterEach(() => stores.dispose());
+
+    it('records the hourly summaries in a stream of their own, its window set before the first, and folds them again from scratch', async () => {
+      const setup = commandContext(stores.events);
+      const { projectId } = await createProject(setup, { name: 'P', description: '', owner_id: 'owner' }, actor);
+      const uptime: MonitorConfig = { ...config, name: 'Site', slug: 'site', type: 'UPTIME_HTTP', schedule: '1m', retention_count: 10, uptime: { ...UPTIME_DEFAULTS, uptime_url: 'https://site.example.com/' } };
+      const { monitorId } = await createMonitor(setup, { project_id: projectId, config: uptime, slugGiven: true }, actor);
+      const context = commandContext(path.wrap(stores.events));
+      // 25 checks a minute apart from 10:50: ten of the 10 o'clock hour, fifteen of the next.
+      for (let i = 0; i < 25; i += 1) {
+        const now = new Date(Date.parse('2026-03-01T10:50:00.000Z') + i * 60_000).toISOString();
+        const check = { check_id: `c-${i}`, status_code: 200, response_time_ms: i, is_up: true, error: null, ssl_expires_at: null, ssl_issuer: null, check_region: 'local', check_status: 'ok' as const, cycle_id: null, attempts: 1 };
+        await runMonitorCommand(context, { type: 'RecordCheck', monitor_id: monitorId, check, incident_ids: { failed: `f-${i}`, ssl: `s-${i}` }, ssl_warning_days: 14, repage_after_seconds: 3600, now }, actor);
+      }
+
+      expect((await stores.events.readStream(`monitor-${monitorId}`)).map((e) => e.type)).to.deep.equal(['MonitorCreated']);
+      const summaries = await stores.events.readStream(`checkhours-${monitorId}`);
+      expect(summaries.map((e) => [e.data['hour'], e.data['total'], e.data['previous_hour']])).to.deep.equal([
+        ['2026-03-01T10:00:00.000Z', 10, null],
+        ['2026-03-01T11:00:00.000Z', 10, '2026-03-01T10:00:00.000Z'],
+      ]);
+      // A minute's checks kept ten at a time: 93 days of hours, each with six summaries and the one closing it.
+      const window = stores.db.prepare<[string], { max_count: number }>('SELECT max_count FROM es_streams WHERE stream = ?').get(`checkhours-${monitorId}`);
+      expect(window?.max_count).to.equal(93 * 24 * 7);
+      const kept = await new MonitorStates().load(stores.events, monitorId);
+      const folded = await context.monitorStates.load(stores.events, monitorId);
+      expect(kept).to.deep.equal(folded);
+      expect(kept.state.unsummarizedHours.map((h) => [h.hour, h.total])).to.deep.equal([['2026-03-01T11:00:00.000Z', 5]]);
+      expect(kept.summaryRevision).to.equal(1);
+    });
+  });
+}
+
+describe('A check decided on a fold another process moved past, appending to every stream at once (embedded)', () => {
+  let stores: EmbeddedStores;
+  beforeEach(() => (stores = openEmbeddedStores()));
+  afterEach(() => stores.dispose());
+
+  it('leaves the summaries\' window as wide as the newest summary says, though it had set a narrower one before its append was refused', async () => {
+    const uptime: MonitorConfig = { ...config, name: 'Site', slug: 'site', type: 'UPTIME_HTTP', schedule: '1h', retention_count: 10, uptime: { ...UPTIME_DEFAULTS, uptime_url: 'https://site.example.com/' } };
+    const setup = commandContext(stores.events);
+    const { projectId } = await createProject(setup, { name: 'P', description: '', owner_id: 'owner' }, actor);
+    const { monitorId } = await createMonitor(setup, { project_id: projectId, config: uptime, slugGiven: true }, actor);
+    const checkAt = (context: ReturnType<typeof commandContext>, now: string) => runMonitorCommand(context, {
+      type: 'RecordCheck', monitor_id: monitorId, incident_ids: { failed: `f-${now}`, ssl: `s-${now}` }, ssl_warning_days: 14, repage_after_seconds: 3600, now,
+      check: { check_id: `c-${now}`, status_code: 200, response_time_ms: 5, is_up: true, error: null, ssl_expires_at: null, ssl_issuer: null, check_region: 'local', check_status: 'ok', cycle_id: null, attempts: 1 },
+    }, actor);
+    const window = () => stores.db.prepare<[string], { max_count: number }>('SELECT max_count FROM es_streams WHERE stream = ?').get(`checkhours-${monitorId}`)?.max_count;
+    const first = commandContext(stores.events);
+    await checkAt(first, '2026-03-01T10:30:00.000Z');
+    // Another process checks it every minute from now on, and records the 10 o'clock hour's summary.
+    const second = commandContext(stores.events);
+    await updateMonitor(second, monitorId, { schedule: '1m' }, actor);
+    await checkAt(second, '2026-03-01T11:05:00.000Z');
+    expect(window()).to.equal(93 * 24 * 7);
+
+    // The first, still folding the hourly schedule and an hour not summarized, sets that one's window first.
+    await checkAt(first, '2026-03-01T11:06:00.000Z');
+
+    expect((await stores.events.readStream(`checkhours-${monitorId}`)).map((e) => e.data['hour'])).to.deep.equal(['2026-03-01T10:00:00.000Z']);
+    expect(window()).to.equal(93 * 24 * 7);
+  });
+});
 
 describe('A timer fire racing a check-in, appending to both streams at once (embedded)', () => {
   let stores: EmbeddedStores;

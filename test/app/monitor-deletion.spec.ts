@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { EventStore } from '../../src/eventstore/event-store.js';
+import { runMonitorCommand } from '../../src/app/monitors.js';
 import { type Target, reply, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
 
@@ -101,6 +102,28 @@ describe('Monitor deletion', function () {
     await vigil.notify();
 
     expect(events().map((e) => e.event)).to.deep.equal(['incident.resolved']);
+  });
+
+  it('deletes an uptime monitor\'s hourly summaries with its other streams, and their history', async () => {
+    const created = await vigil.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Site', type: 'UPTIME_HTTP', schedule: '1m', uptime_url: 'https://site.example.com/', retention_count: 10 } });
+    const monitorId = created.body.monitor.id as string;
+    const from = Date.parse(vigil.clock.now().toISOString().slice(0, 13) + ':00:00.000Z');
+    // Twelve checks, ten in one hour and two in the next: that hour's summary.
+    for (let i = 0; i < 12; i += 1) {
+      const check = { check_id: `c-${i}`, status_code: 200, response_time_ms: 5, is_up: true, error: null, ssl_expires_at: null, ssl_issuer: null, check_region: 'local', check_status: 'ok' as const, cycle_id: null, attempts: 1 };
+      const now = new Date(from + (50 + i) * 60_000).toISOString();
+      await runMonitorCommand(vigil.commands, { type: 'RecordCheck', monitor_id: monitorId, check, incident_ids: { failed: `f-${i}`, ssl: `s-${i}` }, ssl_warning_days: 14, repage_after_seconds: 3600, now }, { kind: 'system', user_id: null, api_key_id: null, request_id: null });
+    }
+    await vigil.settle();
+    expect(await streamTypes(`checkhours-${monitorId}`)).to.deep.equal(['ChecksSummarized']);
+    const history = () => vigil.vigil.stores.readModels.find('audit_events', { monitor_id: monitorId, stream: `checkhours-${monitorId}` });
+    expect(await history()).to.have.length(1);
+
+    expect((await vigil.request('DELETE', `/v1/monitors/${monitorId}`, { key })).status).to.equal(204);
+    await vigil.settle();
+
+    for (const stream of [`monitor-${monitorId}`, `pings-${monitorId}`, `checkhours-${monitorId}`]) expect(await streamTypes(stream), stream).to.deep.equal([]);
+    expect(await history()).to.deep.equal([]);
   });
 
   for (const [when, crashesAt] of [

@@ -87,6 +87,13 @@ describe('Event codecs', () => {
       expect(decodeEvent(recorded('ProjectMonitorRemoved', v2, { schema_version: 2 })).data).to.deep.equal(v2);
     });
 
+    it('upcasts a version 1 ChecksSummarized, kept for good in the monitor stream: no hour before it named, no window', () => {
+      const data = { monitor_id: 'm1', project_id: 'p1', hour: '2026-11-21T10:00:00.000Z', total: 1, up: 1, down: 0, times: [42], summarized_at: at };
+      expect(decodeEvent(recorded('ChecksSummarized', data)).data).to.deep.equal({ ...data, previous_hour: null, summaries_kept: null });
+      const v2 = { ...data, previous_hour: '2026-11-21T09:00:00.000Z', summaries_kept: 2232 };
+      expect(decodeEvent(recorded('ChecksSummarized', v2, { schema_version: 2 })).data).to.deep.equal(v2);
+    });
+
     it('reads fields a newer Vigil added to a newer version, keeping them', () => {
       const data = { project_id: 'p1', deleted_at: at, deleted_by_reason: 'tidy up' };
       const event = decodeEvent(recorded('ProjectDeleted', data, { schema_version: 7 }));

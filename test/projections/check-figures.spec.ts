@@ -20,7 +20,7 @@ function check(minute: number, check_number: number | null, response_time_ms: nu
 
 function summary(hour: string, times: number[], up: number, minute: number): ProjectedEvent {
   position += 1;
-  const data: ChecksSummarizedData = { ...ids, hour, total: times.length, up, down: times.length - up, times, summarized_at: at(minute) };
+  const data: ChecksSummarizedData = { ...ids, hour, total: times.length, up, down: times.length - up, times, summarized_at: at(minute), previous_hour: null, summaries_kept: null };
   return { type: 'ChecksSummarized', data, id: `e${position}`, position, streamName: 'monitor-m1', revision: position, created: at(minute), metadata: {} };
 }
 
@@ -55,5 +55,41 @@ describe('Check figures (check_hours, check_days)', () => {
   it('are the same once retention has taken the checks a summary covers (a rebuild)', () => {
     expect([...fold(checkHoursProjection, afterRetention)]).to.deep.equal([...fold(checkHoursProjection, log)]);
     expect([...fold(checkDaysProjection, afterRetention)]).to.deep.equal([...fold(checkDaysProjection, log)]);
+  });
+
+  describe('once summaries leave their stream (kept to a window)', () => {
+    const HOUR_MS = 3_600_000;
+    /** Hourly summaries of one check each, from `from` for `hours`, each naming the one before it. */
+    function summaries(from: string, hours: number, previous: string | null): ProjectedEvent[] {
+      const events: ProjectedEvent[] = [];
+      let before = previous;
+      for (let i = 0; i < hours; i += 1) {
+        const hour = new Date(Date.parse(from) + i * HOUR_MS).toISOString();
+        position += 1;
+        const data: ChecksSummarizedData = { ...ids, hour, total: 1, up: i % 5 === 0 ? 0 : 1, down: i % 5 === 0 ? 1 : 0, times: [i % 97], summarized_at: hour, previous_hour: before, summaries_kept: 2232 };
+        events.push({ type: 'ChecksSummarized', data, id: `e${position}`, position, streamName: 'checkhours-m1', revision: position, created: hour, metadata: {} });
+        before = hour;
+      }
+      return events;
+    }
+
+    it('drop the days and hours a pause in the checks left behind, as a rebuild that no longer finds their summaries makes them', () => {
+      // Ten days of checks, 100 days paused, then 95 days more: the window (2,232) keeps 93 days of them.
+      const first = summaries('2026-01-01T00:00:00.000Z', 10 * 24, null);
+      const second = summaries('2026-04-21T00:00:00.000Z', 95 * 24, first.at(-1)!.created);
+      const log = [...first, ...second];
+      const kept = log.slice(-2232);
+      for (const projection of [checkDaysProjection, checkHoursProjection] as Projection<object>[]) {
+        const live = fold(projection, log);
+        expect([...fold(projection, kept)], projection.name).to.deep.equal([...live]);
+        expect(live.size, projection.name).to.equal(projection === checkHoursProjection ? 721 : 92);
+      }
+    });
+
+    it('drop one day and one hour at a time while the checks go on', () => {
+      const log = summaries('2026-01-01T00:00:00.000Z', 100 * 24, null);
+      expect([...fold(checkDaysProjection, log.slice(-2232))]).to.deep.equal([...fold(checkDaysProjection, log)]);
+      expect(fold(checkHoursProjection, log).size).to.equal(721);
+    });
   });
 });

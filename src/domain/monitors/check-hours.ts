@@ -1,10 +1,13 @@
+import { parseInterval } from './schedule.js';
+
 /**
  * Checks are kept with the pings (their stream is truncated to retention_count), but the hourly
- * figures need every counted check of an hour for good. So before a check can leave the log, the
- * hour it counts in is summarized on the monitor's own stream (ChecksSummarized): when a later
- * hour's check arrives, or when its oldest check not yet summarized is retention_count checks
- * back, the last place retention still keeps it. The monitor stream then grows by at most one
- * event per hour of checks (or per retention_count checks, when more come in an hour).
+ * figures need every counted check of an hour for as long as the read models show it. So before a
+ * check can leave the log, the hour it counts in is summarized (ChecksSummarized) on a stream of
+ * its own, `checkhours-<monitor id>`: when a later hour's check arrives, or when its oldest check
+ * not yet summarized is retention_count checks back, the last place retention still keeps it.
+ * That makes at most one summary per hour of checks, or one per retention_count checks when more
+ * come in an hour, and the stream keeps SUMMARY_DAYS_KEPT days of them (summaryWindow).
  */
 
 /** The counted checks (check_status `ok`) of one UTC hour that no ChecksSummarized covers yet. */
@@ -48,4 +51,22 @@ export function withCheck(hours: readonly UnsummarizedHour[], check: CountedChec
 export function hoursToSummarize(hours: readonly UnsummarizedHour[], at: string, kept: number): UnsummarizedHour[] {
   const current = hourOf(at);
   return hours.filter((h) => h.hour < current || h.depth >= kept);
+}
+
+/**
+ * Days of summaries the log keeps: the 92 of check_days (CHECK_DAYS_KEPT, the status pages' 90 and
+ * a margin), and one more for the summaries that split an hour further (a retention lowered within
+ * it, checks run again at once on a resume) and for the hour under way.
+ */
+export const SUMMARY_DAYS_KEPT = 93;
+
+/**
+ * How many summaries the `checkhours-` stream of a monitor checked on `schedule` keeps:
+ * SUMMARY_DAYS_KEPT days of hours, each holding at most one summary per `retentionCount` of its
+ * checks and the one that closes it. An hour of 30 s checks kept 200 at a time has one (2,232
+ * summaries); of 1 s checks kept 10 at a time, 361.
+ */
+export function summaryWindow(schedule: string, retentionCount: number): number {
+  const checksPerHour = Math.ceil(3_600_000 / (parseInterval(schedule) ?? 3_600_000));
+  return SUMMARY_DAYS_KEPT * 24 * (Math.floor(checksPerHour / retentionCount) + 1);
 }

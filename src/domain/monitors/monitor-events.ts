@@ -138,6 +138,16 @@ export interface ChecksSummarizedData extends Ids {
   /** Their response times, in the order recorded. */
   times: number[];
   summarized_at: string;
+  /**
+   * The hour of the summary recorded before it; null for the first, and on one recorded before they
+   * said so (version 1). The read models drop with it what a pause in the checks left behind.
+   */
+  previous_hour: string | null;
+  /**
+   * How many summaries its stream (`checkhours-<monitor id>`) keeps (check-hours.ts, summaryWindow);
+   * null on one recorded in the monitor's own stream (version 1), which keeps them for good.
+   */
+  summaries_kept: number | null;
 }
 
 export type MonitorEvent =
@@ -163,7 +173,7 @@ export type MonitorEvent =
   | DomainEvent<'PingReceived', PingReceivedData>
   /** Recorded with the pings (the monitor's observations), so retention applies to both alike. */
   | DomainEvent<'CheckCompleted', CheckCompletedData>
-  /** In the monitor's own stream, before retention can take the checks it sums up (check-hours.ts). */
+  /** In its own stream, kept to a window, before retention can take the checks it sums up (check-hours.ts). */
   | DomainEvent<'ChecksSummarized', ChecksSummarizedData>
   | DomainEvent<
       'IncidentOpened',

@@ -31,6 +31,8 @@ export interface MonitorState {
   totalChecks: number;
   /** The hours whose counted checks no ChecksSummarized covers yet, oldest first (check-hours.ts). */
   unsummarizedHours: readonly UnsummarizedHour[];
+  /** The hour of the newest summary, and how many its stream keeps (null: none yet in that stream). */
+  lastSummary: { hour: string; kept: number | null } | null;
 }
 
 export interface IncidentState {
@@ -64,6 +66,7 @@ export function initialMonitorState(): MonitorState {
     suppressed: new Map(),
     totalChecks: 0,
     unsummarizedHours: [],
+    lastSummary: null,
   };
 }
 
@@ -161,7 +164,11 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
       return { ...state, ...counters, totalChecks: d.check_number, unsummarizedHours: withCheck(state.unsummarizedHours, d) };
     }
     case 'ChecksSummarized':
-      return { ...state, unsummarizedHours: state.unsummarizedHours.filter((h) => h.hour !== event.data.hour) };
+      return {
+        ...state,
+        unsummarizedHours: state.unsummarizedHours.filter((h) => h.hour !== event.data.hour),
+        lastSummary: { hour: event.data.hour, kept: event.data.summaries_kept },
+      };
     case 'IncidentOpened':
       return withoutSuppressed(withIncident(state, event.data.incident_id, { kind: event.data.event, status: 'OPEN' }), event.data.event);
     case 'IncidentCausedUpstream':

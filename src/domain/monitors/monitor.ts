@@ -78,7 +78,7 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       const nextExpected = rescheduled ? firstExpected(next, command.now) : state.nextExpectedAt;
       // A smaller retention must not take checks no summary covers yet.
       const leaving = state.unsummarizedHours.filter((h) => h.depth > next.retention_count);
-      return [...checksSummarized(state, leaving, command.now), { type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now, last_ping_seq: command.last_ping_seq, next_expected_at: nextExpected } }];
+      return [...checksSummarized(state, next, leaving, command.now), { type: 'MonitorUpdated', data: { ...ids, config: next, updated_at: command.now, last_ping_seq: command.last_ping_seq, next_expected_at: nextExpected } }];
     }
     case 'ChangeMonitor':
       return changeMonitor(state, command);

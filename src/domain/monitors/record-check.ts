@@ -1,6 +1,6 @@
 import { invalid } from '../errors.js';
 import { checkFailureCause, sslExpiringCause } from './causes.js';
-import { type UnsummarizedHour, hoursToSummarize, withCheck } from './check-hours.js';
+import { type UnsummarizedHour, hoursToSummarize, summaryWindow, withCheck } from './check-hours.js';
 import type { MonitorCommandOf } from './monitor-commands.js';
 import type { MonitorConfig } from './monitor-config.js';
 import type { CheckCompletedData, MonitorEvent } from './monitor-events.js';
@@ -34,7 +34,7 @@ export function recordCheck(state: MonitorState, config: MonitorConfig, command:
     retention_count: config.retention_count,
   };
   const unsummarized = hoursToSummarize(withCheck(state.unsummarizedHours, completed), now, config.retention_count);
-  const events: MonitorEvent[] = [{ type: 'CheckCompleted', data: completed }, ...checksSummarized(state, unsummarized, now)];
+  const events: MonitorEvent[] = [{ type: 'CheckCompleted', data: completed }, ...checksSummarized(state, config, unsummarized, now)];
   if (!counts) return events;
   const open = (incident_id: string, event: 'FAILED' | 'SSL_EXPIRING', cause: string): MonitorEvent => ({
     type: 'IncidentOpened',
@@ -61,9 +61,18 @@ export function recordCheck(state: MonitorState, config: MonitorConfig, command:
   return events;
 }
 
-export function checksSummarized(state: MonitorState, hours: readonly UnsummarizedHour[], now: string): MonitorEvent[] {
-  return hours.map(({ hour, total, up, down, times }) => ({
+/**
+ * The summaries of `hours`, each naming the hour of the one before it. Their stream's window only
+ * grows: it is the largest `config` needs and the one it already has, so that the days kept at a
+ * faster pace of checks stay kept.
+ */
+export function checksSummarized(state: MonitorState, config: MonitorConfig, hours: readonly UnsummarizedHour[], now: string): MonitorEvent[] {
+  const summaries_kept = Math.max(state.lastSummary?.kept ?? 0, summaryWindow(config.schedule, config.retention_count));
+  return hours.map(({ hour, total, up, down, times }, i) => ({
     type: 'ChecksSummarized',
-    data: { monitor_id: state.monitorId, project_id: state.projectId, hour, total, up, down, times: [...times], summarized_at: now },
+    data: {
+      monitor_id: state.monitorId, project_id: state.projectId, hour, total, up, down, times: [...times], summarized_at: now,
+      previous_hour: i === 0 ? (state.lastSummary?.hour ?? null) : hours[i - 1]!.hour, summaries_kept,
+    },
   }));
 }

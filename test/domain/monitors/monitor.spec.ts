@@ -577,9 +577,10 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
       data: { ...ids, ...c, checked_at: at(minute), check_number, consecutive_failures: 0, last_success_at: at(minute), next_expected_at: at(minute + 1), retention_count: 10 },
     });
     const recordAt = (minute: number, c = check()): MonitorCommand => ({ ...record(c), now: at(minute) } as MonitorCommand);
-    const summary = (hour: string, times: number[], up = times.length, summarized_at = T0): MonitorEvent => ({
+    // Checks every minute, kept 10 at a time: 93 days of hours, each with up to 6 summaries and the one closing it.
+    const summary = (hour: string, times: number[], up = times.length, summarized_at = T0, previous_hour: string | null = null): MonitorEvent => ({
       type: 'ChecksSummarized',
-      data: { ...ids, hour, total: times.length, up, down: times.length - up, times, summarized_at },
+      data: { ...ids, hour, total: times.length, up, down: times.length - up, times, summarized_at, previous_hour, summaries_kept: 93 * 24 * 7 },
     });
     const H10 = '2026-11-21T10:00:00.000Z';
 
@@ -588,7 +589,7 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
         .when(recordAt(2))
         .thenMatches((events) => events.length === 1 && events[0]?.type === 'CheckCompleted' && events[0].data.check_number === 3));
 
-    it('summarizes an hour on the monitor stream with the first check of a later hour', () =>
+    it('summarizes an hour with the first check of a later hour', () =>
       given([createdUptime({ retention_count: 10 }), numbered(1, 58), numbered(2, 59, check({ is_up: false, response_time_ms: 7 }))])
         .when(recordAt(60))
         .thenMatches((events) =>
@@ -614,6 +615,30 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
       given([createdUptime({ retention_count: 10 }), ...Array.from({ length: 6 }, (_, i) => numbered(i + 1, i))])
         .when({ type: 'UpdateMonitor', monitor_id, patch: { retention_count: 5 }, last_ping_seq: 5, now: at(6) })
         .thenEmits(['ChecksSummarized', 'MonitorUpdated']));
+
+    it('names in each summary the hour of the one before it, among those it is decided with too', () => {
+      const H11 = '2026-11-21T11:00:00.000Z';
+      const earlier = summary('2026-11-21T09:00:00.000Z', [40]);
+      given([createdUptime({ retention_count: 10 }), earlier, numbered(1, 59), numbered(2, 60)])
+        .when(recordAt(120))
+        .thenMatches((events) =>
+          JSON.stringify(events.slice(1)) === JSON.stringify([summary(H10, [42], 1, at(120), '2026-11-21T09:00:00.000Z'), summary(H11, [42], 1, at(120), H10)]));
+    });
+
+    it('keeps summaries for 93 days of the hours its checks fill, one per retention_count checks of an hour and one closing it', () => {
+      const window = (schedule: string, retention_count: number) => given([createdUptime({ schedule, retention_count }), numbered(1, 59)])
+        .when(recordAt(60))
+        .thenMatches((events) => events[1]?.type === 'ChecksSummarized' && events[1].data.summaries_kept === ({ '30s-200': 2232, '1m-10': 2232 * 7, '1s-10': 2232 * 361, '1h-10': 2232 } as Record<string, number>)[`${schedule}-${retention_count}`]);
+      window('30s', 200);
+      window('1m', 10);
+      window('1s', 10);
+      window('1h', 10);
+    });
+
+    it('never narrows the summaries\' window: one kept at a faster pace of checks stays', () =>
+      given([createdUptime({ schedule: '1h', retention_count: 10 }), { ...summary('2026-11-21T09:00:00.000Z', [40]), data: { ...summary('2026-11-21T09:00:00.000Z', [40]).data, summaries_kept: 2232 * 7 } } as MonitorEvent, numbered(1, 59)])
+        .when(recordAt(60))
+        .thenMatches((events) => events[1]?.type === 'ChecksSummarized' && events[1].data.summaries_kept === 2232 * 7));
 
     it('folds checks recorded in the monitor stream before they were numbered, with nothing to summarize', () =>
       given([createdUptime({ retention_count: 10 }), { ...numbered(1, 59), data: { ...numbered(1, 59).data, check_number: null } } as MonitorEvent])
