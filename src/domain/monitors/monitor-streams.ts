@@ -3,7 +3,7 @@ export const monitorStream = (monitorId: string) => `monitor-${monitorId}`;
 /** Pings live apart from the monitor so that retention can truncate them alone. */
 export const pingStream = (monitorId: string) => `pings-${monitorId}`;
 
-const OBSERVATIONS: ReadonlySet<string> = new Set(['PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue']);
+const OBSERVATIONS: ReadonlySet<string> = new Set(['PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue', 'CheckInUnheard', 'RunUnheard']);
 
 /**
  * The monitor's observations go to its pings stream, where retention applies to all alike: pings,
