@@ -56,6 +56,9 @@ function retentionOf(event: ProjectedEvent): number | null {
     case 'CheckInMissed':
     case 'RunOverdue':
       return event.data.counters?.retention_count ?? null;
+    case 'CheckInUnheard':
+    case 'RunUnheard':
+      return event.data.counters.retention_count;
     default:
       return null;
   }
