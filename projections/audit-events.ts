@@ -93,8 +93,10 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
     // Most entries have no incident, and a project's or a user's none of a monitor: they take no room in those two.
     indexes: [{ fields: ['project_id', 'position'] }, { fields: ['monitor_id', 'position'], sparse: true }, { fields: ['incident_id', 'position'], sparse: true }],
   },
-  // Pings only for what retention drops with them (other observations kept with the pings).
-  handles: ALL_EVENT_TYPES,
+  // Pings only for what retention drops with them (other observations kept with the pings). Not
+  // the Ping API's confirmations that it is listening: one every few seconds, of which the log
+  // keeps only the last; the outages they reveal are recorded, and have entries.
+  handles: ALL_EVENT_TYPES.filter((type) => type !== 'ListeningConfirmed'),
   // An entry records one event and is only deleted after: no need to read it before writing.
   fromEventAlone: true,
   targets(event): Target {

@@ -102,8 +102,10 @@ describe('Vigil\'s own outages', function () {
     const [outage, ...more] = await read(OUTAGES_STREAM);
     expect(more).to.deep.equal([]);
     expect(outage!.data).to.deep.equal({ from: at(12), to: at(55), noticed: 'START', silent_seconds: 43 });
-    // The confirmations are kept to the last one.
+    // The confirmations are kept to the last one, and the history keeps none of them.
     expect(await read(LISTENING_STREAM)).to.have.length(1);
+    expect(await vigil.vigil.stores.readModels.count('audit_events', { type: 'ListeningConfirmed' })).to.equal(0);
+    expect(await vigil.vigil.stores.readModels.count('audit_events', { type: 'ListeningInterrupted' })).to.equal(1);
   });
 
   it('catches a job that stopped during the outage at its first slot after the excused window, and pages about it alone', async () => {
