@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ListeningRecord } from '../../../src/domain/listening/listening.js';
-import { type MonitorConfig, MONITOR_DEFAULTS } from '../../../src/domain/monitors/monitor-config.js';
+import { type MonitorConfig, MONITOR_DEFAULTS, UPTIME_DEFAULTS } from '../../../src/domain/monitors/monitor-config.js';
 import { type MonitorCommand, type MonitorEvent, type PingCounters, type PingReceivedData, monitorDecider } from '../../../src/domain/monitors/monitor.js';
 import { deciderSpec } from '../../support/decider.js';
 
@@ -119,6 +119,25 @@ describe('Monitor', () => {
         // A run heard throughout is still hung.
         given(basic()).when(expire(at(60), { outages: [{ from: at(-100), to: at(-50) }], confirmed_at: at(59), confirm_again_by: at(63) }))
           .thenEmits(['RunOverdue', 'IncidentOpened', 'MonitorWentDown', 'IncidentOpened']);
+      });
+    });
+
+    describe('given an uptime check every minute with a 10 s timeout', () => {
+      const uptime: MonitorEvent = {
+        type: 'MonitorCreated',
+        data: { ...ids, config: config({ type: 'UPTIME_HTTP', schedule: '60s', uptime: { ...UPTIME_DEFAULTS, uptime_url: 'http://127.0.0.1:9/' } }), created_at: at(0), next_expected_at: at(0) },
+      };
+      const failed = (response_time_ms: number): MonitorCommand => ({
+        type: 'RecordCheck', ...ids, incident_ids: { failed: 'inc-f', ssl: 'inc-s' }, ssl_warning_days: 14, repage_after_seconds: 3600, now: at(60),
+        check: { check_id: 'c-1', status_code: null, response_time_ms, is_up: false, error: 'timed out after 10 s', ssl_expires_at: null, ssl_issuer: null, check_region: 'local', check_status: 'ok', cycle_id: null, attempts: 1 },
+      });
+
+      it('counts for nothing a failure that took far beyond its timeout: Vigil was paused or suspended while it was under way', () => {
+        given([uptime]).when(failed(43_000)).thenMatches((events) =>
+          events.length === 1 && events[0]!.type === 'CheckCompleted' && events[0]!.data.check_status === 'probe_error' && events[0]!.data.consecutive_failures === 0
+          && /the check took 43 s though it times out after 10 s: Vigil itself was held up/.test(events[0]!.data.error ?? ''));
+        // Within the timeout's reach, the target is to blame.
+        given([uptime]).when(failed(10_050)).thenEmits(['CheckCompleted', 'MonitorWentDown', 'IncidentOpened']);
       });
     });
   });
