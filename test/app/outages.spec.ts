@@ -125,6 +125,27 @@ describe('Vigil\'s own outages', function () {
     expect(pages().map((p) => [p.event, p.incident.monitor_id])).to.deep.equal([['incident.opened', dead]]);
   });
 
+  it('declares no run hung whose end Vigil could not have heard, and forgets it', async () => {
+    const body = { project_id: projectId, name: 'Backup', type: 'JOB_BASIC', schedule: 'manual', max_duration_seconds: 20, notification_channel_ids: [channelId] };
+    const job = (await vigil.request('POST', '/v1/monitors', { key, body })).body.monitor.id as string;
+    expect((await vigil.request('GET', `/v1/ping/${job}/start`)).status).to.equal(200);
+    await run(12, []);
+    // Its end, at 12:00:15 say, went unheard; its 12:00:20 deadline fell while Vigil was stopped.
+    await stopFor(43);
+    await vigil.listen();
+    await run(30, []);
+    await vigil.notify();
+
+    expect(await incidents(job)).to.deep.equal([]);
+    expect(pages()).to.deep.equal([]);
+    const [unheard, ...more] = ofType(await read(pingStream(job)), 'RunUnheard');
+    expect(more).to.deep.equal([]);
+    expect(unheard!.data).to.include({ started_at: at(0), deadline_at: at(20), outage_from: at(12), outage_to: at(55) });
+    expect(ofType(await read(pingStream(job)), 'RunOverdue')).to.deep.equal([]);
+    // Forgotten: the timer has nothing more to fire for it.
+    expect((await vigil.vigil.stores.readModels.get<{ due_at: string | null }>('deadlines', job))!.doc.due_at).to.equal(null);
+  });
+
   it('shows the unheard slots in the monitor\'s history, its API and its console page', async () => {
     const [job] = await heartbeats(1) as [string];
     await run(12, [job]);
