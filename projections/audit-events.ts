@@ -60,6 +60,9 @@ function retentionOf(event: ProjectedEvent): number | null {
       return event.data.counters?.retention_count ?? null;
     case 'ChecksSummarized':
       return event.data.summaries_kept;
+    case 'CheckInUnheard':
+    case 'RunUnheard':
+      return event.data.counters.retention_count;
     default:
       return null;
   }
@@ -105,8 +108,10 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
       { fields: ['stream', 'revision'] },
     ],
   },
-  // Pings only for what retention drops with them (other observations kept with the pings).
-  handles: ALL_EVENT_TYPES,
+  // Pings only for what retention drops with them (other observations kept with the pings). Not
+  // the Ping API's confirmations that it is listening: one every few seconds, of which the log
+  // keeps only the last; the outages they reveal are recorded, and have entries.
+  handles: ALL_EVENT_TYPES.filter((type) => type !== 'ListeningConfirmed'),
   // An entry records one event and is only deleted after: no need to read it before writing.
   fromEventAlone: true,
   targets(event): Target {

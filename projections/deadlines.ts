@@ -62,7 +62,7 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
   collection: { name: 'deadlines', indexes: [{ fields: ['due_at'] }, { fields: ['check_due_at'] }, { fields: ['project_id'] }] },
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue',
-    'PageScheduled', 'IncidentAcknowledged', 'IncidentResolved', 'MonitorDeleted',
+    'CheckInUnheard', 'RunUnheard', 'PageScheduled', 'IncidentAcknowledged', 'IncidentResolved', 'MonitorDeleted',
     'IncidentOpened', 'IncidentSuppressed', 'SuppressedIncidentCleared', 'RepageHeld', 'MaintenanceWindowUpdated', 'MaintenanceWindowEnded',
   ],
   targets: (event) => {
@@ -103,7 +103,10 @@ export const deadlinesProjection: Projection<DeadlineDocument> = {
         const { counters } = event.data;
         return withDue({ ...doc, waiting: doc.waiting && (counters === null || counters.last_checkin_at === null), next_expected_at: event.data.next_expected_at });
       }
+      case 'CheckInUnheard':
+        return withDue({ ...doc, waiting: doc.waiting && event.data.counters.last_checkin_at === null, next_expected_at: event.data.next_expected_at });
       case 'RunOverdue':
+      case 'RunUnheard':
         return withDue({ ...doc, open_runs: doc.open_runs.filter((run) => run.ping_id !== event.data.start_ping_id) });
       case 'PageScheduled':
         return event.data.repage_at === null ? doc : withDue({ ...doc, repages: { ...doc.repages, [event.data.incident_id]: event.data.repage_at } });

@@ -68,6 +68,7 @@ export const monitorsProjection: Projection<MonitorDocument> = {
   handles: [
     'MonitorCreated', 'MonitorUpdated', 'MonitorPaused', 'MonitorResumed', 'MonitorCountersReset',
     'MonitorWentDown', 'MonitorWentUp', 'PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue', 'PageScheduled', 'AlertsPaused', 'MonitorDeleted',
+    'CheckInUnheard', 'RunUnheard',
   ],
   targets: (event) => ({ ids: 'monitor_id' in event.data ? [event.data.monitor_id] : [] }),
   apply(doc, event) {
@@ -133,6 +134,9 @@ export const monitorsProjection: Projection<MonitorDocument> = {
           ...doc, ...carried(event.data.counters), consecutive_failures: event.data.consecutive_failures,
           pings_stream_length: number ?? doc.pings_stream_length,
         });
+      case 'CheckInUnheard':
+      case 'RunUnheard':
+        return derive({ ...doc, ...carried(event.data.counters), pings_stream_length: number ?? doc.pings_stream_length });
       case 'MonitorDeleted':
         return null;
       default:

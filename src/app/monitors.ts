@@ -25,6 +25,8 @@ import { sealedConfig, sealedPatch } from './uptime-headers.js';
 import { type StreamRead, findPagingCircumstances } from './paging-circumstances.js';
 import { hasCircumstances, wouldRaise } from '../domain/monitors/circumstances.js';
 import { withDependencyGraph } from './monitor-dependencies.js';
+import { findListening } from './listening.js';
+import { needsListening } from '../domain/monitors/expire-deadlines.js';
 
 export interface MonitorOutcome {
   events: MonitorEvent[];
@@ -162,13 +164,28 @@ export async function runMonitorCommand(
  * more. `read`: the streams consulted, which the append must find unchanged. (On a store without a
  * multi-stream append, EventStoreDB, they cannot be checked: docs/guarantees.md.)
  */
-async function decideInCircumstances(context: CommandContext, command: MonitorCommand, state: MonitorState): Promise<{ events: MonitorEvent[]; read: StreamRead[] }> {
-  const events = monitorDecider.decide(command, state);
+async function decideInCircumstances(context: CommandContext, given: MonitorCommand, state: MonitorState): Promise<{ events: MonitorEvent[]; read: StreamRead[] }> {
+  const heard = await decideAsHeard(context, given, state);
+  const { command, events } = heard;
   const circumstantial = command.type === 'ReceivePing' || command.type === 'ExpireDeadlines' || command.type === 'FollowUpDeadlines' || command.type === 'RecordCheck';
-  if (!circumstantial || !wouldRaise(events)) return { events, read: [] };
+  if (!circumstantial || !wouldRaise(events)) return heard;
   const found = await findPagingCircumstances(context, state, command.now);
-  if (!hasCircumstances(found.circumstances)) return { events, read: found.read };
-  return { events: monitorDecider.decide({ ...command, circumstances: found.circumstances }, state), read: found.read };
+  const read = [...heard.read, ...found.read];
+  if (!hasCircumstances(found.circumstances)) return { events, read };
+  return { events: monitorDecider.decide({ ...command, circumstances: found.circumstances }, state), read };
+}
+
+/**
+ * Decides `command`; should a timer fire find a slot missed or a run overdue, reads Vigil's own
+ * outages and decides again knowing them (a deadline Vigil could not have heard met is unheard,
+ * not missed). A fire that finds nothing passed reads nothing more. `read`: the outages stream.
+ */
+async function decideAsHeard(context: CommandContext, command: MonitorCommand, state: MonitorState): Promise<{ command: MonitorCommand; events: MonitorEvent[]; read: StreamRead[] }> {
+  const events = monitorDecider.decide(command, state);
+  if (command.type !== 'ExpireDeadlines' || command.listening !== undefined || !needsListening(events)) return { command, events, read: [] };
+  const { listening, read } = await findListening(context);
+  const knowing = { ...command, listening };
+  return { command: knowing, events: monitorDecider.decide(knowing, state), read };
 }
 
 /**

@@ -21,7 +21,7 @@ import { type Caller, type Requirement, authorize, canReach } from '../domain/ac
 import { isUptimeType, upcomingSlots } from '../domain/monitors/schedule.js';
 import { getUser, roleOf } from '../queries/identity.js';
 import { dependentsOf, getMonitor, listMonitors, monitorsOf, pagedFind } from '../queries/monitors.js';
-import { pingPage, recentPings } from '../queries/pings.js';
+import { pingPage, recentPings, recentUnheard } from '../queries/pings.js';
 import { getProject, projectDetails, projectIdsOfUser } from '../queries/projects.js';
 import { incidentTimeline } from '../queries/timeline.js';
 import { checkHours, periodStart, summarize } from '../queries/uptime.js';
@@ -411,19 +411,20 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     if (!project) throw new HttpError(404, 'monitor not found');
     const now = clock();
     const isUptime = isUptimeType(monitor.type);
-    const [activity, pings, incidents, warningPings, canManage] = await Promise.all([
+    const [activity, pings, incidents, warningPings, canManage, unheard] = await Promise.all([
       monitorActivity(commands.events, monitor, CHART_RUNS),
       isUptime ? Promise.resolve({ pings: [] }) : pingPage(commands.events, monitor.id, {}, { page: 1, limit: PINGS_SHOWN }),
       pagedFind<IncidentDocument>(readModels, 'incidents', { monitor_id: monitor.id }, [['started_at', -1]], { page: 1, limit: INCIDENTS_SHOWN }),
       recentPings(commands.events, monitor.id, new Date(now.getTime() - WARNING_WINDOW_DAYS * 86_400_000).toISOString(), WARNING_MAX_PINGS),
       may(ctx.state.caller, MANAGE_MONITOR, monitor.project_id),
+      isUptime ? Promise.resolve([]) : recentUnheard(commands.events, monitor.id, PINGS_SHOWN),
     ]);
     const related = await relatedMonitors(readModels, monitor);
     render(ctx, monitorPage({
       viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage, ...related,
       status: displayStatus(monitor), lastSeenAt: activity.lastSeenAt, runs: activity.runs,
       upcoming: shownNextExpected(monitor) === null ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
-      pings: pings.pings, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),
+      pings: pings.pings, unheard, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),
       uptimeDays: isUptime ? await uptimeByDay(monitor.id, now) : null,
       maintenance: await monitorMaintenance(readModels, monitor, now.toISOString()),
     }));

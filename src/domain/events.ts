@@ -3,6 +3,7 @@ import type { EmailClaimEvent } from './identity/email-claim.js';
 import type { UserEvent } from './identity/user.js';
 import type { IncidentNoteEvent } from './incidents/incident-notes.js';
 import type { IncidentRecordEvent } from './incidents/incident-record.js';
+import type { ListeningEvent } from './listening/listening.js';
 import type { MaintenanceWindowEvent } from './maintenance/window.js';
 import type { MonitorEvent } from './monitors/monitor.js';
 import type { SlugClaimEvent } from './monitors/slug-claim.js';
@@ -14,7 +15,7 @@ import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
 import type { StatusPageEvent } from './status-pages/status-page.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent;
+export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -33,5 +34,6 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   ProjectBadgeKeyIssued: true, StatusPageCreated: true, StatusPageUpdated: true, StatusPageDeleted: true, StatusPageSlugClaimed: true, StatusPageSlugReleased: true,
   LogIntegrityChecked: true,
   MaintenanceWindowScheduled: true, MaintenanceWindowUpdated: true, MaintenanceWindowEnded: true, IncidentSuppressed: true, SuppressedIncidentCleared: true, RepageHeld: true,
+  CheckInUnheard: true, RunUnheard: true, ListeningConfirmed: true, ListeningInterrupted: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

@@ -128,6 +128,18 @@ export const monitorEventCodecs = {
     counters: nullable(PingCounters),
   }),
   CheckInMissed: t.type({ ...Ids, expected_at: t.string, deadline_at: t.string, consecutive_misses: t.number, next_expected_at: NullableString, counters: nullable(PingCounters) }),
+  CheckInUnheard: t.type({
+    ...Ids,
+    expected_at: t.string,
+    last_expected_at: t.string,
+    deadline_at: t.string,
+    slots: t.number,
+    outage_from: t.string,
+    outage_to: t.string,
+    next_expected_at: NullableString,
+    counters: PingCounters,
+  }),
+  RunUnheard: t.type({ ...Ids, start_ping_id: t.string, run_id: NullableString, started_at: t.string, deadline_at: t.string, outage_from: t.string, outage_to: t.string, counters: PingCounters }),
   MonitorWentUp: t.type({ ...Ids, reason: oneOf(['SUCCESS_PING', 'FORCED'], 'UpReason'), at: t.string }),
   PingReceived: t.type({
     ...Ids,

@@ -3,6 +3,7 @@ import type { VigilEvent, VigilEventType } from '../domain/events.js';
 import { auditEventCodecs } from './audit.js';
 import { identityEventCodecs } from './identity.js';
 import { incidentEventCodecs } from './incidents.js';
+import { listeningEventCodecs } from './listening.js';
 import { maintenanceEventCodecs } from './maintenance.js';
 import { monitorEventCodecs } from './monitors.js';
 import { notificationEventCodecs } from './notifications.js';
@@ -23,6 +24,7 @@ export const EVENT_CODECS = {
   ...statusPageEventCodecs,
   ...auditEventCodecs,
   ...maintenanceEventCodecs,
+  ...listeningEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];

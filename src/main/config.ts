@@ -27,6 +27,8 @@ export interface VigilConfig {
   /** Bounds on slow clients (slowloris): headers, a whole request, an idle keep-alive connection. */
   httpTimeouts: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   repageAfterSeconds: number;
+  /** How often the api role confirms it is listening; a silence over twice this is recorded as an outage. */
+  listeningIntervalMs: number;
   /** VIGIL_SECRET_KEY; without it, embedded mode keeps a generated key file in the data dir. */
   secretKey: string | null;
   /** /readyz fails once the read models lack more than this many events of the log (where the log counts them: not EventStoreDB). */
@@ -97,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     trustProxy: trustedProxies(env['VIGIL_TRUST_PROXY'] ?? ''),
     httpTimeouts: httpTimeouts(env),
     repageAfterSeconds: integer(env, 'VIGIL_REPAGE_INTERVAL_MINUTES', 60, 1, 10_080) * 60,
+    listeningIntervalMs: integer(env, 'VIGIL_LISTENING_INTERVAL_MS', 2000, 100, 60_000),
     secretKey: env['VIGIL_SECRET_KEY'] || null,
     readyMaxLagEvents: integer(env, 'VIGIL_READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
     readyMaxLagSeconds: integer(env, 'VIGIL_READY_MAX_LAG_SECONDS', 60, 1, 86_400),

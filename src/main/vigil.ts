@@ -8,6 +8,7 @@ import { createHttpServer } from '../api/http-server.js';
 import { type Logger, createLogger } from '../api/logger.js';
 import { type CommandContext, commandContext } from '../app/context.js';
 import { Timer } from '../timer/timer.js';
+import { ListeningLoop, keepListeningStreamsBounded } from '../app/listening.js';
 import { Checker } from '../checker/checker.js';
 import { Notifier } from '../notifier/notifier.js';
 import { SecretBox } from '../app/secret-box.js';
@@ -50,6 +51,8 @@ export interface RunningVigil {
   compactor: LogCompactor | null;
   /** The heartbeat out to VIGIL_SELF_PING_URL, run by the api role. */
   selfPing: SelfPinger | null;
+  /** The api role's confirmations that it is listening (docs/concepts.md#vigils-own-outages). */
+  listening: ListeningLoop | null;
   /** This process in the lease store: hostname:pid:process start:random. */
   holder: string;
   /** The partitions each coordinated role of this process holds, shared with its other instances. */
@@ -141,6 +144,14 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     repageAfterSeconds: config.repageAfterSeconds,
     ...(options.clock ? { clock: options.clock } : {}),
   });
+  // Before the timer: a fire after a stop must find the outage recorded.
+  let listening: ListeningLoop | null = null;
+  if (options.roles.includes('api')) {
+    await keepListeningStreamsBounded(commands);
+    listening = new ListeningLoop(commands, config.listeningIntervalMs, (error) => logger.error({ err: error }, 'listening confirmation failed; retrying'), (outage) =>
+      logger.warn({ outage }, `Vigil could not hear pings from ${outage.from} to ${outage.to}: deadlines then are recorded unheard`));
+    if (!options.manualTimer) await listening.start();
+  }
   let timer: Timer | null = null;
   if (options.roles.includes('timer')) {
     timer = new Timer(commands, stores.readModels, { onError: (error) => logger.error({ err: error }, 'timer failed; retrying'), metrics, share: await shareOf('timer') });
@@ -266,6 +277,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     notifier,
     compactor,
     selfPing,
+    listening,
     holder,
     shares,
     commands,
@@ -281,6 +293,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await health?.close();
+      await listening?.stop();
       await notifier?.stop();
       await checker?.stop();
       await timer?.stop();

@@ -1,4 +1,4 @@
-import { type IncomingPing, type PingReceivedData, pingStream } from '../domain/monitors/monitor.js';
+import { type IncomingPing, type PingReceivedData, type UnheardObservation, pingStream } from '../domain/monitors/monitor.js';
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import { decodeEvent } from '../event-codecs/decode.js';
 import type { Range, Scalar } from '../readstore/read-model-store.js';
@@ -132,4 +132,19 @@ export async function getPing(events: EventStore, monitorId: string, pingId: str
 /** The newest pings since a time, newest first. */
 export async function recentPings(events: EventStore, monitorId: string, since: string, limit: number): Promise<PingRecord[]> {
   return (await keptPings(events, monitorId)).filter((ping) => ping.created_at >= since).slice(0, limit);
+}
+
+/**
+ * The monitor's newest observations of what Vigil could not hear (slots and runs during an outage
+ * of its own), newest first, from its pings stream: why no incident opened for them.
+ */
+export async function recentUnheard(events: EventStore, monitorId: string, limit: number): Promise<UnheardObservation[]> {
+  const unheard: UnheardObservation[] = [];
+  for (const event of await events.readStream(pingStream(monitorId), { direction: 'backwards' })) {
+    if (event.type !== 'CheckInUnheard' && event.type !== 'RunUnheard') continue;
+    const decoded = decodeEvent(event);
+    if (decoded.type === 'CheckInUnheard' || decoded.type === 'RunUnheard') unheard.push(decoded);
+    if (unheard.length >= limit) break;
+  }
+  return unheard;
 }

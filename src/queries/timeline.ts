@@ -75,6 +75,12 @@ function summarize(e: AuditEventDocument, channels: Map<string, string>): string
       return d['is_up'] ? `Check passed (HTTP ${text(d['status_code'])} in ${text(d['response_time_ms'])} ms)` : `Check failed: ${text(d['error'])}`;
     case 'CheckInMissed':
       return `No check-in for the run expected at ${text(d['expected_at'])} by its deadline ${text(d['deadline_at'])} (${text(d['consecutive_misses'])} in a row)`;
+    case 'CheckInUnheard':
+      return `Not heard: ${Number(d['slots']) === 1 ? `the check-in expected at ${text(d['expected_at'])}` : `${text(d['slots'])} check-ins expected from ${text(d['expected_at'])} to ${text(d['last_expected_at'])}`} fell due while Vigil itself was not listening (${text(d['outage_from'])} to ${text(d['outage_to'])}); not counted as missed`;
+    case 'RunUnheard':
+      return `Not heard: the run started at ${text(d['started_at'])} was under way while Vigil itself was not listening (${text(d['outage_from'])} to ${text(d['outage_to'])}); not reported hung`;
+    case 'ListeningInterrupted':
+      return `Vigil was not listening from ${text(d['from'])} to ${text(d['to'])}: deadlines then were recorded unheard`;
     case 'RunOverdue':
       return `The run started at ${text(d['started_at'])} was still running at ${text(d['deadline_at'])}${d['closed_as_failure'] ? '; the watchdog counted it as a failure' : ''}`;
     case 'IncidentOpened':

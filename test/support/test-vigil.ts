@@ -119,6 +119,11 @@ export class TestVigil {
     return fired;
   }
 
+  /** One confirmation by the Ping API that it is listening, at the test clock's now (the first after a start notices the outage before it). */
+  async listen(): Promise<void> {
+    await this.vigil.listening!.tick();
+  }
+
   /** Lets the checker run the checks due at the test clock's now, then waits for the read models. */
   async check(): Promise<number> {
     await this.settle();

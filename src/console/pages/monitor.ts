@@ -2,6 +2,7 @@ import type { IncidentDocument } from '../../../projections/incidents.js';
 import type { MonitorDocument } from '../../../projections/monitors.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
 import type { PingRecord } from '../../queries/pings.js';
+import type { UnheardObservation } from '../../domain/monitors/monitor.js';
 import type { Warning } from '../../queries/warnings.js';
 import { durationChart, responseTimeChart } from '../charts.js';
 import { TYPE_NAMES, duration, inZone, plural, relativeTime, scheduleInWords, utc } from '../format.js';
@@ -30,6 +31,8 @@ export interface MonitorView {
   /** Where Vigil is reached from the browser: the base of the ping URLs. */
   origin: string;
   pings: PingRecord[];
+  /** Slots and runs Vigil could not hear (its own outages), newest first. */
+  unheard: UnheardObservation[];
   runs: Run[];
   uptimeDays: UptimeDay[] | null;
   incidents: IncidentDocument[];
@@ -129,6 +132,22 @@ function pingsTable(pings: readonly PingRecord[], now: Date): Html {
 </tr>`)}</tbody></table></div>`;
 }
 
+/** Only shown where Vigil had an outage of its own while this monitor's deadlines fell due. */
+function unheardPanel(unheard: readonly UnheardObservation[]): Html | null {
+  if (unheard.length === 0) return null;
+  const what = (o: UnheardObservation) =>
+    o.type === 'CheckInUnheard'
+      ? o.data.slots === 1 ? `The check-in expected at ${utc(o.data.expected_at)}` : `${o.data.slots} check-ins expected from ${utc(o.data.expected_at)} to ${utc(o.data.last_expected_at)}`
+      : `The end of the run started at ${utc(o.data.started_at)} (due by ${utc(o.data.deadline_at)})`;
+  return html`<section class="panel" aria-labelledby="unheard"><h2 id="unheard">Not heard</h2>
+<p class="hint">Vigil itself was not listening (stopped, restarting or paused), so it could not tell whether these came: they count neither as missed nor as hung, and opened no incident.</p>
+<div class="table-wrap"><table>
+<caption class="visually-hidden">Check-ins and runs Vigil could not hear, newest first</caption>
+<thead><tr><th scope="col">What</th><th scope="col">Vigil not listening</th></tr></thead>
+<tbody>${unheard.map((o) => html`<tr><td>${what(o)}</td><td>from ${utc(o.data.outage_from)} to ${utc(o.data.outage_to)}</td></tr>`)}</tbody></table></div>
+</section>`;
+}
+
 function incidentsTable(incidents: readonly IncidentDocument[], now: Date): Html {
   if (incidents.length === 0) return html`<p class="muted">No incidents.</p>`;
   return html`<div class="table-wrap"><table>
@@ -203,6 +222,7 @@ ${v.uptimeDays ? html`<h3>Uptime by day (UTC)</h3>${uptimeDays(v.uptimeDays)}` :
 </section>
 ${v.maintenance ? monitorMaintenancePanel(v.maintenance) : null}
 <section aria-labelledby="incidents"><h2 id="incidents">Incidents</h2>${incidentsTable(v.incidents, now)}</section>
+${unheardPanel(v.unheard)}
 ${isUptimeType(m.type) ? null : html`<section aria-labelledby="pings"><h2 id="pings">Recent pings</h2>${pingsTable(v.pings, now)}</section>`}
 </div>`,
   });

@@ -2,9 +2,10 @@ import { reviewSuppressed } from './maintenance-suppression.js';
 import { hungRunCause, missedCause } from './causes.js';
 import type { MonitorCommandOf } from './monitor-commands.js';
 import type { MonitorConfig } from './monitor-config.js';
-import type { DeadlineObservation, MonitorEvent, PingCounters, RunOverdueData } from './monitor-events.js';
+import type { CheckInUnheardData, DeadlineObservation, MonitorEvent, PingCounters, RunOverdueData, UnheardObservation } from './monitor-events.js';
 import { type MonitorState, awaitsFirstPing, openIncidentOf } from './monitor-state.js';
-import { addSeconds, isUptimeType, nextExpectedAfter } from './schedule.js';
+import { EARLY_CHECKIN_MS, addSeconds, isUptimeType, nextExpectedAfter, parseInterval } from './schedule.js';
+import { NOTHING_KNOWN, type Outage, overlapping, unheardStretches } from '../listening/listening.js';
 
 /** Slots accounted for in one command; a longer backlog is worked off by the timer's next fires. */
 export const MAX_SLOTS_PER_EXPIRY = 1000;
@@ -20,35 +21,78 @@ type IncidentIds = MonitorCommandOf<'ExpireDeadlines'>['incident_ids'];
  * The misses and overdue runs are observations, recorded with the pings (a check-in racing the
  * fire contends for that stream); what follows from them is decided by `followUpDeadlines`, which
  * a fire whose second append lost a race decides again on the newer state.
+ *
+ * A deadline Vigil could not have heard met is not Vigil's word against the job's: a slot whose
+ * check-in could have arrived while Vigil was not listening (`command.listening`: its outages,
+ * and the silence since its last confirmation when that is overdue) is recorded unheard, counting
+ * toward nothing; a run under way then is forgotten unheard instead of reported hung.
  */
 export function expireDeadlines(state: MonitorState, config: MonitorConfig, command: MonitorCommandOf<'ExpireDeadlines'>): MonitorEvent[] {
   if (state.paused) return [];
-  const missed = missedSlots(state, config, command.now);
-  const observed = [...missed, ...overdueRuns(state, config, command.now, missed.at(-1)?.data.counters ?? countersOf(state, config, {}))];
-  return [...observed, ...followUpDeadlines(state, config, observed, command.incident_ids), ...reviewSuppressed(state, command.now, command.review_suppressed === true, config)];
+  const stretches = unheardStretches(command.listening ?? NOTHING_KNOWN, command.now);
+  const slots = passedSlots(state, config, command.now, stretches);
+  const runs = passedRuns(state, config, command.now, stretches, countersAfter(slots) ?? countersOf(state, config, {}));
+  const observed = [...slots, ...runs];
+  const counted = observed.filter((e): e is DeadlineObservation => e.type === 'CheckInMissed' || e.type === 'RunOverdue');
+  return [...observed, ...followUpDeadlines(state, config, counted, command.incident_ids), ...reviewSuppressed(state, command.now, command.review_suppressed === true, config)];
 }
 
-function missedSlots(state: MonitorState, config: MonitorConfig, now: string): DeadlineObservation[] {
+/** Whether a fire's observations need Vigil's outages to be decided: only a miss or an overdue run does. */
+export function needsListening(events: readonly MonitorEvent[]): boolean {
+  return events.some((e) => e.type === 'CheckInMissed' || e.type === 'RunOverdue');
+}
+
+const countersAfter = (events: readonly (DeadlineObservation | UnheardObservation)[]): PingCounters | null => events.at(-1)?.data.counters ?? null;
+
+/**
+ * When the check-in meeting the slot expected at `expected` could have arrived: for an interval,
+ * from one interval before it (the last check-in); for a calendar, from the early check-in
+ * allowance before it. Until its deadline.
+ */
+function slotOpensAt(config: MonitorConfig, expected: string): string {
+  const interval = config.type === 'JOB_HEARTBEAT' ? parseInterval(config.schedule) : null;
+  return new Date(Date.parse(expected) - (interval ?? EARLY_CHECKIN_MS)).toISOString();
+}
+
+function passedSlots(state: MonitorState, config: MonitorConfig, now: string, stretches: readonly Outage[]): (DeadlineObservation | UnheardObservation)[] {
   const ids = { monitor_id: state.monitorId, project_id: state.projectId };
-  const events: DeadlineObservation[] = [];
+  const events: (DeadlineObservation | UnheardObservation)[] = [];
   // Uptime monitors are checked by Vigil itself: a late check is the checker's business, not a miss.
   // A job that has never checked in is waiting for its first ping: nothing is overdue yet.
   let expected = isUptimeType(config.type) || awaitsFirstPing(state) ? null : state.nextExpectedAt;
   let misses = state.consecutiveMisses;
+  let unheard: CheckInUnheardData | null = null;
   for (let slot = 0; slot < MAX_SLOTS_PER_EXPIRY && expected !== null; slot += 1) {
     const deadline = addSeconds(expected, config.grace_period_seconds);
     if (Date.parse(deadline) > Date.parse(now)) break;
-    misses += 1;
     const following = nextExpectedAfter(config.type, config.schedule, config.timezone, expected);
-    const counters = countersOf(state, config, { consecutive_misses: misses, next_expected_at: following });
-    events.push({ type: 'CheckInMissed', data: { ...ids, expected_at: expected, deadline_at: deadline, consecutive_misses: misses, next_expected_at: following, counters } });
+    const outage = overlapping(stretches, slotOpensAt(config, expected), deadline);
+    if (outage) {
+      const counters = countersOf(state, config, { consecutive_misses: misses, next_expected_at: following });
+      const sameOutage = unheard !== null && unheard.outage_from === outage.from && unheard.outage_to === outage.to;
+      // Slots in a row unheard in the same outage are one observation: an outage of a day must not flood the history.
+      if (sameOutage) Object.assign(unheard!, { last_expected_at: expected, deadline_at: deadline, slots: unheard!.slots + 1, next_expected_at: following, counters });
+      else {
+        unheard = { ...ids, expected_at: expected, last_expected_at: expected, deadline_at: deadline, slots: 1, outage_from: outage.from, outage_to: outage.to, next_expected_at: following, counters };
+        events.push({ type: 'CheckInUnheard', data: unheard });
+      }
+    } else {
+      unheard = null;
+      misses += 1;
+      const counters = countersOf(state, config, { consecutive_misses: misses, next_expected_at: following });
+      events.push({ type: 'CheckInMissed', data: { ...ids, expected_at: expected, deadline_at: deadline, consecutive_misses: misses, next_expected_at: following, counters } });
+    }
     expected = following;
   }
   return events;
 }
 
-/** Runs past max_duration_seconds; on JOB_BASIC the watchdog also fails them. `after`: the counters after this fire's misses. */
-function overdueRuns(state: MonitorState, config: MonitorConfig, now: string, after: PingCounters): DeadlineObservation[] {
+/**
+ * Runs past max_duration_seconds; on JOB_BASIC the watchdog also fails them. A run under way while
+ * Vigil could not hear may have sent its completion then: it is forgotten, unheard. `after`: the
+ * counters after this fire's slots.
+ */
+function passedRuns(state: MonitorState, config: MonitorConfig, now: string, stretches: readonly Outage[], after: PingCounters): (DeadlineObservation | UnheardObservation)[] {
   const max = config.max_duration_seconds;
   if (max === null) return [];
   const ids = { monitor_id: state.monitorId, project_id: state.projectId };
@@ -57,11 +101,12 @@ function overdueRuns(state: MonitorState, config: MonitorConfig, now: string, af
   return state.openRuns
     .filter((run) => !run.overdue && Date.parse(addSeconds(run.started_at, max)) <= Date.parse(now))
     .map((run) => {
+      const deadline_at = addSeconds(run.started_at, max);
+      const run_ = { start_ping_id: run.ping_id, run_id: run.run_id, started_at: run.started_at, deadline_at };
+      const outage = overlapping(stretches, run.started_at, deadline_at);
+      if (outage) return { type: 'RunUnheard' as const, data: { ...ids, ...run_, outage_from: outage.from, outage_to: outage.to, counters: { ...after, consecutive_failures: failures } } };
       if (watchdog) failures += 1;
-      const data: RunOverdueData = {
-        ...ids, start_ping_id: run.ping_id, run_id: run.run_id, started_at: run.started_at, deadline_at: addSeconds(run.started_at, max), closed_as_failure: watchdog,
-        consecutive_failures: failures, counters: { ...after, consecutive_failures: failures },
-      };
+      const data: RunOverdueData = { ...ids, ...run_, closed_as_failure: watchdog, consecutive_failures: failures, counters: { ...after, consecutive_failures: failures } };
       return { type: 'RunOverdue' as const, data };
     });
 }

@@ -1,3 +1,4 @@
+import type { ListeningRecord } from '../listening/listening.js';
 import type { PagingCircumstances } from './circumstances.js';
 import type { DependencyGraph } from './dependencies.js';
 import type { UserActor } from './incidents.js';
@@ -59,6 +60,11 @@ export type MonitorCommand =
       circumstances?: PagingCircumstances;
       /** A maintenance window that held back one of its problems changed or ended: look at them all again. */
       review_suppressed?: boolean;
+      /**
+       * Vigil's own outages, as read for this decision: a deadline it could not have heard met is
+       * recorded unheard, not missed. Absent: read only when the fire finds a deadline passed.
+       */
+      listening?: ListeningRecord;
     };
 
 /** The command of type `T`, as the decision that handles it receives it. */

@@ -128,6 +128,38 @@ export interface RunOverdueData extends Ids {
 /** What a timer fire records with the pings: the slots missed and the runs overdue. */
 export type DeadlineObservation = { type: 'CheckInMissed'; data: CheckInMissedData } | { type: 'RunOverdue'; data: RunOverdueData };
 
+/**
+ * Slots whose check-in could have come while Vigil was not listening (an outage of its own), in a
+ * row: neither missed nor met. They count toward nothing; `next_expected_at` moves past them.
+ */
+export interface CheckInUnheardData extends Ids {
+  /** The first slot's expected time, and the last's. */
+  expected_at: string;
+  last_expected_at: string;
+  /** The last slot's deadline. */
+  deadline_at: string;
+  slots: number;
+  /** The stretch Vigil could not hear in (recorded as ListeningInterrupted, or not yet confirmed again). */
+  outage_from: string;
+  outage_to: string;
+  next_expected_at: string | null;
+  counters: PingCounters;
+}
+
+/** A run under way while Vigil could not hear: its completion may have been sent then. Forgotten, as a pause forgets runs, not reported hung. */
+export interface RunUnheardData extends Ids {
+  start_ping_id: string;
+  run_id: string | null;
+  started_at: string;
+  deadline_at: string;
+  outage_from: string;
+  outage_to: string;
+  counters: PingCounters;
+}
+
+/** What a timer fire records with the pings instead of a miss or an overdue run when Vigil could not hear. */
+export type UnheardObservation = { type: 'CheckInUnheard'; data: CheckInUnheardData } | { type: 'RunUnheard'; data: RunUnheardData };
+
 /** The counted checks of one hour recorded before it that no earlier summary covers: what the hourly figures keep once they leave the log. */
 export interface ChecksSummarizedData extends Ids {
   /** Start of the UTC hour, ISO. */
@@ -169,6 +201,10 @@ export type MonitorEvent =
    * Recorded with the pings (version 2), where a check-in racing it contends for the same stream.
    */
   | DomainEvent<'CheckInMissed', CheckInMissedData>
+  /** Recorded with the pings: slots Vigil could not hear (see CheckInUnheardData). */
+  | DomainEvent<'CheckInUnheard', CheckInUnheardData>
+  /** Recorded with the pings: a run Vigil could not hear the end of (see RunUnheardData). */
+  | DomainEvent<'RunUnheard', RunUnheardData>
   | DomainEvent<'MonitorWentUp', Ids & { reason: 'SUCCESS_PING' | 'FORCED'; at: string }>
   | DomainEvent<'PingReceived', PingReceivedData>
   /** Recorded with the pings (the monitor's observations), so retention applies to both alike. */

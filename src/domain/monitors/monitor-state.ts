@@ -136,6 +136,11 @@ export function evolveMonitor(state: MonitorState, event: MonitorEvent): Monitor
       const openRuns = state.openRuns.map((run) => (run.ping_id === start_ping_id ? { ...run, overdue: true, counted_as_failure: closed_as_failure } : run));
       return { ...withCounters(state, event.data.counters), openRuns, consecutiveFailures: consecutive_failures };
     }
+    case 'CheckInUnheard':
+      return { ...withCounters(state, event.data.counters), nextExpectedAt: event.data.next_expected_at };
+    case 'RunUnheard':
+      // Forgotten, as a pause forgets runs: its completion may have been sent while Vigil was deaf.
+      return { ...withCounters(state, event.data.counters), openRuns: state.openRuns.filter((run) => run.ping_id !== event.data.start_ping_id) };
     case 'MonitorWentDown':
       return { ...state, health: 'DOWN' };
     case 'MonitorWentUp':

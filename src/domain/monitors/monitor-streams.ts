@@ -5,7 +5,7 @@ export const pingStream = (monitorId: string) => `pings-${monitorId}`;
 /** An uptime monitor's hourly check summaries, apart so that they are kept to a window of their own (check-hours.ts). */
 export const checkHoursStream = (monitorId: string) => `checkhours-${monitorId}`;
 
-const OBSERVATIONS: ReadonlySet<string> = new Set(['PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue']);
+const OBSERVATIONS: ReadonlySet<string> = new Set(['PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue', 'CheckInUnheard', 'RunUnheard']);
 
 /**
  * The monitor's observations go to its pings stream, where retention applies to all alike: pings,

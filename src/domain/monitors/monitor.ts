@@ -22,7 +22,7 @@ import { isUptimeType, nextExpectedAfter } from './schedule.js';
  * in record-check.ts, incidents in incident-decisions.ts, pages in paging.ts; the monitor's own
  * lifecycle (create, update, pause, resume, force up, delete) here.
  */
-export type { CheckCompletedData, CheckInMissedData, CheckObservation, ChecksSummarizedData, DeadlineObservation, PingCounters, RunOverdueData, IncidentResolvedData, IncomingPing, MonitorEvent, MonitorIds, PingReceivedData } from './monitor-events.js';
+export type { CheckCompletedData, CheckInMissedData, CheckInUnheardData, RunUnheardData, UnheardObservation, CheckObservation, ChecksSummarizedData, DeadlineObservation, PingCounters, RunOverdueData, IncidentResolvedData, IncomingPing, MonitorEvent, MonitorIds, PingReceivedData } from './monitor-events.js';
 export type { MonitorCommand, MonitorCommandOf, MonitorPatch, UptimePatch } from './monitor-commands.js';
 export { type IncidentState, type MonitorState, awaitsFirstPing, openIncidentOf } from './monitor-state.js';
 export { monitorStream, pingStream } from './monitor-streams.js';

@@ -7,6 +7,7 @@ import type { CheckCompletedData, MonitorEvent } from './monitor-events.js';
 import { type MonitorState, openIncidentOf } from './monitor-state.js';
 import { resolveOpen } from './incident-decisions.js';
 import { isUptimeType, nextExpectedAfter } from './schedule.js';
+import type { CheckObservation } from './monitor-events.js';
 
 const DAY_MS = 86_400_000;
 
@@ -19,7 +20,8 @@ const DAY_MS = 86_400_000;
 export function recordCheck(state: MonitorState, config: MonitorConfig, command: MonitorCommandOf<'RecordCheck'>): MonitorEvent[] {
   if (!isUptimeType(config.type)) throw invalid('only uptime monitors are checked');
   if (state.paused) return [];
-  const { check, now } = command;
+  const { now } = command;
+  const check = unlessStalled(command.check, config);
   const ids = { monitor_id: state.monitorId, project_id: state.projectId };
   const counts = check.check_status === 'ok';
   const failures = !counts ? state.consecutiveFailures : check.is_up ? 0 : state.consecutiveFailures + 1;
@@ -60,6 +62,23 @@ export function recordCheck(state: MonitorState, config: MonitorConfig, command:
   }
   return events;
 }
+
+/**
+ * A failed check that took far longer than its timeout allows was held up by Vigil itself, not by
+ * the target: the process was paused or its machine suspended while the check was under way (its
+ * timeout fires the moment it wakes), or its event loop stalled. It counts for nothing, as a probe
+ * error, saying why. Checks that fell due while Vigil was stopped are simply run when it starts.
+ */
+function unlessStalled(check: CheckObservation, config: MonitorConfig): CheckObservation {
+  if (check.is_up || check.check_status !== 'ok') return check;
+  const timeoutMs = config.type === 'UPTIME_TCP' ? config.tcp?.tcp_timeout_ms : config.type === 'UPTIME_DNS' ? config.dns?.dns_timeout_ms : config.uptime?.uptime_timeout_ms;
+  if (timeoutMs === undefined || check.response_time_ms <= STALLED_AFTER(timeoutMs)) return check;
+  const took = Math.round(check.response_time_ms / 1000);
+  return { ...check, check_status: 'probe_error', error: `${check.error ?? 'failed'}; the check took ${took} s though it times out after ${timeoutMs / 1000} s: Vigil itself was held up (paused, suspended or overloaded), so it counts for nothing` };
+}
+
+/** Beyond twice its timeout and 2 s more, a check was held up by Vigil, not by what it checked. */
+const STALLED_AFTER = (timeoutMs: number) => 2 * timeoutMs + 2000;
 
 /**
  * The summaries of `hours`, each naming the hour of the one before it. Their stream's window only
