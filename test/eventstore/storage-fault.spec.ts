@@ -11,6 +11,7 @@ import { makeTempDir } from '../support/temp-dir.js';
 import { capturedLog } from '../support/captured-log.js';
 import { eventually } from '../support/eventually.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
+import { runCli } from '../../src/main/cli.js';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -224,4 +225,92 @@ describe('A full disk under the embedded store', function () {
       });
     });
   }
+});
+
+describe('A gap while the disk is full', function () {
+  this.timeout(60_000);
+  let disk: { path: string; unmount: () => void } | null = null;
+  let vigil: TestVigil | null = null;
+
+  before(function () {
+    const mounted = mountTmpfs('16m');
+    if ('skip' in mounted) {
+      console.log(`      skipped: ${mounted.skip}`);
+      this.skip();
+    }
+    disk = mounted;
+  });
+  after(async () => {
+    try {
+      if (disk) rmSync(join(disk.path, 'filler'), { force: true });
+      await vigil?.stop();
+    } finally {
+      disk?.unmount();
+    }
+  });
+
+  it('is an outage of its own: the jobs it refused (503) while it could not write open nothing, a job that stopped is caught after, and verify passes', async () => {
+    vigil = await TestVigil.reopen(join(disk!.path, 'data'), {}, new TestClock());
+    const v = vigil;
+    await v.listen();
+    const key = await v.accountKey(await v.user('full@example.com'), ALL_SCOPES);
+    const projectId = (await v.request('POST', '/v1/projects', { key, body: { name: 'Full' } })).body.project.id;
+    const monitor = async (name: string) =>
+      (await v.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name, type: 'JOB_HEARTBEAT', schedule: '5s', grace_period_seconds: 2 } })).body.monitor.id as string;
+    const [alive, dying] = [await monitor('Alive'), await monitor('Dying')];
+    let acknowledged = 0;
+    const ping = async (id: string) => {
+      const answer = await v.request('GET', `/v1/ping/${id}`);
+      if (answer.status === 200) acknowledged += id === alive ? 1 : 0;
+      return answer.status;
+    };
+    /** `seconds` of Vigil running: the jobs in `pinging` ping every 5 s, the timer fires and the Ping API confirms it listens every second, whatever the disk says. */
+    const run = async (seconds: number, pinging: string[], diskFull = false) => {
+      const statuses: number[] = [];
+      for (let s = 1; s <= seconds; s += 1) {
+        v.clock.advance(1000);
+        if (s % 5 === 0) for (const id of pinging) statuses.push(await ping(id));
+        // The timer reads its deadlines from the read models, which wait for a disk to write to.
+        if (!diskFull) await v.settle();
+        await v.vigil.timer!.tick().catch(() => undefined);
+        await v.vigil.listening!.tick().catch(() => undefined);
+      }
+      return statuses;
+    };
+    await ping(alive);
+    await ping(dying);
+    await run(10, [alive, dying]);
+    await v.settle();
+
+    const db = openSqliteDatabase(join(v.dataDir, 'vigil.db'));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    fillDisk(join(disk!.path, 'filler'));
+    // 43 s of a full disk: both jobs keep pinging and are refused, as is everything else Vigil would write.
+    const refused = await run(43, [alive, dying], true);
+    expect(refused.filter((status) => status === 503).length).to.be.greaterThan(0);
+    expect(refused.filter((status) => status === 200)).to.have.length(0);
+    rmSync(join(disk!.path, 'filler'));
+
+    // Space is back: the one job still alive goes on pinging, the other stopped during the gap.
+    await eventually(async () => expect((await v.request('GET', '/readyz')).status).to.equal(200), 5000);
+    await run(6, [alive]);
+    await v.settle();
+    const aliveIncidents = (await v.request('GET', `/v1/monitors/${alive}/incidents`, { key })).body.data;
+    expect(aliveIncidents).to.deep.equal([]);
+    // Not at its slots inside the gap: at its first slot past the excused window.
+    await run(10, [alive]);
+    await v.settle();
+    const [missed] = (await v.request('GET', `/v1/monitors/${dying}/incidents`, { key })).body.data;
+    expect(missed).to.include({ event: 'MISSED' });
+    expect((await v.request('GET', `/v1/monitors/${alive}/incidents`, { key })).body.data).to.deep.equal([]);
+    const pingsKept = (await v.vigil.stores.events.readStream(`pings-${alive}`)).filter((e) => e.type === 'PingReceived');
+    expect(pingsKept).to.have.length(acknowledged);
+    await v.stopKeepingData();
+    const out: string[] = [];
+    const code = await runCli(['verify'], { env: { VIGIL_DATA_DIR: v.dataDir }, stdout: (text) => out.push(text), stderr: process.stderr });
+    expect(JSON.parse(out[0]!)).to.deep.include({ ok: true });
+    expect(code).to.equal(0);
+    vigil = null;
+  });
 });
