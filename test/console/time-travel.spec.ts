@@ -142,7 +142,7 @@ describe('Console time travel and audit in a real browser', function () {
     await page.locator('.notice', { hasText: 'The log was checked' }).waitFor();
     expect(await page.locator('[data-check]').getAttribute('data-check')).to.equal('ok');
     const result = await page.locator('#check-title + dl').innerText();
-    expect(result).to.contain('every event from the first to the head of the log then');
+    expect(result).to.contain('every event the log keeps, up to its head then');
     expect(result).to.contain('the console, by owner@example.com');
     await browser!.shoot(page, 'audit');
     await browser!.accessible(page);

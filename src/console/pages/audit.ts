@@ -26,7 +26,7 @@ function lastCheck(v: AuditView): Html {
   // How many events the log held and its running hash are the whole server's: not this page's to show.
   return html`<dl class="facts">
 <dt>Result</dt><dd>${c.ok
-  ? html`<span class="check-ok" data-check="ok">Intact</span>: every event from the first to the head of the log then`
+  ? html`<span class="check-ok" data-check="ok">Intact</span>: every event the log keeps, up to its head then`
   : html`<span class="check-broken" data-check="broken">Broken at position ${c.first_break_position ?? '?'}</span>: the events before it are intact`}</dd>
 <dt>When</dt><dd>${utc(c.checked_at)} (${timeAgo(c.checked_at, v.now, relativeTime)})</dd>
 <dt>By</dt><dd>${who}</dd>
@@ -50,7 +50,7 @@ ${lastCheck(v)}
 ${v.chained
   ? v.canVerify
     ? html`<form method="post" action="/projects/${project.id}/audit/verify" class="verify-form">${csrfField(v.viewer)}<button type="submit" class="button button-primary">Verify now</button>
-<p class="hint">Walks every event's hash from the first, on a thread of its own; on a long log this takes a while.</p></form>`
+<p class="hint">Walks the hash of every event the log keeps (from its last compaction on), on a thread of its own; on a long log this takes a while.</p></form>`
     : html`<p class="hint">Verifying the log needs the OWNER role on a project and an account key with the manage_projects scope. An operator can also run <code>vigil verify</code>.</p>`
   : html`<p class="hint">This event store (EventStoreDB) keeps no hash chain: <code>vigil verify</code> compares the read models with a replay.</p>`}
 </section>
