@@ -36,11 +36,11 @@ export function intervalWords(schedule: string): string {
   return ms === null ? schedule : duration(ms);
 }
 
-/** A time as a person in `timeZone` reads it: "Sun 22 Nov 2026, 03:00 CET". */
-export function inZone(iso: string, timeZone: string): string {
+/** A time as a person in `timeZone` reads it: "Sun 22 Nov 2026, 03:00 CET" (with `seconds`, "03:00:15"). */
+export function inZone(iso: string, timeZone: string, seconds = false): string {
   try {
     return new Intl.DateTimeFormat('en-GB', {
-      timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short',
+      timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}), timeZoneName: 'short',
     }).format(new Date(iso));
   } catch {
     return iso;
@@ -50,6 +50,11 @@ export function inZone(iso: string, timeZone: string): string {
 /** A UTC time: "Sat, 21 Nov 2026, 12:03 UTC". */
 export function utc(iso: string): string {
   return inZone(iso, 'UTC');
+}
+
+/** A UTC time to the second, where minutes would not tell times apart (an outage of 40 s): "Sat, 21 Nov 2026, 12:03:15 UTC". */
+export function utcSeconds(iso: string): string {
+  return inZone(iso, 'UTC', true);
 }
 
 /** The monitor's schedule as one sentence, e.g. "Cron 0 3 * * * in Europe/Paris, 5 min grace". */

@@ -167,8 +167,8 @@ describe('Vigil\'s own outages', function () {
     const cookie = `vigil_session=${/vigil_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1]}`;
     const page = await (await fetch(`${vigil.url}/monitors/${job}`, { headers: { Cookie: cookie } })).text();
     expect(page).to.contain('<h2 id="unheard">Not heard</h2>');
-    expect(page).to.contain('8 check-ins expected from Sat, 21 Nov 2026, 12:00 UTC to Sat, 21 Nov 2026, 12:00 UTC');
-    expect(page).to.contain('The check-in expected at Sat, 21 Nov 2026, 12:00 UTC');
+    expect(page).to.contain('8 check-ins expected from Sat, 21 Nov 2026, 12:00:15 UTC to Sat, 21 Nov 2026, 12:00:50 UTC');
+    expect(page).to.contain('The check-in expected at Sat, 21 Nov 2026, 12:00:55 UTC');
   });
 
   it('doubles nothing when the clock is stepped backwards after an outage', async () => {

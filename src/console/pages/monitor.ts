@@ -5,7 +5,7 @@ import type { PingRecord } from '../../queries/pings.js';
 import type { UnheardObservation } from '../../domain/monitors/monitor.js';
 import type { Warning } from '../../queries/warnings.js';
 import { durationChart, responseTimeChart } from '../charts.js';
-import { TYPE_NAMES, duration, inZone, plural, relativeTime, scheduleInWords, utc } from '../format.js';
+import { TYPE_NAMES, duration, inZone, plural, relativeTime, scheduleInWords, utc, utcSeconds } from '../format.js';
 import { type Fragment, type Html, html } from '../html.js';
 import { type Viewer, csrfField, incidentBadge, page, statusBadge, timeAgo } from '../layout.js';
 import type { DisplayStatus } from '../overview.js';
@@ -137,14 +137,14 @@ function unheardPanel(unheard: readonly UnheardObservation[]): Html | null {
   if (unheard.length === 0) return null;
   const what = (o: UnheardObservation) =>
     o.type === 'CheckInUnheard'
-      ? o.data.slots === 1 ? `The check-in expected at ${utc(o.data.expected_at)}` : `${o.data.slots} check-ins expected from ${utc(o.data.expected_at)} to ${utc(o.data.last_expected_at)}`
-      : `The end of the run started at ${utc(o.data.started_at)} (due by ${utc(o.data.deadline_at)})`;
+      ? o.data.slots === 1 ? `The check-in expected at ${utcSeconds(o.data.expected_at)}` : `${o.data.slots} check-ins expected from ${utcSeconds(o.data.expected_at)} to ${utcSeconds(o.data.last_expected_at)}`
+      : `The end of the run started at ${utcSeconds(o.data.started_at)} (due by ${utcSeconds(o.data.deadline_at)})`;
   return html`<section class="panel" aria-labelledby="unheard"><h2 id="unheard">Not heard</h2>
 <p class="hint">Vigil itself was not listening (stopped, restarting or paused), so it could not tell whether these came: they count neither as missed nor as hung, and opened no incident.</p>
 <div class="table-wrap"><table>
 <caption class="visually-hidden">Check-ins and runs Vigil could not hear, newest first</caption>
 <thead><tr><th scope="col">What</th><th scope="col">Vigil not listening</th></tr></thead>
-<tbody>${unheard.map((o) => html`<tr><td>${what(o)}</td><td>from ${utc(o.data.outage_from)} to ${utc(o.data.outage_to)}</td></tr>`)}</tbody></table></div>
+<tbody>${unheard.map((o) => html`<tr><td>${what(o)}</td><td>from ${utcSeconds(o.data.outage_from)} to ${utcSeconds(o.data.outage_to)}</td></tr>`)}</tbody></table></div>
 </section>`;
 }
 
