@@ -70,7 +70,11 @@ for (let month = 1; month <= months; month += 1) {
     if (sinceCompaction >= DAY_MS) {
       sinceCompaction = 0;
       // As the server's loop would have, many times over, during that simulated day.
-      while ((await vigil.vigil.compactor!.compactOnce()).kind === 'compacted');
+      for (let outcome = await vigil.vigil.compactor!.compactOnce(); ; outcome = await vigil.vigil.compactor!.compactOnce()) {
+        if (process.env["SOAK_DEBUG"]) console.log(outcome);
+        if (outcome.kind === "refused") throw new Error(`compaction refused: ${outcome.reason}`);
+        if (outcome.kind !== "compacted") break;
+      }
     }
   }
   const cpu = process.cpuUsage(cpuBefore);

@@ -63,7 +63,8 @@ function plan(db: SqliteDatabase, limits: CompactionLimits): CompactionPlanning 
   // folding since the last checkpoint, and the walk (the whole log) is not worth making yet.
   const head = db.prepare<[], { position: number }>('SELECT position FROM es_events ORDER BY position DESC LIMIT 1').get()?.position ?? 0;
   const since = Math.max(checkpointPosition(db) ?? 0, limits.lastLookHead ?? 0);
-  if (head - since < limits.minRemoved) return { kind: 'nothing', removed: 0, head };
+  // Not a look of its own: the point to measure from stays where the last walk (or checkpoint) left it.
+  if (head - since < limits.minRemoved) return { kind: 'nothing', removed: 0, head: since };
   const removed: number[] = [];
   const walked = walkLog(db, { checkContent: false, visit: (row) => row.removed && removed.push(row.position) });
   if (!walked.ok) return { kind: 'refused', reason: walked.first_break?.reason ?? 'the log does not verify' };
