@@ -32,4 +32,21 @@ describe('verifyReadModels', () => {
     expect(verification.differences).to.deep.equal([]);
     expect(verification.ok).to.equal(true);
   });
+
+  it('compares a document ahead of its checkpoint, as a crash between the two leaves it, with a replay as far as it went', async () => {
+    const projections = [renameCounter(), allRenames];
+    await rename(stores, 'p1', 1);
+    await rename(stores, 'p2', 1);
+    await new Projector(stores.events, stores.readModels, projections).catchUp();
+    const { position } = await rename(stores, 'p1', 2);
+    await new Projector(stores.events, stores.readModels, projections).catchUp();
+    // The checkpoints as they were before the last rename: its documents are ahead of them.
+    stores.db.prepare('UPDATE rm_checkpoints SET position = ? WHERE name IN (?, ?)').run(position - 1, 'rename_counts', 'all_renames');
+
+    const verification = await verifyReadModels(stores.events, stores.readModels, projections);
+    expect(verification.differences).to.deep.equal([]);
+    // And a document that really differs is still found.
+    stores.db.prepare("UPDATE rm_rename_counts SET doc = json_set(doc, '$.renames', 7) WHERE id = 'p2'").run();
+    expect((await verifyReadModels(stores.events, stores.readModels, projections)).differences).to.deep.equal([{ collection: 'rename_counts', id: 'p2', problem: 'differs from the replay' }]);
+  });
 });
