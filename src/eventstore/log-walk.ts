@@ -1,17 +1,11 @@
 import type { SqliteDatabase } from './sqlite-database.js';
+import type { EventRow } from './sqlite-event-store.js';
 import { chainHash, eventContent, eventHash } from './event-hash.js';
 import { STREAM_DELETED, STREAM_METADATA } from './event-store.js';
 import { CHECKPOINT_STREAM, type CheckpointData, KeptDigest, type StreamAnchor, anchorsDigest, isCheckpointData } from './log-checkpoint.js';
 
-export interface LogRow {
-  position: number;
-  stream: string;
-  revision: number;
-  id: string;
-  type: string;
-  data: string | null;
-  metadata: string | null;
-  created: string;
+/** A row as `verify` and compaction read it: the event, its hashes, and whether retention or deletion removed its content. */
+export interface LogRow extends EventRow {
   hash: string;
   chain: string;
   removed: number;

@@ -27,7 +27,7 @@ import { type StorageFault, StoreCannotWriteError, type WriteHealth, storageFaul
 /** What a read hands out: not the hashes, which only `verify` reads (two 64-character strings an event). */
 const EVENT_COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
 
-interface EventRow {
+export interface EventRow {
   position: number;
   stream: string;
   revision: number;

@@ -44,6 +44,31 @@ function mountTmpfs(size: string): { path: string; unmount: () => void } | { ski
   };
 }
 
+/**
+ * A 16 MB tmpfs for the specs of the describe it is called in (they skip, saying why, without
+ * root): unmounted after them, with the filler removed and whatever Vigil they left running stopped.
+ */
+function onSmallDisk(): { disk: { path: string } | null; vigil: TestVigil | null } {
+  const small: { disk: { path: string; unmount: () => void } | null; vigil: TestVigil | null } = { disk: null, vigil: null };
+  before(function () {
+    const mounted = mountTmpfs('16m');
+    if ('skip' in mounted) {
+      console.log(`      skipped: ${mounted.skip}`);
+      this.skip();
+    }
+    small.disk = mounted;
+  });
+  after(async () => {
+    try {
+      if (small.disk) rmSync(join(small.disk.path, 'filler'), { force: true });
+      await small.vigil?.stop();
+    } finally {
+      small.disk?.unmount();
+    }
+  });
+  return small;
+}
+
 /** Writes `file` until the filesystem has not one byte left. */
 function fillDisk(file: string): void {
   const fd = openSync(file, 'w');
@@ -136,31 +161,12 @@ describe('A full disk under the embedded store', function () {
 
   for (const writer of ['inline', 'thread'] as const) {
     describe(`with the log committed ${writer === 'thread' ? 'on a writer thread (VIGIL_SQLITE_WRITER=thread)' : 'inline'}`, () => {
-      let disk: { path: string; unmount: () => void } | null = null;
-      let vigil: TestVigil | null = null;
+      const small = onSmallDisk();
       const log = capturedLog('error');
-
-      before(function () {
-        const mounted = mountTmpfs('16m');
-        if ('skip' in mounted) {
-          console.log(`      skipped: ${mounted.skip}`);
-          this.skip();
-        }
-        disk = mounted;
-      });
-      after(async () => {
-        try {
-          if (disk) rmSync(join(disk.path, 'filler'), { force: true });
-          await vigil?.stop();
-        } finally {
-          disk?.unmount();
-        }
-      });
 
       it('answers writes and pings 503 with Retry-After and why, fails /readyz, and recovers by itself once space is freed, losing no acknowledged ping', async () => {
         // Each batch lingers a second unless a reader waits: long enough to fill the disk under it.
-        vigil = await TestVigil.reopen(join(disk!.path, 'data'), { VIGIL_SQLITE_WRITER: writer, VIGIL_PROJECTOR_LINGER_MS: '1000' }, new TestClock(), log.logger);
-        const v = vigil;
+        const v = (small.vigil = await TestVigil.reopen(join(small.disk!.path, 'data'), { VIGIL_SQLITE_WRITER: writer, VIGIL_PROJECTOR_LINGER_MS: '1000' }, new TestClock(), log.logger));
         const key = await v.accountKey(await v.user('full@example.com'), ALL_SCOPES);
         const projectId = (await v.request('POST', '/v1/projects', { key, body: { name: 'Full' } })).body.project.id;
         const created = await v.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: 'Heartbeat', type: 'JOB_HEARTBEAT', schedule: '1h' } });
@@ -180,7 +186,7 @@ describe('A full disk under the embedded store', function () {
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();
         expect((await ping()).status).to.equal(200);
-        const filler = join(disk!.path, 'filler');
+        const filler = join(small.disk!.path, 'filler');
         fillDisk(filler);
 
         // The projector's batch with that ping cannot be committed: it retries rather than skip it.
@@ -229,29 +235,10 @@ describe('A full disk under the embedded store', function () {
 
 describe('A gap while the disk is full', function () {
   this.timeout(60_000);
-  let disk: { path: string; unmount: () => void } | null = null;
-  let vigil: TestVigil | null = null;
-
-  before(function () {
-    const mounted = mountTmpfs('16m');
-    if ('skip' in mounted) {
-      console.log(`      skipped: ${mounted.skip}`);
-      this.skip();
-    }
-    disk = mounted;
-  });
-  after(async () => {
-    try {
-      if (disk) rmSync(join(disk.path, 'filler'), { force: true });
-      await vigil?.stop();
-    } finally {
-      disk?.unmount();
-    }
-  });
+  const small = onSmallDisk();
 
   it('is an outage of its own: the jobs it refused (503) while it could not write open nothing, a job that stopped is caught after, and verify passes', async () => {
-    vigil = await TestVigil.reopen(join(disk!.path, 'data'), {}, new TestClock());
-    const v = vigil;
+    const v = (small.vigil = await TestVigil.reopen(join(small.disk!.path, 'data'), {}, new TestClock()));
     await v.listen();
     const key = await v.accountKey(await v.user('full@example.com'), ALL_SCOPES);
     const projectId = (await v.request('POST', '/v1/projects', { key, body: { name: 'Full' } })).body.project.id;
@@ -285,12 +272,12 @@ describe('A gap while the disk is full', function () {
     const db = openSqliteDatabase(join(v.dataDir, 'vigil.db'));
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
-    fillDisk(join(disk!.path, 'filler'));
+    fillDisk(join(small.disk!.path, 'filler'));
     // 43 s of a full disk: both jobs keep pinging and are refused, as is everything else Vigil would write.
     const refused = await run(43, [alive, dying], true);
     expect(refused.filter((status) => status === 503).length).to.be.greaterThan(0);
     expect(refused.filter((status) => status === 200)).to.have.length(0);
-    rmSync(join(disk!.path, 'filler'));
+    rmSync(join(small.disk!.path, 'filler'));
 
     // Space is back: the one job still alive goes on pinging, the other stopped during the gap.
     await eventually(async () => expect((await v.request('GET', '/readyz')).status).to.equal(200), 5000);
@@ -311,6 +298,6 @@ describe('A gap while the disk is full', function () {
     const code = await runCli(['verify'], { env: { VIGIL_DATA_DIR: v.dataDir }, stdout: (text) => out.push(text), stderr: process.stderr });
     expect(JSON.parse(out[0]!)).to.deep.include({ ok: true });
     expect(code).to.equal(0);
-    vigil = null;
+    small.vigil = null;
   });
 });
