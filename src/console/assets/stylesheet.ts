@@ -45,6 +45,8 @@ code, pre, kbd { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, mon
 .account-section { margin-bottom: 20px; }
 .account-section h2 { margin-top: 0; }
 .account-section .user-agent { max-width: 28ch; overflow-wrap: anywhere; font-size: 0.85rem; }
+/* A visually hidden header's box is positioned against the wrap, not the page, so it never widens the page. */
+.account-section .table-wrap { position: relative; }
 .button-quiet-light { background: transparent; color: #fff; border: 1px solid rgba(255,255,255,0.6); border-radius: 6px; padding: 4px 12px; font: inherit; cursor: pointer; }
 .button-quiet-light:hover { background: rgba(255,255,255,0.12); }
 

@@ -65,8 +65,8 @@ ${fieldError(view, 'password')}
 </form>
 ${view.alternatives ?? null}
 </div>
-<section class="panel signin-key" aria-labelledby="api-key-title">
-<h2 id="api-key-title">Sign in with an API key</h2>
+<div class="panel signin-key">
+<h2>Sign in with an API key</h2>
 <p class="hint">For automation. You see and can do exactly what the key allows.</p>
 <form method="post" action="/sign-in" novalidate>
 ${nextField}
@@ -78,7 +78,7 @@ ${fieldError(view, 'api-key')}
 </div>
 <button type="submit" class="button button-secondary">Sign in with the key</button>
 </form>
-</section>
+</div>
 </div>`,
   });
 }
