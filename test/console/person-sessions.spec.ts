@@ -74,4 +74,21 @@ describe('Web console sessions of people', function () {
     expect((await fetch(`${vigil.url}/incidents/${incidentId}`, { headers: { Cookie: bob.cookie } })).status).to.equal(404);
     expect((await fetch(`${vigil.url}/projects/${projectId}`, { headers: { Cookie: bob.cookie } })).status).to.equal(404);
   });
+
+  it('changes the person’s name, and refuses an empty one with the form again', async () => {
+    vigil = await TestVigil.start();
+    const { userId } = await personWithPassword(vigil, 'ada@example.com', PASSWORD);
+    const session = await signIn('ada@example.com');
+    const send = (name: string) => fetch(`${vigil.url}/account/name`, {
+      method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session.cookie }, body: new URLSearchParams({ csrf_token: session.csrf, name }),
+    });
+    const empty = await send('   ');
+    expect(empty.status).to.equal(400);
+    expect(await empty.text()).to.contain('Enter your name');
+    const renamed = await send('Ada Lovelace');
+    expect(renamed.headers.get('location')).to.equal('/account?done=renamed#profile');
+    const user = await vigil.vigil.stores.readModels.get<{ first_name: string }>('users', userId);
+    expect(user?.doc.first_name).to.equal('Ada Lovelace');
+    expect(await (await fetch(`${vigil.url}/account`, { headers: { Cookie: session.cookie } })).text()).to.contain('Ada Lovelace · ada@example.com');
+  });
 });
