@@ -222,6 +222,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       metrics,
       readiness,
       sessions: stores.sessions,
+      challenges: stores.challenges,
       stopping: stopping.signal,
       asOf,
       ...(logCheck ? { logCheck } : {}),
