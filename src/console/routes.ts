@@ -45,6 +45,8 @@ import { timeTravelRoutes } from './routes/time-travel.js';
 import { accountRoutes } from './routes/account.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { secondFactorGate } from './second-factor-gate.js';
+import { secondFactorRoutes } from './routes/second-factors.js';
+import { secondStepRoutes } from './routes/second-step.js';
 import { type ConsoleState, render, signedInMiddleware, stillSignedIn } from './signed-in.js';
 import type { SecondFactorGate, SignInThrottles } from './sign-in-flow.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
@@ -104,7 +106,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, accountRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, secondStepRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {

@@ -4,6 +4,7 @@ import { relativeTime, utc } from '../format.js';
 import { type Fragment, type Html, html } from '../html.js';
 import { type Viewer, csrfField, page, timeAgo } from '../layout.js';
 import { passkeyScripts } from '../assets.js';
+import { FRESH_SIGN_IN_MS } from '../reauthentication.js';
 
 export const FACTORS_PATH = '/account/second-factors';
 
@@ -34,20 +35,24 @@ ${error ? html`<p class="error-message" id="${id}-error"><span class="visually-h
 </div>`;
 }
 
-/** The re-authentication every change to a person's factors asks for. */
-export function passwordField(id: string, problem: FormProblem | null): Html {
-  return field({ id, name: 'current_password', label: 'Current password', type: 'password', autocomplete: 'current-password', hint: 'Changes to how you sign in need your password again.', problem });
+/** Changes to how a person signs in need a recent sign-in: past it, this instead of the forms. */
+export function signInAgainPanel(viewer: Viewer): Html {
+  return html`<section class="panel warning-panel" aria-labelledby="again-title">
+<h2 id="again-title">Sign in again to make changes</h2>
+<p>You signed in more than ${FRESH_SIGN_IN_MS / 60_000} minutes ago. Changes to how you sign in need a recent sign-in, with your second factor if you have one.</p>
+<form method="post" action="${FACTORS_PATH}/sign-in-again">${csrfField(viewer)}<button type="submit" class="button button-primary">Sign in again</button></form>
+</section>`;
 }
 
 const METHOD_NAMES = { totp: 'Authenticator app', passkey: 'Passkey' } as const;
 
-function factorRow(factor: SecondFactorEntry, now: Date): Html {
+function factorRow(factor: SecondFactorEntry, now: Date, fresh: boolean): Html {
   return html`<tr>
 <td><strong>${factor.name}</strong></td>
 <td>${METHOD_NAMES[factor.method]}${factor.transports.length > 0 ? html` <span class="muted">(${factor.transports.join(', ')})</span>` : null}</td>
 <td>${timeAgo(factor.added_at, now, relativeTime)}</td>
 <td>${timeAgo(factor.last_used_at, now, relativeTime)}</td>
-<td><a href="${FACTORS_PATH}/${factor.factor_id}/remove" aria-label="Remove ${factor.name}">Remove</a></td>
+<td>${fresh ? html`<a href="${FACTORS_PATH}/${factor.factor_id}/remove" aria-label="Remove ${factor.name}">Remove</a>` : null}</td>
 </tr>`;
 }
 
@@ -56,10 +61,12 @@ export interface FactorsView {
   notice: string | null;
   factors: SecondFactorsDocument | null;
   /** The passkey registration options the page's script hands the browser (their challenge is kept server side). */
-  registrationOptions: string;
+  registrationOptions: string | null;
   problem: FormProblem | null;
   /** What the passkey form held when it came back with a problem. */
   passkeyName?: string;
+  /** Whether the session signed in recently enough to change anything (reauthentication.ts). */
+  fresh: boolean;
   now: Date;
 }
 
@@ -76,13 +83,14 @@ export function secondFactorsPage(v: FactorsView): Html {
     body: html`<div class="page-head"><div><h1>Second factors</h1>
 <p class="lede">After your password, Vigil can ask for a code from an authenticator app or for a passkey, so that a stolen password is not enough to sign in.</p></div></div>
 ${errorSummary(v.problem)}
+${v.fresh ? null : signInAgainPanel(v.viewer)}
 <section class="panel" aria-labelledby="factors-title">
 <h2 id="factors-title">Your second factors</h2>
 ${factors.length === 0
   ? html`<p class="empty">You have no second factor: signing in needs only your password.</p>`
   : html`<div class="table-wrap"><table><caption class="visually-hidden">Second factors</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Added</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${factors.map((f) => factorRow(f, v.now))}</tbody></table></div>`}
+<tbody>${factors.map((f) => factorRow(f, v.now, v.fresh))}</tbody></table></div>`}
 </section>
 <div class="grid-2">
 <section class="panel" aria-labelledby="totp-title">
@@ -90,31 +98,31 @@ ${factors.length === 0
 ${hasTotp
   ? html`<p>An authenticator app is set up. To move it to another phone, remove it and set it up again.</p>`
   : html`<p>Any app that shows six-digit codes (1Password, Aegis, Google Authenticator, Authy…).</p>
-<p><a class="button button-primary" href="${FACTORS_PATH}/totp">Set up an authenticator app</a></p>`}
+${v.fresh ? html`<p><a class="button button-primary" href="${FACTORS_PATH}/totp">Set up an authenticator app</a></p>` : null}`}
 </section>
 <section class="panel" aria-labelledby="passkey-title">
 <h2 id="passkey-title">Passkeys</h2>
 <p>A passkey lives in this device, your phone or a security key, and proves it is you with a touch or your fingerprint.</p>
-<form method="post" action="${FACTORS_PATH}/passkeys" data-passkey="register" data-passkey-options="${v.registrationOptions}" novalidate>
+${v.fresh && v.registrationOptions !== null
+  ? html`<form method="post" action="${FACTORS_PATH}/passkeys" data-passkey="register" data-passkey-options="${v.registrationOptions}" novalidate>
 ${csrfField(v.viewer)}
 <input type="hidden" name="response" value="">
 ${field({ id: 'passkey-name', name: 'name', label: 'Name of the passkey', hint: 'So you can tell it from the others, e.g. “Work laptop”.', value: v.passkeyName ?? '', problem: v.problem })}
-${passwordField('passkey-password', v.problem)}
 <p class="hint" data-passkey-status role="status"></p>
 <noscript><p class="warning-text">Adding a passkey needs JavaScript.</p></noscript>
 <button type="submit" class="button button-secondary">Add a passkey</button>
-</form>
+</form>`
+  : null}
 </section>
 </div>
 <section class="panel" aria-labelledby="codes-title">
 <h2 id="codes-title">Recovery codes</h2>
 ${v.factors && factors.length > 0
   ? html`<p>${v.factors.recovery_codes_left} of ${RECOVERY_CODE_COUNT} codes left${v.factors.recovery_codes_generated_at ? html`, made ${utc(v.factors.recovery_codes_generated_at)}` : null}. Each works once, in place of your second factor, if you lose it.</p>
-<form method="post" action="${FACTORS_PATH}/recovery-codes" novalidate>
+${v.fresh ? html`<form method="post" action="${FACTORS_PATH}/recovery-codes" novalidate>
 ${csrfField(v.viewer)}
-${passwordField('codes-password', v.problem)}
-<button type="submit" class="button button-secondary">Make new recovery codes</button>
-</form>`
+<button type="submit" class="button button-secondary" id="new-codes">Make new recovery codes</button>
+</form>` : null}`
   : html`<p>You get ${RECOVERY_CODE_COUNT} recovery codes when you add your first second factor.</p>`}
 </section>`,
   });
@@ -152,7 +160,6 @@ ${csrfField(v.viewer)}
 <input type="hidden" name="pending" value="${v.pending}">
 ${field({ id: 'totp-code', name: 'code', label: 'Code from the app', hint: 'Six digits.', autocomplete: 'one-time-code', problem: v.problem, extra: html` inputmode="numeric" pattern="[0-9 ]*" maxlength="8"` })}
 ${field({ id: 'totp-name', name: 'name', label: 'Name', hint: 'Which app or phone, e.g. “Aegis on my phone”.', value: v.name, problem: v.problem })}
-${passwordField('totp-password', v.problem)}
 <button type="submit" class="button button-primary">Turn on the authenticator app</button> <a href="${FACTORS_PATH}">Cancel</a>
 </form>
 </section>`,
@@ -183,13 +190,12 @@ export function removeFactorPage(v: { viewer: Viewer; factor: SecondFactorEntry;
     crumbs: [{ label: 'Account', href: '/account' }, { label: 'Second factors', href: FACTORS_PATH }, { label: 'Remove' }],
     body: html`<section class="panel narrow-panel" aria-labelledby="remove-title">
 <h1 id="remove-title">Remove ${v.factor.name}?</h1>
-${errorSummary(v.problem)}
+${v.problem ? html`<div class="error-summary" role="alert"><h2>There is a problem</h2><p>${v.problem.message}</p></div>` : null}
 <p>${METHOD_NAMES[v.factor.method]} added ${utc(v.factor.added_at)}. It will no longer be accepted when you sign in.</p>
 ${v.isLast ? html`<p class="warning-text"><strong>This is your last second factor.</strong> Once it is removed, signing in needs only your password, and your recovery codes stop working.</p>` : null}
 <form method="post" action="${action}" novalidate>
 ${csrfField(v.viewer)}
 ${v.isLast ? html`<input type="hidden" name="confirm_last" value="yes">` : null}
-${passwordField('remove-password', v.problem)}
 <button type="submit" class="button button-warning">${v.isLast ? 'Remove my last second factor' : 'Remove it'}</button> <a href="${FACTORS_PATH}">Cancel</a>
 </form>
 </section>`,

@@ -15,7 +15,9 @@ import { qrCodeDataUrl } from '../qr-code.js';
 import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, doneNotice, render } from '../routes.js';
 import { FACTORS_PATH, type FormProblem, recoveryCodesPage, removeFactorPage, secondFactorsPage, totpSetupPage } from '../pages/second-factors.js';
 import { registrationResponse } from '../webauthn-codecs.js';
-import { confirmIdentity } from '../reauthentication.js';
+import { signedInRecently } from '../reauthentication.js';
+import { endSessions } from '../sign-in-flow.js';
+import { clearSessionCookie } from '../session.js';
 
 const DONE = {
   'passkey-added': 'Passkey added.',
@@ -23,10 +25,9 @@ const DONE = {
   removed: 'Second factor removed.',
 } as const;
 
-const TotpForm = t.type({ pending: t.string, code: t.string, name: t.string, current_password: t.string });
-const PasskeyForm = t.type({ name: t.string, current_password: t.string, response: t.string });
-const PasswordForm = t.type({ current_password: t.string });
-const RemoveForm = t.intersection([PasswordForm, t.partial({ confirm_last: t.string })]);
+const TotpForm = t.type({ pending: t.string, code: t.string, name: t.string });
+const PasskeyForm = t.type({ name: t.string, response: t.string });
+const RemoveForm = t.partial({ confirm_last: t.string });
 
 const NAME_MAX = 60;
 /** How long a page's passkey challenge can wait for its ceremony: the browser's own timeout and some time to read the page. */
@@ -49,8 +50,8 @@ const isProblem = (value: unknown): value is FormProblem => typeof value === 'ob
 
 /**
  * The account's second factors (authenticator app, passkeys, recovery codes), for whoever is
- * signed in. Every change asks for the current password again: a session left open on a shared
- * screen is not enough to change how its owner signs in.
+ * signed in. Every change needs a recent sign-in (reauthentication.ts): past it, the page offers to
+ * sign in again, and a POST is refused.
  */
 export const secondFactorRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const { router, deps, signedIn, clock } = kit;
@@ -60,17 +61,31 @@ export const secondFactorRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const factorsDoc = async (userId: string) => (await readModels.get<SecondFactorsDocument>('second_factors', userId))?.doc ?? null;
   const registerKey = (ctx: Ctx) => `register:${ctx.state.sessionIdHash}`;
 
+  const fresh = (ctx: Ctx) => signedInRecently(ctx.state.session, clock());
+
   async function showFactors(ctx: Ctx, problem: FormProblem | null = null, passkeyName = ''): Promise<void> {
     ctx.set('Cache-Control', 'no-store');
     const userId = ctx.state.caller.userId;
-    const [user, factors, state] = await Promise.all([getUser(readModels, userId), factorsDoc(userId), secondFactorsOf(commands, userId)]);
-    const email = user?.email ?? ctx.state.viewer.email;
-    const options = await passkeyRegistrationOptions(relyingPartyOf(ctx), { userId, email, name: user ? `${user.first_name} ${user.last_name}`.trim() || email : email }, [...state.passkeys.values()]);
     const now = clock();
-    await challenges.put(registerKey(ctx), options.challenge, new Date(now.getTime() + CHALLENGE_LIFETIME_MS).toISOString(), now);
+    const [user, factors, state] = await Promise.all([getUser(readModels, userId), factorsDoc(userId), secondFactorsOf(commands, userId)]);
+    let registrationOptions: string | null = null;
+    if (fresh(ctx)) {
+      const email = user?.email ?? ctx.state.viewer.email;
+      const options = await passkeyRegistrationOptions(relyingPartyOf(ctx), { userId, email, name: user ? `${user.first_name} ${user.last_name}`.trim() || email : email }, [...state.passkeys.values()]);
+      await challenges.put(registerKey(ctx), options.challenge, new Date(now.getTime() + CHALLENGE_LIFETIME_MS).toISOString(), now);
+      registrationOptions = JSON.stringify(options);
+    }
     render(ctx, secondFactorsPage({
-      viewer: ctx.state.viewer, notice: problem ? null : doneNotice(ctx, DONE), factors, registrationOptions: JSON.stringify(options), problem, passkeyName, now,
+      viewer: ctx.state.viewer, notice: problem ? null : doneNotice(ctx, DONE), factors, registrationOptions, problem, passkeyName, fresh: fresh(ctx), now,
     }), problem ? 400 : 200);
+  }
+
+  /** Every change goes through here first: a session that signed in too long ago is sent back to the page that says so. */
+  function staleRefused(ctx: Ctx): boolean {
+    if (fresh(ctx)) return false;
+    ctx.status = 303;
+    ctx.redirect(FACTORS_PATH);
+    return true;
   }
 
   async function showTotpSetup(ctx: Ctx, seed: string, pending: string, name: string, problem: FormProblem | null): Promise<void> {
@@ -99,12 +114,24 @@ export const secondFactorRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
 
   router.get(FACTORS_PATH, signedIn, async (ctx) => showFactors(ctx));
 
+  router.post(`${FACTORS_PATH}/sign-in-again`, signedIn, async (ctx) => {
+    // The session ends here; signing in again (second factor included) opens a fresh one that comes back.
+    const { session } = ctx.state;
+    await kit.sessions.delete(session.idHash);
+    await endSessions(kit, ctx, session.userId, [session.ref], 'reauthenticating');
+    clearSessionCookie(ctx);
+    ctx.status = 303;
+    ctx.redirect(`/sign-in?next=${encodeURIComponent(FACTORS_PATH)}`);
+  });
+
   router.get(`${FACTORS_PATH}/totp`, signedIn, async (ctx) => {
+    if (staleRefused(ctx)) return;
     const enrolment = newTotpEnrolment(deps.secrets, ctx.state.caller.userId, ctx.state.viewer.email, clock());
     await showTotpSetup(ctx, enrolment.secret, enrolment.pending, 'Authenticator app', null);
   });
 
   router.post(`${FACTORS_PATH}/totp`, signedIn, async (ctx) => {
+    if (staleRefused(ctx)) return;
     const form = decode(TotpForm, ctx.request.body, 'form');
     const userId = ctx.state.caller.userId;
     const seed = openTotpEnrolment(deps.secrets, form.pending, userId, clock());
@@ -116,8 +143,6 @@ export const secondFactorRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const again = (problem: FormProblem) => showTotpSetup(ctx, seed, form.pending, form.name, problem);
     const name = checkedName(form.name, 'totp-name', 'Authenticator app');
     if (isProblem(name)) return again(name);
-    const identity = await confirmIdentity(kit, ctx, form.current_password, 'totp-password');
-    if (identity) return again(identity);
     let change: FactorChange;
     try {
       change = await addTotpFactor(commands, deps.secrets, { user_id: userId, factor_id: commands.newId(), name, pending: form.pending, code: form.code }, actorOf(ctx.state));
@@ -128,11 +153,10 @@ export const secondFactorRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   });
 
   router.post(`${FACTORS_PATH}/passkeys`, signedIn, async (ctx) => {
+    if (staleRefused(ctx)) return;
     const form = decode(PasskeyForm, ctx.request.body, 'form');
     const name = checkedName(form.name, 'passkey-name', null);
     if (isProblem(name)) return showFactors(ctx, name, form.name);
-    const identity = await confirmIdentity(kit, ctx, form.current_password, 'passkey-password');
-    if (identity) return showFactors(ctx, identity, form.name);
     const response = registrationResponse(form.response);
     if (!response) return showFactors(ctx, { field: 'passkey-name', message: 'Your browser did not make a passkey: it needs JavaScript and a passkey, phone or security key' }, form.name);
     const challenge = await challenges.take(registerKey(ctx), clock());
@@ -149,14 +173,12 @@ export const secondFactorRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   });
 
   router.post(`${FACTORS_PATH}/recovery-codes`, signedIn, async (ctx) => {
-    const form = decode(PasswordForm, ctx.request.body, 'form');
-    const identity = await confirmIdentity(kit, ctx, form.current_password, 'codes-password');
-    if (identity) return showFactors(ctx, identity);
+    if (staleRefused(ctx)) return;
     let change: FactorChange;
     try {
       change = await regenerateRecoveryCodes(commands, ctx.state.caller.userId, actorOf(ctx.state));
     } catch (error) {
-      return showFactors(ctx, refusal(error, 'codes-password'));
+      return showFactors(ctx, refusal(error, 'new-codes'));
     }
     await settled(deps, change.position, ctx.state);
     ctx.set('Cache-Control', 'no-store');
@@ -173,18 +195,18 @@ export const secondFactorRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   }
 
   router.get(`${FACTORS_PATH}/:factorId/remove`, signedIn, async (ctx) => {
+    if (staleRefused(ctx)) return;
     const { factor, isLast } = await factorToRemove(ctx);
     render(ctx, removeFactorPage({ viewer: ctx.state.viewer, factor, isLast, problem: null }));
   });
 
   router.post(`${FACTORS_PATH}/:factorId/remove`, signedIn, async (ctx) => {
+    if (staleRefused(ctx)) return;
     const form = decode(RemoveForm, ctx.request.body, 'form');
     const { factor, isLast } = await factorToRemove(ctx);
     const again = (problem: FormProblem) => render(ctx, removeFactorPage({ viewer: ctx.state.viewer, factor, isLast, problem }), 400);
     // The last factor goes only from the page that said it was the last.
-    if (isLast && form.confirm_last !== 'yes') return again({ field: 'remove-password', message: 'This is your last second factor: confirm that you want to remove it' });
-    const identity = await confirmIdentity(kit, ctx, form.current_password, 'remove-password');
-    if (identity) return again(identity);
+    if (isLast && form.confirm_last !== 'yes') return again({ field: 'remove', message: 'This is your last second factor: confirm that you want to remove it' });
     const outcome = await removeSecondFactor(commands, { user_id: ctx.state.caller.userId, factor_id: factor.factor_id }, actorOf(ctx.state));
     await settled(deps, outcome.position, ctx.state);
     ctx.status = 303;
