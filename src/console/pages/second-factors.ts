@@ -50,7 +50,7 @@ function factorRow(factor: SecondFactorEntry, now: Date, fresh: boolean): Html {
   return html`<tr>
 <td><strong>${factor.name}</strong></td>
 <td>${METHOD_NAMES[factor.method]}${factor.transports.length > 0 ? html` <span class="muted">(${factor.transports.join(', ')})</span>` : null}</td>
-<td>${timeAgo(factor.added_at, now, relativeTime)}</td>
+<td class="hide-narrow">${timeAgo(factor.added_at, now, relativeTime)}</td>
 <td>${timeAgo(factor.last_used_at, now, relativeTime)}</td>
 <td>${fresh ? html`<a href="${FACTORS_PATH}/${factor.factor_id}/remove" aria-label="Remove ${factor.name}">Remove</a>` : null}</td>
 </tr>`;
@@ -89,7 +89,7 @@ ${v.fresh ? null : signInAgainPanel(v.viewer)}
 ${factors.length === 0
   ? html`<p class="empty">You have no second factor: signing in needs only your password.</p>`
   : html`<div class="table-wrap"><table><caption class="visually-hidden">Second factors</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Added</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col" class="hide-narrow">Added</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${factors.map((f) => factorRow(f, v.now, v.fresh))}</tbody></table></div>`}
 </section>
 <div class="grid-2">
@@ -160,7 +160,7 @@ ${csrfField(v.viewer)}
 <input type="hidden" name="pending" value="${v.pending}">
 ${field({ id: 'totp-code', name: 'code', label: 'Code from the app', hint: 'Six digits.', autocomplete: 'one-time-code', problem: v.problem, extra: html` inputmode="numeric" pattern="[0-9 ]*" maxlength="8"` })}
 ${field({ id: 'totp-name', name: 'name', label: 'Name', hint: 'Which app or phone, e.g. “Aegis on my phone”.', value: v.name, problem: v.problem })}
-<button type="submit" class="button button-primary">Turn on the authenticator app</button> <a href="${FACTORS_PATH}">Cancel</a>
+<div class="form-actions"><button type="submit" class="button button-primary">Turn on the authenticator app</button> <a href="${FACTORS_PATH}">Cancel</a></div>
 </form>
 </section>`,
   });
@@ -196,7 +196,7 @@ ${v.isLast ? html`<p class="warning-text"><strong>This is your last second facto
 <form method="post" action="${action}" novalidate>
 ${csrfField(v.viewer)}
 ${v.isLast ? html`<input type="hidden" name="confirm_last" value="yes">` : null}
-<button type="submit" class="button button-warning">${v.isLast ? 'Remove my last second factor' : 'Remove it'}</button> <a href="${FACTORS_PATH}">Cancel</a>
+<div class="form-actions"><button type="submit" class="button button-warning">${v.isLast ? 'Remove my last second factor' : 'Remove it'}</button> <a href="${FACTORS_PATH}">Cancel</a></div>
 </form>
 </section>`,
   });
