@@ -2,6 +2,7 @@ import type { CommandContext } from '../app/context.js';
 import type { DeletionDependencies } from '../app/monitor-deletion.js';
 import type { SecretBox } from '../app/secret-box.js';
 import type { ChallengeStore } from '../console/challenge-store.js';
+import type { SetupLink } from '../app/setup-link.js';
 import type { SessionStore } from '../console/session-store.js';
 import type { SmtpSettings } from '../notifications/senders.js';
 import type { PrivateTargets } from '../outbound/policy.js';
@@ -41,6 +42,8 @@ export interface ApiConfig {
   smtp: SmtpSettings | null;
   /** VIGIL_METRICS_TOKEN: when set, /metrics answers only to it as a Bearer token. */
   metricsToken?: string | null;
+  /** VIGIL_PUBLIC_URL: the origin (and path) links in mail point to; never taken from a request's Host. */
+  publicUrl?: string | null;
 }
 
 export interface ApiDependencies {
@@ -59,6 +62,8 @@ export interface ApiDependencies {
   sessions?: SessionStore;
   /** The WebAuthn challenges given out; without them, kept in this process only. */
   challenges?: ChallengeStore;
+  /** The first-run setup link this process printed, while no user exists (src/app/setup-link.ts). */
+  setup?: SetupLink;
   /** Aborted when the server starts to stop: answers that last (the console's live streams) end then rather than hold the stop up. */
   stopping?: AbortSignal;
   /** Where `as_of` queries run; without it, on this thread. */

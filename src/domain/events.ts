@@ -24,7 +24,7 @@ export type VigilEventType = VigilEvent['type'];
 const EVENT_TYPES: Record<VigilEventType, true> = {
   UserRegistered: true, ApiKeyCreated: true, ApiKeyRevoked: true, EmailClaimed: true,
   TotpFactorAdded: true, PasskeyAdded: true, SecondFactorRemoved: true, RecoveryCodesGenerated: true, RecoveryCodeUsed: true, SecondFactorUsed: true, SecondFactorFailed: true,
-  UserSignedIn: true, UserSignInFailed: true, UserSessionEnded: true,
+  UserSignedIn: true, UserSignInFailed: true, UserSessionEnded: true, UserRenamed: true, PasswordSet: true, PasswordResetRequested: true,
   ProjectCreated: true, ProjectUpdated: true, ProjectMemberAdded: true, ProjectMemberRoleChanged: true, ProjectMemberRemoved: true,
   ProjectPingKeyRotated: true, ProjectDeleted: true, ProjectMonitorRemoved: true, ProjectMonitorStreamsDeleted: true,
   ProjectAutoProvisioningConfigured: true, MonitorAutoProvisioned: true,

@@ -47,7 +47,7 @@ describe('Second factors in a real browser', function () {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await browser!.accessible(page);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
       expect(overflow, `${name} scrolls sideways at ${width} px`).to.be.at.most(0);
       await browser!.shoot(page, `${name}-${width}`);
     }
