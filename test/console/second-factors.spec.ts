@@ -3,7 +3,9 @@ import { Secret, TOTP } from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumUnavailable } from '../support/chromium.js';
 import { ConsoleBrowser } from '../support/console-browser.js';
-import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+import { hashPassword } from '../../src/app/passwords.js';
+import { setPassword } from '../../src/app/accounts.js';
+import { TestVigil } from '../support/test-vigil.js';
 
 const SHOTS = '/tmp/shots-factors';
 
@@ -36,10 +38,32 @@ describe('Second factors in a real browser', function () {
     await vigil?.stop();
   });
 
-  async function person(email: string): Promise<{ userId: string; key: string }> {
+  const PASSWORD = 'correct horse battery staple';
+
+  async function person(email: string): Promise<{ userId: string }> {
     const userId = await vigil.user(email);
     await vigil.project(userId, `${email.split('@')[0]} project`);
-    return { userId, key: await vigil.accountKey(userId, ALL_SCOPES) };
+    await setPassword(vigil.commands, { user_id: userId, password_hash: await hashPassword(PASSWORD), reason: 'setup' }, { kind: 'system', user_id: null, api_key_id: null, request_id: null });
+    await vigil.settle();
+    return { userId };
+  }
+
+  /** The password form on a page already open (its virtual authenticator, if any, stays with it). */
+  async function passwordStep(page: Page, email: string): Promise<void> {
+    await page.goto(`${origin}/sign-in`);
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.pathname !== '/sign-in');
+  }
+
+  async function signOut(page: Page): Promise<void> {
+    await page.getByRole('button', { name: 'Sign out' }).first().click();
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+  }
+
+  async function signInRecord(userId: string) {
+    return (await vigil.vigil.stores.events.readStream(`signins-${userId}`)).map((e) => ({ type: e.type, data: e.data }));
   }
 
   /** Looks at the page at both widths: axe finds nothing serious, and a screenshot of each is kept. */
@@ -58,17 +82,19 @@ describe('Second factors in a real browser', function () {
     return (await vigil.vigil.stores.events.readStream(`factors-${userId}`)).map((e) => ({ type: e.type, data: e.data }));
   }
 
-  async function openFactors(context: BrowserContext, key: string): Promise<Page> {
-    const page = await browser!.signIn(context, key, '/account');
+  async function openFactors(context: BrowserContext, email: string): Promise<Page> {
+    const page = await context.newPage();
+    await passwordStep(page, email);
+    await page.goto(`${origin}/account`);
     await page.getByRole('link', { name: 'Manage second factors' }).click();
     await page.waitForURL(`${origin}/account/second-factors`);
     return page;
   }
 
   it('adds an authenticator app once a code from it is entered, shows the recovery codes once, and keeps the seed sealed', async () => {
-    const { userId, key } = await person('totp@example.com');
+    const { userId } = await person('totp@example.com');
     const context = await browser!.context();
-    const page = await openFactors(context, key);
+    const page = await openFactors(context, 'totp@example.com');
     expect(await page.locator('main').innerText()).to.contain('You have no second factor');
     await checked(page, 'factors-empty');
 
@@ -116,9 +142,9 @@ describe('Second factors in a real browser', function () {
   });
 
   it('adds a passkey with Chromium’s virtual authenticator, and removes it after asking, as the last factor', async () => {
-    const { userId, key } = await person('passkey@example.com');
+    const { userId } = await person('passkey@example.com');
     const context = await browser!.context();
-    const page = await openFactors(context, key);
+    const page = await openFactors(context, 'passkey@example.com');
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -150,9 +176,9 @@ describe('Second factors in a real browser', function () {
   });
 
   it('asks a session that signed in more than 15 minutes ago to sign in again before any change', async () => {
-    const { key } = await person('stale@example.com');
+    await person('stale@example.com');
     const context = await browser!.context();
-    const page = await openFactors(context, key);
+    const page = await openFactors(context, 'stale@example.com');
     vigil.clock.advance(16 * 60_000);
     await page.reload();
     expect(await page.locator('main').innerText()).to.contain('Sign in again to make changes');
@@ -165,6 +191,99 @@ describe('Second factors in a real browser', function () {
     await page.getByRole('button', { name: 'Sign in again' }).click();
     await page.waitForURL((url) => url.pathname === '/sign-in');
     expect(new URL(page.url()).searchParams.get('next')).to.equal('/account/second-factors');
+    await context.close();
+  });
+
+  it('asks for a code at sign-in once an app is set up: a wrong code and a replayed one are refused, a recovery code works once', async () => {
+    const email = 'second-step@example.com';
+    const { userId } = await person(email);
+    const context = await browser!.context();
+    const page = await context.newPage();
+    await passwordStep(page, email);
+    await page.goto(`${origin}/account/second-factors/totp`);
+    const secret = (await page.locator('#totp-secret').innerText()).replace(/\s+/g, '');
+    await page.getByLabel('Code from the app').fill(codeAt(secret, vigil.clock.now()));
+    await page.getByRole('button', { name: 'Turn on the authenticator app' }).click();
+    const codes = (await page.locator('#recovery-codes').innerText()).split('\n').map((c) => c.trim()).filter((c) => c !== '');
+    await page.getByRole('link', { name: 'Done, I have saved them' }).click();
+    await signOut(page);
+
+    // The code that confirmed the app is spent: the next one, 30 s on, signs in.
+    vigil.clock.advance(30_000);
+    await passwordStep(page, email);
+    expect(new URL(page.url()).pathname).to.equal('/sign-in/second-factor');
+    expect(await signInRecord(userId).then((r) => r.filter((e) => e.type === 'UserSignedIn').length)).to.equal(1);
+    await checked(page, 'second-step');
+    await page.getByLabel('Code from the app').fill(String((Number(codeAt(secret, vigil.clock.now())) + 7) % 1_000_000).padStart(6, '0'));
+    await page.getByRole('button', { name: 'Verify the code' }).click();
+    expect(await page.locator('.error-summary').innerText()).to.contain('That code is not right');
+    await checked(page, 'second-step-error');
+    const code = codeAt(secret, vigil.clock.now());
+    await page.getByLabel('Code from the app').fill(code);
+    await page.getByRole('button', { name: 'Verify the code' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+    expect((await signInRecord(userId)).at(-1)!.data).to.include({ method: 'password', second_factor: 'totp' });
+    await signOut(page);
+
+    await passwordStep(page, email);
+    await page.getByLabel('Code from the app').fill(code);
+    await page.getByRole('button', { name: 'Verify the code' }).click();
+    expect(await page.locator('.error-summary').innerText()).to.contain('already been used');
+
+    await page.getByLabel('Recovery code', { exact: true }).fill(codes[4]!.toUpperCase());
+    await page.getByRole('button', { name: 'Use the recovery code' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+    await page.goto(`${origin}/account/second-factors`);
+    expect(await page.locator('main').innerText()).to.contain('9 of 10 codes left');
+    await signOut(page);
+    await passwordStep(page, email);
+    await page.getByLabel('Recovery code', { exact: true }).fill(codes[4]!);
+    await page.getByRole('button', { name: 'Use the recovery code' }).click();
+    expect(await page.locator('.error-summary').innerText()).to.contain('not valid, or has been used');
+    expect(new URL(page.url()).pathname).to.match(/^\/sign-in\/second-factor/);
+
+    const events = await factorEvents(userId);
+    expect(events.filter((e) => e.type === 'SecondFactorFailed').map((e) => [e.data['method'], e.data['reason']])).to.deep.equal([
+      ['totp', 'that code is not right: enter the six digits your app shows now'],
+      ['totp', 'this code has already been used: wait for the next one'],
+      ['recovery_code', 'that recovery code is not valid, or has been used'],
+    ]);
+    expect(events.filter((e) => e.type === 'SecondFactorUsed' || e.type === 'RecoveryCodeUsed').map((e) => e.type)).to.deep.equal(['SecondFactorUsed', 'RecoveryCodeUsed']);
+    const failures = (await signInRecord(userId)).filter((e) => e.type === 'UserSignInFailed');
+    expect(failures.map((e) => e.data['reason'])).to.deep.equal(['wrong_second_factor', 'wrong_second_factor', 'wrong_second_factor']);
+    expect(JSON.stringify(events)).to.not.contain(code);
+    expect(browser!.elsewhere()).to.deep.equal([]);
+    await context.close();
+  });
+
+  it('signs in with a passkey as the second step, through the virtual authenticator', async () => {
+    const email = 'passkey-step@example.com';
+    const { userId } = await person(email);
+    const context = await browser!.context();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    });
+    await passwordStep(page, email);
+    await page.goto(`${origin}/account/second-factors`);
+    await page.getByLabel('Name of the passkey').fill('Phone');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('link', { name: 'Done, I have saved them' }).click();
+    await signOut(page);
+
+    await passwordStep(page, email);
+    expect(new URL(page.url()).pathname).to.equal('/sign-in/second-factor');
+    await checked(page, 'second-step-passkey');
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+    expect((await signInRecord(userId)).at(-1)!.data).to.include({ method: 'password', second_factor: 'passkey' });
+    const used = (await factorEvents(userId)).filter((e) => e.type === 'SecondFactorUsed');
+    expect(used.map((e) => e.data['method'])).to.deep.equal(['passkey']);
+    await page.goto(`${origin}/account/second-factors`);
+    expect(await page.locator('tr', { hasText: 'Phone' }).innerText()).to.not.contain('never');
+    expect(browser!.elsewhere()).to.deep.equal([]);
     await context.close();
   });
 });
