@@ -7,4 +7,6 @@ export const FACTORS_CSS = `
 .second-step { display: grid; gap: 18px; max-width: 720px; }
 .second-step .panel { margin: 0; }
 .second-step h2 { margin-top: 0; }
+.second-step-head h1 { margin-bottom: 4px; }
+.second-step-head .lede { margin: 0; }
 `;

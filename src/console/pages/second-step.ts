@@ -34,13 +34,14 @@ ${v.problem
 <ul><li><a href="#${target[v.problem.form]}">${v.problem.message}</a></li></ul>
 </div>`
   : null}
-<div class="panel">
+<div class="second-step-head">
 <h1>One more step</h1>
 <p class="lede">Your account asks for a second factor. Use any one of these.</p>
 </div>
 ${v.passkeyOptions
   ? html`<section class="panel" aria-labelledby="passkey-title">
 <h2 id="passkey-title">Use a passkey</h2>
+<p>The passkey on this device, your phone or a security key.</p>
 <form method="post" action="${SECOND_STEP_PATH}/passkey" data-passkey="authenticate" data-passkey-options="${v.passkeyOptions}">
 ${csrf(v.csrfToken)}
 <input type="hidden" name="response" value="">
