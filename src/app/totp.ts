@@ -28,14 +28,12 @@ export function newTotpEnrolment(secrets: SecretBox, userId: string, email: stri
 
 /** The seed a pending enrolment holds, if it is this person's and still good; null otherwise (tampered, someone else's, expired). */
 export function openTotpEnrolment(secrets: SecretBox, pending: string, userId: string, now: Date): string | null {
-  let opened: unknown;
+  let fields: Record<string, unknown>;
   try {
-    opened = secrets.open(pending);
+    fields = secrets.openConfig(pending);
   } catch {
     return null;
   }
-  if (typeof opened !== 'object' || opened === null) return null;
-  const fields = opened as Record<string, unknown>;
   if (fields['purpose'] !== 'totp-enrolment' || fields['user_id'] !== userId || typeof fields['seed'] !== 'string' || typeof fields['expires_at'] !== 'string') return null;
   return fields['expires_at'] > now.toISOString() ? fields['seed'] : null;
 }

@@ -35,8 +35,16 @@ const CHALLENGE_LIFETIME_MS = PASSKEY_TIMEOUT_MS + 5 * 60_000;
 
 type Ctx = Context & { state: ConsoleState };
 
-/** The relying party as this request reached the server: its host name, and its origin. */
-export function relyingPartyOf(ctx: Context): RelyingParty {
+/**
+ * The relying party passkeys are bound to: where people reach the console (VIGIL_PUBLIC_URL) when
+ * it is set, else where this request reached it (its host name and origin, through the proxies
+ * VIGIL_TRUST_PROXY trusts).
+ */
+export function relyingPartyOf(ctx: Context, publicUrl: string | null | undefined): RelyingParty {
+  if (publicUrl) {
+    const url = new URL(publicUrl);
+    return { rpID: url.hostname, origin: url.origin };
+  }
   return { rpID: ctx.hostname, origin: ctx.origin };
 }
 
@@ -71,7 +79,7 @@ export const secondFactorRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     let registrationOptions: string | null = null;
     if (fresh(ctx)) {
       const email = user?.email ?? ctx.state.viewer.email;
-      const options = await passkeyRegistrationOptions(relyingPartyOf(ctx), { userId, email, name: user ? `${user.first_name} ${user.last_name}`.trim() || email : email }, [...state.passkeys.values()]);
+      const options = await passkeyRegistrationOptions(relyingPartyOf(ctx, deps.config.publicUrl), { userId, email, name: user ? `${user.first_name} ${user.last_name}`.trim() || email : email }, [...state.passkeys.values()]);
       await challenges.put(registerKey(ctx), options.challenge, new Date(now.getTime() + CHALLENGE_LIFETIME_MS).toISOString(), now);
       registrationOptions = JSON.stringify(options);
     }
@@ -164,7 +172,7 @@ export const secondFactorRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     let change: FactorChange;
     try {
       change = await addPasskeyFactor(commands, {
-        user_id: ctx.state.caller.userId, factor_id: commands.newId(), name, rp: relyingPartyOf(ctx), response, challenge,
+        user_id: ctx.state.caller.userId, factor_id: commands.newId(), name, rp: relyingPartyOf(ctx, deps.config.publicUrl), response, challenge,
       }, actorOf(ctx.state));
     } catch (error) {
       return showFactors(ctx, refusal(error, 'passkey-name'), form.name);

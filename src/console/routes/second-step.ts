@@ -49,7 +49,7 @@ export const secondStepRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const state = await secondFactorsOf(commands, pending.userId);
     let passkeyOptions: string | null = null;
     if (state.passkeys.size > 0) {
-      const options = await passkeyAuthenticationOptions(relyingPartyOf(ctx), [...state.passkeys.values()]);
+      const options = await passkeyAuthenticationOptions(relyingPartyOf(ctx, deps.config.publicUrl), [...state.passkeys.values()]);
       const now = clock();
       await challenges.put(challengeKey(pending), options.challenge, new Date(Math.min(Date.parse(pending.expiresAt), now.getTime() + PASSKEY_TIMEOUT_MS + 5 * 60_000)).toISOString(), now);
       passkeyOptions = JSON.stringify(options);
@@ -127,7 +127,7 @@ export const secondStepRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       return show(ctx, pending, { form: 'passkey', message: response ? 'The page was open too long: try the passkey again' : 'Your browser sent no passkey: try again, or use a code' }, 400);
     }
     await attempt(ctx, pending, 'passkey', () => signInWithPasskey(commands, {
-      user_id: pending.userId, rp: relyingPartyOf(ctx), response, challenge, client_address: ctx.ip,
+      user_id: pending.userId, rp: relyingPartyOf(ctx, deps.config.publicUrl), response, challenge, client_address: ctx.ip,
     }, attemptActor(ctx, pending)));
   });
 
