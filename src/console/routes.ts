@@ -43,6 +43,7 @@ import { auditRoutes } from './routes/audit.js';
 import { settingsRoutes } from './routes/settings.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { accountRoutes } from './routes/account.js';
+import { passwordResetRoutes } from './routes/password-reset.js';
 import { setupRoutes } from './routes/setup.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { secondFactorGate } from './second-factor-gate.js';
@@ -107,7 +108,9 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, secondStepRoutes, setupRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [
+  signInRoutes, secondStepRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes,
+];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {

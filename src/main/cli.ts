@@ -24,6 +24,7 @@ import type { JsonObject } from '../eventstore/event-store.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import { verifyReadModels } from '../audit/verify-read-models.js';
 import { runExec } from '../cli/exec.js';
+import { RESET_PASSWORD_USAGE, runResetPassword } from '../cli/reset-password-command.js';
 import { runImport } from '../cli/import.js';
 import { runPing } from '../cli/ping-command.js';
 import { runMaintenance } from '../cli/maintenance-command.js';
@@ -56,6 +57,7 @@ function isFileError(error: unknown): error is NodeJS.ErrnoException {
 const USAGE = `usage:
   vigil bootstrap --email E [--first-name F] [--last-name L] [--project NAME] [--days 90] [--json]
   vigil users create --email E [--first-name F] [--last-name L] [--print FIELD]
+  ${RESET_PASSWORD_USAGE}
   vigil keys create --email E --name N --days D (--scopes read,manage_monitors,... | --project P) [--env live|test] [--print FIELD]
   vigil projections rebuild
   vigil verify [--file BACKUP]
@@ -87,6 +89,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     switch (command) {
       case 'users create':
         return await createUser(rest, io);
+      case 'users reset-password':
+        return await runResetPassword(rest, io, (work) => withStores(io, 'existing', ({ stores, config }) => work(commandContext(stores.events, { clock: io.clock ?? (() => new Date()), apiKeyPrefix: config.apiKeyPrefix }))), CLI_ACTOR, (message) => new UsageError(message), (message) => new CliFailure(message));
       case 'keys create':
         return await createKey(rest, io);
       case 'projections rebuild':

@@ -1,30 +1,82 @@
+import * as t from 'io-ts';
+import type { ParameterizedContext } from 'koa';
+import { actorOf } from '../../api/actor.js';
+import { settled } from '../../api/dependencies.js';
 import { HttpError } from '../../api/errors.js';
+import { BoundedString } from '../../api/validation.js';
+import { passwordHashOf, renameUser, setPassword } from '../../app/accounts.js';
+import { hashPassword, verifyPassword } from '../../app/passwords.js';
 import { getUser } from '../../queries/identity.js';
 import { ACCOUNT_SECTIONS } from '../account-sections.js';
+import { readForm } from '../forms.js';
+import { accountCore } from '../pages/account-core.js';
 import { accountPage } from '../pages/account.js';
+import type { FieldErrors } from '../pages/form-fields.js';
 import { type ConsoleKit, type ConsoleRoutes, doneNotice } from '../routes.js';
-import { render } from '../signed-in.js';
-import { endSessions } from '../sign-in-flow.js';
+import { type ConsoleState, render } from '../signed-in.js';
+import { endSessions, recordFailedSignIn } from '../sign-in-flow.js';
+import { accountFieldErrors } from './setup.js';
+import { retryAdvice } from './sign-in.js';
 
 const DONE = {
   'session-ended': 'Session ended. That browser is signed out at its next request.',
+  renamed: 'Name saved.',
+  'password-changed': 'Password changed. Your other sessions have ended.',
 } as const;
 
 const SESSION_REF = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f]{64}$/;
 
-/** The person's own account: `/account`, its sessions, and the sections other features add (account-sections.ts). */
+const NameForm = t.intersection([t.type({ name: BoundedString(0, 300) }), t.partial({ csrf_token: t.string })]);
+const PasswordForm = t.intersection([t.type({ current_password: t.string, password: t.string, password_again: t.string }), t.partial({ csrf_token: t.string })]);
+
+/** The person's own account: `/account`, name, password, sessions, and the sections other features add (account-sections.ts). */
 export const accountRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const { router, deps, clock, sessions, signedIn } = kit;
 
-  router.get('/account', signedIn, async (ctx) => {
+  async function showAccount(ctx: ParameterizedContext<ConsoleState>, errors: FieldErrors = {}, status = 200, typedName?: string): Promise<void> {
     ctx.set('Cache-Control', 'no-store');
     const { session } = ctx.state;
-    const [user, open, sections] = await Promise.all([
+    const [user, open, sections, passwordHash] = await Promise.all([
       getUser(deps.readModels, session.userId),
       sessions.listOfUser(session.userId, clock()),
       Promise.all(ACCOUNT_SECTIONS.map((section) => section.render(kit, ctx))),
+      passwordHashOf(deps.commands, session.userId),
     ]);
-    render(ctx, accountPage({ viewer: ctx.state.viewer, notice: doneNotice(ctx, DONE), user, sessions: open, currentRef: session.ref, now: clock(), sections }));
+    const name = typedName ?? (user ? `${user.first_name} ${user.last_name}`.trim() : '');
+    const core = accountCore({ viewer: ctx.state.viewer, name, hasPassword: passwordHash !== null, keySession: session.method === 'api_key', errors });
+    render(ctx, accountPage({ viewer: ctx.state.viewer, notice: doneNotice(ctx, DONE), user, sessions: open, currentRef: session.ref, now: clock(), sections, core }), status);
+  }
+
+  router.get('/account', signedIn, async (ctx) => showAccount(ctx));
+
+  router.post('/account/name', signedIn, async (ctx) => {
+    const form = await readForm(ctx, NameForm);
+    const errors = accountFieldErrors({ name: form.name });
+    if (Object.keys(errors).length > 0) return showAccount(ctx, errors, 400, form.name);
+    const { position } = await renameUser(deps.commands, { user_id: ctx.state.session.userId, first_name: form.name.trim(), last_name: '' }, actorOf(ctx.state));
+    await settled(deps, position);
+    ctx.status = 303;
+    ctx.redirect('/account?done=renamed#profile');
+  });
+
+  router.post('/account/password', signedIn, async (ctx) => {
+    const form = await readForm(ctx, PasswordForm);
+    const { session } = ctx.state;
+    if (session.method === 'api_key') throw new HttpError(403, 'a session opened with an API key cannot change the password; sign in with your password');
+    const errors: Record<string, string> = { ...(form.current_password === '' ? { 'current-password': 'Enter your current password' } : {}), ...accountFieldErrors({ password: form.password, password_again: form.password_again }) };
+    if (Object.keys(errors).length > 0) return showAccount(ctx, errors, 400);
+    const currentHash = await passwordHashOf(deps.commands, session.userId);
+    if (!(await verifyPassword(form.current_password, currentHash))) {
+      // Counted as a failed sign-in: a session left open is no way to guess the password.
+      const wait = await recordFailedSignIn(kit, ctx, { userId: session.userId, method: 'password', reason: 'wrong_password' });
+      if (wait !== null) ctx.set('Retry-After', String(wait));
+      return showAccount(ctx, { 'current-password': wait === null ? 'Your current password is wrong' : `Too many wrong passwords. ${retryAdvice(wait)}` }, wait === null ? 400 : 429);
+    }
+    await setPassword(deps.commands, { user_id: session.userId, password_hash: await hashPassword(form.password), reason: 'changed', current_hash: currentHash }, actorOf(ctx.state));
+    const ended = await sessions.deleteOfUser(session.userId, session.idHash);
+    await endSessions(kit, ctx, session.userId, ended, 'password_changed');
+    ctx.status = 303;
+    ctx.redirect('/account?done=password-changed#password');
   });
 
   router.post('/account/sessions/:ref/end', signedIn, async (ctx) => {
