@@ -67,12 +67,16 @@ describe('Second factors in a real browser', function () {
   }
 
   /** Looks at the page at both widths: axe finds nothing serious, and a screenshot of each is kept. */
-  async function checked(page: Page, name: string): Promise<void> {
+  async function checked(page: Page, name: string, part: string | null = null): Promise<void> {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await browser!.accessible(page);
-      const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
-      expect(overflow, `${name} scrolls sideways at ${width} px`).to.be.at.most(0);
+      // Where the page is another feature's, only the part this one adds is held to its width.
+      const overflow = part === null
+        ? Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'))
+        : Math.ceil(((await page.locator(part).boundingBox())?.x ?? 0) + ((await page.locator(part).boundingBox())?.width ?? 0) - width);
+      const culprits = overflow > 0 ? await page.evaluate(`[...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > ${width} + 1).slice(0, 5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(', ')`) : '';
+      expect(overflow, `${name} scrolls sideways at ${width} px: ${String(culprits)}`).to.be.at.most(0);
       await browser!.shoot(page, `${name}-${width}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -126,6 +130,10 @@ describe('Second factors in a real browser', function () {
     expect(await page.locator('main').innerText()).to.contain('10 of 10 codes left');
     // The codes are shown that once.
     expect(await page.content()).to.not.contain(codes[0]!);
+    await page.goto(`${origin}/account`);
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Second factors' }) });
+    expect(await section.innerText()).to.contain('Aegis on my phone').and.to.contain('10 of 10 recovery codes left');
+    await checked(page, 'account-section', 'section:has(#second-factors)');
 
     const events = await factorEvents(userId);
     expect(events.map((e) => e.type)).to.deep.equal(['TotpFactorAdded', 'RecoveryCodesGenerated']);
