@@ -61,24 +61,35 @@ export async function verifiedRegistration(rp: RelyingParty, response: Registrat
   }
 }
 
-export async function passkeyAuthenticationOptions(rp: RelyingParty, passkeys: readonly PasskeyState[]): Promise<PublicKeyCredentialRequestOptionsJSON> {
+/**
+ * Options for a second step (the account's passkeys listed, presence enough), or with no passkeys
+ * given, for a sign-in by passkey alone: the browser offers whichever passkeys it holds for this
+ * site, and the authenticator must verify the person (PIN, fingerprint), as it stands for both steps.
+ */
+export async function passkeyAuthenticationOptions(rp: RelyingParty, passkeys: readonly PasskeyState[] | null): Promise<PublicKeyCredentialRequestOptionsJSON> {
   return generateAuthenticationOptions({
     rpID: rp.rpID,
     timeout: PASSKEY_TIMEOUT_MS,
-    userVerification: 'preferred',
-    allowCredentials: passkeys.map((p) => ({ id: p.credentialId, transports: [...p.transports] })),
+    userVerification: passkeys === null ? 'required' : 'preferred',
+    ...(passkeys === null ? {} : { allowCredentials: passkeys.map((p) => ({ id: p.credentialId, transports: [...p.transports] })) }),
   });
 }
 
 /** The passkey's new counter once its signature over the challenge checks out; null when it does not. */
-export async function verifiedAuthentication(rp: RelyingParty, response: AuthenticationResponseJSON, challenge: string, passkey: PasskeyState): Promise<number | null> {
+export async function verifiedAuthentication(
+  rp: RelyingParty,
+  response: AuthenticationResponseJSON,
+  challenge: string,
+  passkey: PasskeyState,
+  requireUserVerification = false,
+): Promise<number | null> {
   try {
     const verified = await verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,
-      requireUserVerification: false,
+      requireUserVerification,
       credential: { id: passkey.credentialId, publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')), counter: passkey.counter, transports: [...passkey.transports] },
     });
     return verified.verified ? verified.authenticationInfo.newCounter : null;
@@ -86,4 +97,12 @@ export async function verifiedAuthentication(rp: RelyingParty, response: Authent
     // A counter that went backwards lands here too (the library refuses it as the decider would).
     return null;
   }
+}
+
+/** Whose passkey answered a sign-in by passkey alone: the user id it was made with (its user handle), or null. */
+export function userOfPasskeyResponse(response: AuthenticationResponseJSON): string | null {
+  const handle = response.response.userHandle;
+  if (!handle) return null;
+  const userId = Buffer.from(handle, 'base64url').toString('utf8');
+  return /^[A-Za-z0-9_-]{1,64}$/.test(userId) ? userId : null;
 }

@@ -121,13 +121,14 @@ export function signInWithRecoveryCode(context: CommandContext, input: { user_id
 
 export function signInWithPasskey(
   context: CommandContext,
-  input: { user_id: string; rp: RelyingParty; response: AuthenticationResponseJSON; challenge: string; client_address: string | null },
+  input: { user_id: string; rp: RelyingParty; response: AuthenticationResponseJSON; challenge: string; client_address: string | null; alone?: boolean },
   actor: Actor,
 ) {
   return secondStep(context, input, 'passkey', actor, async (state) => {
     const passkey = [...state.passkeys.values()].find((p) => p.credentialId === input.response.id);
     if (!passkey) return { wrong: 'that passkey is not one of this account’s' };
-    const counter = await verifiedAuthentication(input.rp, input.response, input.challenge, passkey);
+    // Alone, the passkey stands for the password too: the authenticator must have verified the person.
+    const counter = await verifiedAuthentication(input.rp, input.response, input.challenge, passkey, input.alone ?? false);
     if (counter === null) return { wrong: 'that passkey could not be verified: try again' };
     return { type: 'UsePasskey', user_id: input.user_id, credential_id: passkey.credentialId, counter, client_address: input.client_address, now: nowIso(context) };
   });

@@ -264,7 +264,7 @@ describe('Second factors in a real browser', function () {
     await context.close();
   });
 
-  it('signs in with a passkey as the second step, through the virtual authenticator', async () => {
+  it('signs in with a passkey as the second step, and then with the passkey alone, through the virtual authenticator', async () => {
     const email = 'passkey-step@example.com';
     const { userId } = await person(email);
     const context = await browser!.context();
@@ -291,6 +291,16 @@ describe('Second factors in a real browser', function () {
     expect(used.map((e) => e.data['method'])).to.deep.equal(['passkey']);
     await page.goto(`${origin}/account/second-factors`);
     expect(await page.locator('tr', { hasText: 'Phone' }).innerText()).to.not.contain('never');
+
+    // The same passkey alone signs in (it verified the person), with no second step after it.
+    await signOut(page);
+    await page.getByRole('link', { name: 'Sign in with a passkey' }).click();
+    await page.waitForURL(`${origin}/sign-in/passkey`);
+    await checked(page, 'passkey-sign-in');
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+    expect((await signInRecord(userId)).at(-1)!.data).to.include({ method: 'passkey', second_factor: null });
+    expect((await factorEvents(userId)).filter((e) => e.type === 'SecondFactorUsed')).to.have.length(2);
     expect(browser!.elsewhere()).to.deep.equal([]);
     await context.close();
   });
