@@ -34,3 +34,8 @@ export async function readForm<A>(ctx: Context, codec: t.Decoder<unknown, A>): P
   await parseForm(ctx, async () => undefined);
   return decode(codec, ctx.request.body, 'form');
 }
+
+/** A form posted behind the session check, which has read the body already (to check its CSRF token): decoded with its codec. */
+export function sessionForm<A>(ctx: Context, codec: t.Decoder<unknown, A>): A {
+  return decode(codec, ctx.request.body, 'form');
+}

@@ -44,7 +44,11 @@ code, pre, kbd { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, mon
 .topbar .who-account { color: #fff; }
 .account-section { margin-bottom: 20px; }
 .account-section h2 { margin-top: 0; }
+.account-section form, .signin form { max-width: 36rem; }
+.account-section > .hint, .signin-key > .hint { margin: 0 0 14px; }
 .account-section .user-agent { max-width: 28ch; overflow-wrap: anywhere; font-size: 0.85rem; }
+/* A visually hidden header's box is positioned against the wrap, not the page, so it never widens the page. */
+.account-section .table-wrap { position: relative; }
 .button-quiet-light { background: transparent; color: #fff; border: 1px solid rgba(255,255,255,0.6); border-radius: 6px; padding: 4px 12px; font: inherit; cursor: pointer; }
 .button-quiet-light:hover { background: rgba(255,255,255,0.12); }
 

@@ -25,8 +25,8 @@ ${formField({ id: 'name', name: 'name', label: 'Your name', type: 'text', autoco
 <button type="submit" class="button button-secondary">Save name</button>
 </form>
 </section>
-<section class="panel account-section" aria-labelledby="password">
-<h2 id="password">Password</h2>
+<section class="panel account-section" aria-labelledby="password-heading">
+<h2 id="password-heading">Password</h2>
 ${view.keySession
   ? html`<p>You signed in with an API key. Sign in with your password to change it.</p>`
   : !view.hasPassword

@@ -36,12 +36,12 @@ function sessionsSection(view: AccountView): Html {
 <p class="hint">Where you are signed in. Ending a session signs that browser out at its next request.</p>
 <div class="table-wrap"><table>
 <caption class="visually-hidden">Your sessions</caption>
-<thead><tr><th scope="col">Signed in with</th><th scope="col">From</th><th scope="col" class="hide-narrow">Browser</th><th scope="col">Started</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<thead><tr><th scope="col">Signed in with</th><th scope="col">From</th><th scope="col" class="hide-narrow">Browser</th><th scope="col" class="hide-narrow">Started</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>${sessions.map((s) => html`<tr>
 <td>${METHOD_NAMES[s.method]}${s.secondFactor ? html` <span class="muted">+ ${s.secondFactor}</span>` : null}${s.ref === currentRef ? html` <strong class="this-session">(this session)</strong>` : null}</td>
 <td>${s.clientAddress ?? html`<span class="muted">unknown</span>`}</td>
 <td class="hide-narrow user-agent">${s.userAgent ?? html`<span class="muted">unknown</span>`}</td>
-<td><time datetime="${s.createdAt}" title="${s.createdAt}">${utc(s.createdAt)}</time></td>
+<td class="hide-narrow"><time datetime="${s.createdAt}" title="${s.createdAt}">${utc(s.createdAt)}</time></td>
 <td>${timeAgo(s.lastSeenAt, now, relativeTime)}</td>
 <td>${s.ref === currentRef
   ? html`<form method="post" action="/sign-out" class="inline-form">${csrfField(viewer)}<button type="submit" class="button button-small button-secondary">Sign out</button></form>`

@@ -66,8 +66,8 @@ ${fieldError(view, 'password')}
 <p class="passkey-way"><a href="/sign-in/passkey${next ? `?next=${encodeURIComponent(next)}` : ''}">Sign in with a passkey</a></p>
 ${view.alternatives ?? null}
 </div>
-<section class="panel signin-key" aria-labelledby="api-key-title">
-<h2 id="api-key-title">Sign in with an API key</h2>
+<div class="panel signin-key">
+<h2>Sign in with an API key</h2>
 <p class="hint">For automation. You see and can do exactly what the key allows.</p>
 <form method="post" action="/sign-in" novalidate>
 ${nextField}
@@ -79,7 +79,7 @@ ${fieldError(view, 'api-key')}
 </div>
 <button type="submit" class="button button-secondary">Sign in with the key</button>
 </form>
-</section>
+</div>
 </div>`,
   });
 }

@@ -8,7 +8,7 @@ import { passwordHashOf, renameUser, setPassword } from '../../app/accounts.js';
 import { hashPassword, verifyPassword } from '../../app/passwords.js';
 import { getUser } from '../../queries/identity.js';
 import { ACCOUNT_SECTIONS } from '../account-sections.js';
-import { readForm } from '../forms.js';
+import { sessionForm } from '../forms.js';
 import { accountCore } from '../pages/account-core.js';
 import { accountPage } from '../pages/account.js';
 import type { FieldErrors } from '../pages/form-fields.js';
@@ -50,7 +50,7 @@ export const accountRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   router.get('/account', signedIn, async (ctx) => showAccount(ctx));
 
   router.post('/account/name', signedIn, async (ctx) => {
-    const form = await readForm(ctx, NameForm);
+    const form = sessionForm(ctx, NameForm);
     const errors = accountFieldErrors({ name: form.name });
     if (Object.keys(errors).length > 0) return showAccount(ctx, errors, 400, form.name);
     const { position } = await renameUser(deps.commands, { user_id: ctx.state.session.userId, first_name: form.name.trim(), last_name: '' }, actorOf(ctx.state));
@@ -60,7 +60,7 @@ export const accountRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   });
 
   router.post('/account/password', signedIn, async (ctx) => {
-    const form = await readForm(ctx, PasswordForm);
+    const form = sessionForm(ctx, PasswordForm);
     const { session } = ctx.state;
     if (session.method === 'api_key') throw new HttpError(403, 'a session opened with an API key cannot change the password; sign in with your password');
     const errors: Record<string, string> = { ...(form.current_password === '' ? { 'current-password': 'Enter your current password' } : {}), ...accountFieldErrors({ password: form.password, password_again: form.password_again }) };
@@ -76,7 +76,7 @@ export const accountRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const ended = await sessions.deleteOfUser(session.userId, session.idHash);
     await endSessions(kit, ctx, session.userId, ended, 'password_changed');
     ctx.status = 303;
-    ctx.redirect('/account?done=password-changed#password');
+    ctx.redirect('/account?done=password-changed#password-heading');
   });
 
   router.post('/account/sessions/:ref/end', signedIn, async (ctx) => {

@@ -91,3 +91,50 @@ describe('User', () => {
       given(registered).when({ type: 'RevokeApiKey', user_id, api_key_id: 'zz', revoked_by_api_key_id: null, now }).thenRefuses('not_found', /API key not found/));
   });
 });
+
+describe('User passwords and name', () => {
+  const { given: givenUser } = deciderSpec(userDecider);
+  const user_id = 'u-1';
+  const at = '2026-11-28T10:00:00.000Z';
+  const registered: UserEvent[] = [{ type: 'UserRegistered', data: { user_id, email: 'ada@example.com', first_name: 'Ada', last_name: '', registered_at: at } }];
+  const set = (password_hash: string, reason: string, reset_token_hash: string | null = null): UserEvent => ({ type: 'PasswordSet', data: { user_id, password_hash, reason, reset_token_hash, set_at: at } });
+  const resetRequested = (token_hash: string, expires_at = '2026-11-28T11:00:00.000Z'): UserEvent => ({ type: 'PasswordResetRequested', data: { user_id, token_hash, via: 'cli', requested_at: at, expires_at } });
+  const command = (reason: 'setup' | 'changed' | 'reset', extra: { current_hash?: string | null; reset_token_hash?: string | null; now?: string } = {}): UserCommand => ({
+    type: 'SetPassword', user_id, password_hash: 'h-new', reason, current_hash: extra.current_hash ?? null, reset_token_hash: extra.reset_token_hash ?? null, now: extra.now ?? at,
+  });
+
+  it('sets a first password at setup, never over one the account has', () => {
+    givenUser(registered).when(command('setup')).then([set('h-new', 'setup')]);
+    givenUser([...registered, set('h-1', 'setup')]).when(command('setup')).thenRefuses('invalid', /already has a password/);
+  });
+
+  it('changes a password only from the hash the current password was checked against', () => {
+    givenUser([...registered, set('h-1', 'setup')]).when(command('changed', { current_hash: 'h-1' })).then([set('h-new', 'changed')]);
+    givenUser([...registered, set('h-1', 'setup'), set('h-2', 'changed')]).when(command('changed', { current_hash: 'h-1' })).thenRefuses('invalid', /changed meanwhile/);
+    givenUser(registered).when(command('changed', { current_hash: null })).thenRefuses('invalid', /changed meanwhile/);
+  });
+
+  it('records a reset link that works for an hour', () => {
+    givenUser(registered).when({ type: 'RequestPasswordReset', user_id, token_hash: 't-1', via: 'email', now: at }).then([
+      { type: 'PasswordResetRequested', data: { user_id, token_hash: 't-1', via: 'email', requested_at: at, expires_at: '2026-11-28T11:00:00.000Z' } },
+    ]);
+    givenUser([]).when({ type: 'RequestPasswordReset', user_id, token_hash: 't-1', via: 'cli', now: at }).thenRefuses('not_found', /user not found/);
+  });
+
+  it('resets through a live link once: not an unknown, expired or used one', () => {
+    givenUser([...registered, resetRequested('t-1')]).when(command('reset', { reset_token_hash: 't-1' })).then([set('h-new', 'reset', 't-1')]);
+    givenUser([...registered, resetRequested('t-1')]).when(command('reset', { reset_token_hash: 't-2' })).thenRefuses('invalid', /expired or has been used/);
+    givenUser([...registered, resetRequested('t-1')]).when(command('reset', { reset_token_hash: 't-1', now: '2026-11-28T11:00:00.000Z' })).thenRefuses('invalid', /expired or has been used/);
+    givenUser([...registered, resetRequested('t-1'), set('h-2', 'reset', 't-1')]).when(command('reset', { reset_token_hash: 't-1' })).thenRefuses('invalid', /expired or has been used/);
+    // Any password set ends every link asked for before it.
+    givenUser([...registered, resetRequested('t-1'), set('h-2', 'changed')]).when(command('reset', { reset_token_hash: 't-1' })).thenRefuses('invalid', /expired or has been used/);
+  });
+
+  it('renames, trimmed; the same name changes nothing; an empty one is refused', () => {
+    givenUser(registered).when({ type: 'RenameUser', user_id, first_name: ' Ada Lovelace ', last_name: '', now: at }).then([
+      { type: 'UserRenamed', data: { user_id, first_name: 'Ada Lovelace', last_name: '', renamed_at: at } },
+    ]);
+    givenUser(registered).when({ type: 'RenameUser', user_id, first_name: 'Ada', last_name: '', now: at }).then([]);
+    givenUser(registered).when({ type: 'RenameUser', user_id, first_name: ' ', last_name: '', now: at }).thenRefuses('invalid', /must not be empty/);
+  });
+});

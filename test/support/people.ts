@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import { setPassword } from '../../src/app/accounts.js';
+import type { Actor } from '../../src/app/command-handler.js';
+import { hashPassword } from '../../src/app/passwords.js';
+import type { TestVigil } from './test-vigil.js';
+
+const SEEDING: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
+
+/** A person with a password (and, unless told not to, a project they own), as the setup page or an invitation leaves them. */
+export async function personWithPassword(vigil: TestVigil, email: string, password: string, project: string | null = 'Team'): Promise<{ userId: string; projectId: string | null }> {
+  const userId = await vigil.user(email);
+  await setPassword(vigil.commands, { user_id: userId, password_hash: await hashPassword(password), reason: 'setup' }, SEEDING);
+  const projectId = project === null ? null : await vigil.project(userId, project);
+  await vigil.settle();
+  return { userId, projectId };
+}
+
+/** A browser-less sign-in form round: GET /sign-in for the pre-session cookie and token, then POST. */
+export async function postPasswordSignIn(url: string, email: string, password: string, preSession?: { cookie: string; token: string }): Promise<{ response: Response; text: string; preSession: { cookie: string; token: string } }> {
+  let pre = preSession;
+  if (!pre) {
+    const page = await fetch(`${url}/sign-in`);
+    const cookie = /vigil_pre_session=[^;]+/.exec(page.headers.get('set-cookie') ?? '')?.[0] ?? '';
+    const token = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+    expect(cookie, 'pre-session cookie').to.not.equal('');
+    pre = { cookie, token };
+  }
+  const response = await fetch(`${url}/sign-in/password`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: pre.cookie },
+    body: new URLSearchParams({ email, password, csrf_token: pre.token }),
+  });
+  return { response, text: await response.text(), preSession: pre };
+}
