@@ -52,7 +52,7 @@ describe('Accounts in a real browser', function () {
       await page.setViewportSize({ width, height: 900 });
       await browser!.shoot(page, `${name}-${width}`);
       await browser!.accessible(page);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${name} scrolls sideways at ${width} px`).to.equal(true);
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), `${name} scrolls sideways at ${width} px`).to.equal(true);
     }
   }
 
