@@ -73,6 +73,15 @@ export async function regenerateRecoveryCodes(context: CommandContext, userId: s
   return withCodes(context, userId, (hashes) => ({ type: 'GenerateRecoveryCodes', user_id: userId, recovery_code_hashes: hashes, now: nowIso(context) }), actor);
 }
 
+/** Why an answer was wrong: `reason` for the log (a short code), `message` for the person. */
+interface Wrong {
+  wrong: string;
+  message: string;
+}
+
+/** What the decider's refusal of a use means, as the log records it. */
+const REFUSED: Record<SecondStepMethod, string> = { totp: 'code_already_used', passkey: 'counter_went_back', recovery_code: 'unknown_recovery_code' };
+
 /**
  * One attempt at the second step: refused outright while the account waits out its failures;
  * otherwise `verify` says which command a right answer makes, or why the answer is wrong. A wrong
@@ -84,7 +93,7 @@ async function secondStep(
   input: { user_id: string; client_address: string | null },
   method: SecondStepMethod,
   actor: Actor,
-  verify: (state: SecondFactorsState) => Promise<SecondFactorCommand | { wrong: string }>,
+  verify: (state: SecondFactorsState) => Promise<SecondFactorCommand | Wrong>,
 ): Promise<{ position: number | null }> {
   const state = await secondFactorsOf(context, input.user_id);
   const now = nowIso(context);
@@ -95,20 +104,22 @@ async function secondStep(
     return invalid(message);
   };
   const verdict = await verify(state);
-  if ('wrong' in verdict) throw await fail(verdict.wrong, verdict.wrong);
+  if ('wrong' in verdict) throw await fail(verdict.wrong, verdict.message);
   try {
     return { position: (await run(context, input.user_id, verdict, actor)).position };
   } catch (error) {
-    if (error instanceof DomainError && (error.reason === 'invalid' || error.reason === 'not_found')) throw await fail(error.message, error.message);
+    if (error instanceof DomainError && (error.reason === 'invalid' || error.reason === 'not_found')) {
+      throw await fail(error.reason === 'invalid' ? REFUSED[method] : 'no_such_factor', error.message);
+    }
     throw error;
   }
 }
 
 export function signInWithTotp(context: CommandContext, secrets: SecretBox, input: { user_id: string; code: string; client_address: string | null }, actor: Actor) {
   return secondStep(context, input, 'totp', actor, async (state) => {
-    if (!state.totp) return { wrong: 'no authenticator app is set up for this account' };
+    if (!state.totp) return { wrong: 'no_such_factor', message: 'no authenticator app is set up for this account' };
     const step = totpStepOf(openTotpSeed(secrets, state.totp.seedSealed), input.code, context.clock());
-    if (step === null) return { wrong: 'that code is not right: enter the six digits your app shows now' };
+    if (step === null) return { wrong: 'wrong_code', message: 'that code is not right: enter the six digits your app shows now' };
     return { type: 'UseTotp', user_id: input.user_id, step, client_address: input.client_address, now: nowIso(context) };
   });
 }
@@ -126,10 +137,10 @@ export function signInWithPasskey(
 ) {
   return secondStep(context, input, 'passkey', actor, async (state) => {
     const passkey = [...state.passkeys.values()].find((p) => p.credentialId === input.response.id);
-    if (!passkey) return { wrong: 'that passkey is not one of this account’s' };
+    if (!passkey) return { wrong: 'unknown_passkey', message: 'that passkey is not one of this account’s' };
     // Alone, the passkey stands for the password too: the authenticator must have verified the person.
     const counter = await verifiedAuthentication(input.rp, input.response, input.challenge, passkey, input.alone ?? false);
-    if (counter === null) return { wrong: 'that passkey could not be verified: try again' };
+    if (counter === null) return { wrong: 'unverified_passkey', message: 'that passkey could not be verified: try again' };
     return { type: 'UsePasskey', user_id: input.user_id, credential_id: passkey.credentialId, counter, client_address: input.client_address, now: nowIso(context) };
   });
 }

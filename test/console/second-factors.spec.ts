@@ -252,9 +252,9 @@ describe('Second factors in a real browser', function () {
 
     const events = await factorEvents(userId);
     expect(events.filter((e) => e.type === 'SecondFactorFailed').map((e) => [e.data['method'], e.data['reason']])).to.deep.equal([
-      ['totp', 'that code is not right: enter the six digits your app shows now'],
-      ['totp', 'this code has already been used: wait for the next one'],
-      ['recovery_code', 'that recovery code is not valid, or has been used'],
+      ['totp', 'wrong_code'],
+      ['totp', 'code_already_used'],
+      ['recovery_code', 'unknown_recovery_code'],
     ]);
     expect(events.filter((e) => e.type === 'SecondFactorUsed' || e.type === 'RecoveryCodeUsed').map((e) => e.type)).to.deep.equal(['SecondFactorUsed', 'RecoveryCodeUsed']);
     const failures = (await signInRecord(userId)).filter((e) => e.type === 'UserSignInFailed');

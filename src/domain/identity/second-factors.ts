@@ -54,6 +54,7 @@ export type SecondFactorEvent =
     client_address: string | null;
     used_at: string;
   }>
+  /** `reason`: a short code (wrong_code, code_already_used, unknown_recovery_code, unverified_passkey, …), never what was typed. */
   | DomainEvent<'SecondFactorFailed', { user_id: string; method: SecondStepMethod; reason: string; client_address: string | null; failed_at: string }>;
 
 /** Recovery codes generated alongside a first factor: the app makes them, the decider keeps them only if the factor is the first. */
