@@ -231,7 +231,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       ctx.redirect(`/projects/${projects[0]!.details.project.id}`);
       return;
     }
-    render(ctx, projectsPage(ctx.state.viewer, projects));
+    render(ctx, projectsPage(ctx.state.viewer, projects, ctx.state.session.method === 'api_key'));
   });
 
   router.get('/projects/:projectId', signedIn, async (ctx, next) => {

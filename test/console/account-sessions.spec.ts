@@ -52,7 +52,12 @@ describe('Web console account sessions', function () {
 
     const after = await get('/', second);
     expect(after.headers.get('location')).to.equal('/sign-in?ended=ended');
-    expect((await get('/account', first)).status).to.equal(200);
+    const afterwards = await (await get('/account', first)).text();
+    // The account's own record of sign-ins: the newest first, with how and from where.
+    const activity = /<h2 id="activity">[\s\S]*?<\/section>/.exec(afterwards)?.[0] ?? '';
+    expect(activity.match(/<tr>\n<td>/g)).to.have.length(3);
+    expect(activity.indexOf('Session ended')).to.be.lessThan(activity.indexOf('Signed in'));
+    expect(activity).to.contain('(API key)').and.to.contain('ended by user').and.to.contain('127.0.0.1');
     expect((await signInRecord(userId)).at(-1)).to.deep.include({ type: 'UserSessionEnded', data: { user_id: userId, session_ref: secondRef, reason: 'ended_by_user', ended_at: vigil.clock.now().toISOString() } });
   });
 

@@ -127,6 +127,7 @@ input:focus, select:focus { outline: 3px solid var(--focus); outline-offset: 0; 
 
 .signin { max-width: 440px; margin: 48px auto; }
 .signin .panel { padding: 28px; }
+.signin h1 { margin-bottom: 16px; }
 .error-summary { border: 3px solid var(--down); border-radius: var(--radius); padding: 14px 18px; margin-bottom: 20px; background: #fff; }
 .error-summary h2 { color: var(--down); margin-bottom: 6px; }
 .error-summary ul { margin: 0; padding-left: 18px; }

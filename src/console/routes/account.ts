@@ -10,7 +10,8 @@ import { getUser } from '../../queries/identity.js';
 import { ACCOUNT_SECTIONS } from '../account-sections.js';
 import { sessionForm } from '../forms.js';
 import { accountCore } from '../pages/account-core.js';
-import { accountPage } from '../pages/account.js';
+import { type SignInActivity, accountPage } from '../pages/account.js';
+import { signInStream } from '../../domain/identity/sign-ins.js';
 import type { FieldErrors } from '../pages/form-fields.js';
 import { type ConsoleKit, type ConsoleRoutes, doneNotice } from '../routes.js';
 import { type ConsoleState, render } from '../signed-in.js';
@@ -24,6 +25,9 @@ const DONE = {
   'password-changed': 'Password changed. Your other sessions have ended.',
 } as const;
 
+/** How many entries of the sign-in record the account page shows. */
+const ACTIVITY_SHOWN = 20;
+
 const SESSION_REF = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f]{64}$/;
 
 const NameForm = t.intersection([t.type({ name: BoundedString(0, 300) }), t.partial({ csrf_token: t.string })]);
@@ -36,15 +40,24 @@ export const accountRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   async function showAccount(ctx: ParameterizedContext<ConsoleState>, errors: FieldErrors = {}, status = 200, typedName?: string): Promise<void> {
     ctx.set('Cache-Control', 'no-store');
     const { session } = ctx.state;
-    const [user, open, sections, passwordHash] = await Promise.all([
+    const [user, open, sections, passwordHash, record] = await Promise.all([
       getUser(deps.readModels, session.userId),
       sessions.listOfUser(session.userId, clock()),
       Promise.all(ACCOUNT_SECTIONS.map((section) => section.render(kit, ctx))),
       passwordHashOf(deps.commands, session.userId),
+      deps.commands.events.readStream(signInStream(session.userId), { direction: 'backwards', maxCount: ACTIVITY_SHOWN }),
     ]);
+    const activity = record.map((event): SignInActivity => {
+      const text = (field: string): string | null => {
+        const value = event.data[field];
+        return typeof value === 'string' ? value : null;
+      };
+      const what = event.type === 'UserSignedIn' ? 'signed-in' : event.type === 'UserSignInFailed' ? 'failed' : 'ended';
+      return { at: text('signed_in_at') ?? text('failed_at') ?? text('ended_at') ?? event.created, what, method: text('method'), reason: what === 'signed-in' ? null : text('reason'), clientAddress: text('client_address') };
+    });
     const name = typedName ?? (user ? `${user.first_name} ${user.last_name}`.trim() : '');
     const core = accountCore({ viewer: ctx.state.viewer, name, hasPassword: passwordHash !== null, keySession: session.method === 'api_key', errors });
-    render(ctx, accountPage({ viewer: ctx.state.viewer, notice: doneNotice(ctx, DONE), user, sessions: open, currentRef: session.ref, now: clock(), sections, core }), status);
+    render(ctx, accountPage({ viewer: ctx.state.viewer, notice: doneNotice(ctx, DONE), user, sessions: open, currentRef: session.ref, now: clock(), sections, core, activity }), status);
   }
 
   router.get('/account', signedIn, async (ctx) => showAccount(ctx));
