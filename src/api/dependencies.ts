@@ -1,6 +1,7 @@
 import type { CommandContext } from '../app/context.js';
 import type { DeletionDependencies } from '../app/monitor-deletion.js';
 import type { SecretBox } from '../app/secret-box.js';
+import type { ChallengeStore } from '../console/challenge-store.js';
 import type { SetupLink } from '../app/setup-link.js';
 import type { SessionStore } from '../console/session-store.js';
 import type { SmtpSettings } from '../notifications/senders.js';
@@ -59,6 +60,8 @@ export interface ApiDependencies {
   readiness?: () => Promise<ReadinessReport>;
   /** The web console's sessions; without them, sessions live in this process only. */
   sessions?: SessionStore;
+  /** The WebAuthn challenges given out; without them, kept in this process only. */
+  challenges?: ChallengeStore;
   /** The first-run setup link this process printed, while no user exists (src/app/setup-link.ts). */
   setup?: SetupLink;
   /** Aborted when the server starts to stop: answers that last (the console's live streams) end then rather than hold the stop up. */

@@ -3,7 +3,7 @@
  * that they were set, never what to, and an export leaves them out. Add a field here whenever an
  * event carries a credential (a TOTP seed, an invitation token's hash, …).
  */
-export const SECRET_FIELDS: readonly string[] = ['password_hash', 'token_hash', 'reset_token_hash'];
+export const SECRET_FIELDS: readonly string[] = ['password_hash', 'token_hash', 'reset_token_hash', 'seed_sealed', 'code_hashes'];
 
 /** The data with each secret field replaced by `[redacted]`; the same object when it has none. */
 export function withoutSecrets<T extends Record<string, unknown>>(data: T, fields: readonly string[] = SECRET_FIELDS): T {

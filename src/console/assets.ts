@@ -1,4 +1,9 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { FACTORS_CSS } from './assets/factors-stylesheet.js';
+import { PASSKEYS_JS } from './assets/passkeys.js';
 import { CONSOLE_JS } from './assets/script.js';
 import { CONSOLE_CSS } from './assets/stylesheet.js';
 
@@ -21,12 +26,29 @@ function hashed(name: string, extension: string, type: string, body: string): As
  * (which compiles only TypeScript) ships them and their hash is known at start-up.
  */
 export const ASSETS = {
-  css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS),
+  css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS + FACTORS_CSS),
   js: hashed('console', 'js', 'text/javascript; charset=utf-8', CONSOLE_JS),
 } as const;
 
 export const ASSET_PATH = `${PREFIX}:file`;
 
+let passkeyAssets: readonly Asset[] | null = null;
+
+/**
+ * What a page with a passkey form loads: @simplewebauthn/browser's own bundle, read once from
+ * node_modules (it is a dependency, so it ships with the server) and served from here like the
+ * console's script, then the script that runs the ceremonies with it.
+ */
+export function passkeyScripts(): readonly Asset[] {
+  if (passkeyAssets === null) {
+    // The package exports only its entry point; its browser bundle sits beside it.
+    const entry = createRequire(import.meta.url).resolve('@simplewebauthn/browser');
+    const bundle = readFileSync(join(dirname(entry), '..', 'dist', 'bundle', 'index.umd.min.js'), 'utf8');
+    passkeyAssets = [hashed('webauthn', 'js', 'text/javascript; charset=utf-8', bundle), hashed('passkeys', 'js', 'text/javascript; charset=utf-8', PASSKEYS_JS)];
+  }
+  return passkeyAssets;
+}
+
 export function assetNamed(file: string): Asset | null {
-  return Object.values(ASSETS).find((asset) => asset.path === `${PREFIX}${file}`) ?? null;
+  return [...Object.values(ASSETS), ...passkeyScripts()].find((asset) => asset.path === `${PREFIX}${file}`) ?? null;
 }

@@ -1,4 +1,4 @@
-import { ASSETS } from './assets.js';
+import { ASSETS, type Asset } from './assets.js';
 import { type Fragment, type Html, html, trustedHtml } from './html.js';
 
 /** Who is signed in, for the header; null on the sign-in and error pages of a signed-out browser. */
@@ -34,8 +34,11 @@ export function projectNav(projectId: string, current: string): Html {
     html`<li><a href="/projects/${projectId}${p.path}"${p.path === current ? html` aria-current="page"` : null}>${p.label}</a></li>`)}</ul></nav>`;
 }
 
-export function page(options: { title: string; viewer: Viewer | null; crumbs?: readonly Crumb[]; notice?: string | null; nav?: Html | null; project?: { id: string; current: string }; body: Fragment }): Html {
-  const { title, viewer, crumbs = [], notice = null, nav = null, body } = options;
+/** `scripts`: what the page loads after the console's script, in order (the passkey forms' library and script). */
+export function page(options: {
+  title: string; viewer: Viewer | null; crumbs?: readonly Crumb[]; notice?: string | null; nav?: Html | null; project?: { id: string; current: string }; scripts?: readonly Asset[]; body: Fragment;
+}): Html {
+  const { title, viewer, crumbs = [], notice = null, nav = null, scripts = [], body } = options;
   return html`${trustedHtml('<!doctype html>')}
 <html lang="en">
 <head>
@@ -45,7 +48,8 @@ export function page(options: { title: string; viewer: Viewer | null; crumbs?: r
 <title>${title} · Vigil</title>
 <link rel="stylesheet" href="${ASSETS.css.path}">
 <script type="module" src="${ASSETS.js.path}"></script>
-</head>
+${scripts.map((script) => html`<script defer src="${script.path}"></script>
+`)}</head>
 <body>
 <a class="skip-link" href="#main">Skip to the content</a>
 <header class="topbar">

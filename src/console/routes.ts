@@ -47,6 +47,9 @@ import { passwordResetRoutes } from './routes/password-reset.js';
 import { setupRoutes } from './routes/setup.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { secondFactorGate } from './second-factor-gate.js';
+import { secondFactorRoutes } from './routes/second-factors.js';
+import { secondStepRoutes } from './routes/second-step.js';
+import { passkeySignInRoutes } from './routes/passkey-sign-in.js';
 import { type ConsoleState, render, signedInMiddleware, stillSignedIn } from './signed-in.js';
 import type { SecondFactorGate, SignInThrottles } from './sign-in-flow.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
@@ -106,7 +109,9 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [
+  signInRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes,
+];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {

@@ -8,6 +8,7 @@ import { maintenanceEventCodecs } from './maintenance.js';
 import { monitorEventCodecs } from './monitors.js';
 import { notificationEventCodecs } from './notifications.js';
 import { projectEventCodecs } from './projects.js';
+import { secondFactorEventCodecs } from './second-factors.js';
 import { statusPageEventCodecs } from './status-pages.js';
 
 /**
@@ -17,6 +18,7 @@ import { statusPageEventCodecs } from './status-pages.js';
  */
 export const EVENT_CODECS = {
   ...identityEventCodecs,
+  ...secondFactorEventCodecs,
   ...projectEventCodecs,
   ...monitorEventCodecs,
   ...incidentEventCodecs,

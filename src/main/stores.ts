@@ -8,6 +8,7 @@ import { type SqliteDatabase, openSqliteDatabase } from '../eventstore/sqlite-da
 import { SqliteEventStore } from '../eventstore/sqlite-event-store.js';
 import { WalCheckpointer } from '../eventstore/wal-checkpointer.js';
 import { type ThreadLinks, newThreadLinks } from './thread-links.js';
+import { type ChallengeStore, MongoChallengeStore, SqliteChallengeStore } from '../console/challenge-store.js';
 import { MongoSessionStore, type SessionStore, SqliteSessionStore } from '../console/session-store.js';
 import { MongoReadModelStore } from '../readstore/mongo-read-model-store.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
@@ -29,6 +30,8 @@ export interface Stores {
   leases: LeaseStore;
   /** The web console's sign-in sessions; kept beside the read models, outside any projection. */
   sessions: SessionStore;
+  /** The WebAuthn challenges given out and not yet answered; beside the sessions. */
+  challenges: ChallengeStore;
   /** Where the embedded file lives, when one is used. */
   sqlitePath: string | null;
   /** The event store's connection to the embedded file, for tools that read it directly (verify). */
@@ -69,12 +72,14 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
     : await MongoReadModelStore.connect(config.mongoUrl!, config.mongoDatabase);
   const leases: LeaseStore = readModelsDb ? new SqliteLeaseStore(readModelsDb) : MongoLeaseStore.open(config.mongoUrl!, config.mongoDatabase);
   const sessions: SessionStore = readModelsDb ? new SqliteSessionStore(readModelsDb) : MongoSessionStore.open(config.mongoUrl!, config.mongoDatabase);
+  const challenges: ChallengeStore = readModelsDb ? new SqliteChallengeStore(readModelsDb) : MongoChallengeStore.open(config.mongoUrl!, config.mongoDatabase);
   const checkpointer = sqlitePath && walCheckpoints === 'own-thread' ? WalCheckpointer.start(sqlitePath, { writeGate }) : null;
   return {
     events,
     readModels,
     leases,
     sessions,
+    challenges,
     sqlitePath,
     sqliteDb: eventsDb,
     close: async () => {
@@ -82,6 +87,7 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
       await readModels.close();
       await leases.close();
       await sessions.close();
+      await challenges.close();
       await checkpointer?.stop();
       for (const db of opened) db.close();
     },

@@ -229,6 +229,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       metrics,
       readiness,
       sessions: stores.sessions,
+      challenges: stores.challenges,
       setup,
       stopping: stopping.signal,
       asOf,

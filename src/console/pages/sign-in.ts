@@ -63,6 +63,7 @@ ${fieldError(view, 'password')}
 <button type="submit" class="button button-primary">Sign in</button>
 <p class="signin-links"><a href="/forgot-password">Forgot your password?</a></p>
 </form>
+<p class="passkey-way"><a href="/sign-in/passkey${next ? `?next=${encodeURIComponent(next)}` : ''}">Sign in with a passkey</a></p>
 ${view.alternatives ?? null}
 </div>
 <div class="panel signin-key">
