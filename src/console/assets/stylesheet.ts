@@ -119,6 +119,10 @@ input:focus, select:focus { outline: 3px solid var(--focus); outline-offset: 0; 
 
 .signin { max-width: 440px; margin: 48px auto; }
 .signin .panel { padding: 28px; }
+.sso-or { display: flex; align-items: center; gap: 12px; color: var(--muted); margin: 20px 0 16px; }
+.sso-or::before, .sso-or::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
+.sso-button { width: 100%; justify-content: center; box-sizing: border-box; }
+.signin .actions { display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 0; }
 .error-summary { border: 3px solid var(--down); border-radius: var(--radius); padding: 14px 18px; margin-bottom: 20px; background: #fff; }
 .error-summary h2 { color: var(--down); margin-bottom: 6px; }
 .error-summary ul { margin: 0; padding-left: 18px; }
