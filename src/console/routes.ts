@@ -44,6 +44,7 @@ import { settingsRoutes } from './routes/settings.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { accountRoutes } from './routes/account.js';
 import { signInRoutes } from './routes/sign-in.js';
+import { ssoRoutes } from './routes/sso.js';
 import { secondFactorGate } from './second-factor-gate.js';
 import { type ConsoleState, render, signedInMiddleware, stillSignedIn } from './signed-in.js';
 import type { SecondFactorGate, SignInThrottles } from './sign-in-flow.js';
@@ -104,7 +105,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, accountRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, ssoRoutes, accountRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {

@@ -1,5 +1,6 @@
 import { type Html, html } from '../html.js';
 import { page } from '../layout.js';
+import { ssoButton } from './sso.js';
 
 export interface SignInView {
   /** Where to go once signed in (a console path, already checked). */
@@ -7,9 +8,11 @@ export interface SignInView {
   error: string | null;
   /** Why the previous session ended, when it did. */
   notice: string | null;
+  /** VIGIL_OIDC_NAME when single sign-on is set up: the page offers "Sign in with <name>". */
+  sso?: string | null;
 }
 
-export function signInPage({ next, error, notice }: SignInView): Html {
+export function signInPage({ next, error, notice, sso = null }: SignInView): Html {
   return page({
     title: error ? 'Error: Sign in' : 'Sign in',
     viewer: null,
@@ -34,6 +37,7 @@ ${error ? html`<p class="error-message" id="api-key-error"><span class="visually
 </div>
 <button type="submit" class="button button-primary">Sign in</button>
 </form>
+${sso ? ssoButton(sso, next) : null}
 </div>
 </div>`,
   });

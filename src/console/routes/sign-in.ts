@@ -19,6 +19,7 @@ export const retryAdvice = (seconds: number | null): string => (seconds !== null
 export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const { router, deps, clock, sessions, signedIn, catchUp } = kit;
   const { readModels } = deps;
+  const sso = deps.config.oidc?.name ?? null;
 
   router.get('/sign-in', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -31,7 +32,7 @@ export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       return;
     }
     const ending = query.ended !== undefined && Object.hasOwn(ENDINGS, query.ended) ? ENDINGS[query.ended as Ending] : null;
-    render(ctx, signInPage({ next, error: null, notice: ending }));
+    render(ctx, signInPage({ next, error: null, notice: ending, sso }));
   });
 
   router.post('/sign-in', async (ctx) => {
@@ -39,14 +40,14 @@ export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const form = await readForm(ctx, SignInForm);
     const next = consolePath(form.next);
     const presented = form.api_key.trim();
-    const refuse = (error: string) => render(ctx, signInPage({ next, error, notice: null }), presented === '' ? 400 : 401);
+    const refuse = (error: string) => render(ctx, signInPage({ next, error, notice: null, sso }), presented === '' ? 400 : 401);
     // A wrong key counts against the address exactly as a wrong X-API-Key does (one throttle for
     // both doors): the form is no way around the API's limit on failed authentications.
     const refuseCounted = async (error: string, reason: string) => {
       const wait = await recordFailedSignIn(kit, ctx, { userId: null, method: 'api_key', reason });
       if (wait === null) return refuse(error);
       ctx.set('Retry-After', String(wait));
-      return render(ctx, signInPage({ next, error: `Too many failed sign-ins from this address. ${retryAdvice(wait)}`, notice: null }), 429);
+      return render(ctx, signInPage({ next, error: `Too many failed sign-ins from this address. ${retryAdvice(wait)}`, notice: null, sso }), 429);
     };
     if (presented === '') return refuse('Enter your API key');
     if (!API_KEY_PATTERN.test(presented)) return refuseCounted('That is not an API key: check that you copied all of it', 'wrong_api_key');
