@@ -18,7 +18,7 @@ export interface AuditEventDocument {
 }
 
 /** Fields that hold secrets or their stand-ins; the history shows that they changed, not what to. */
-const REDACTED = ['config_sealed', 'key_hash', 'ping_key', 'badge_key'];
+const REDACTED = ['config_sealed', 'key_hash', 'ping_key', 'badge_key', 'token_hash'];
 
 /**
  * Most events carry no secret: their data goes into the entry as it is (nothing changes it after),

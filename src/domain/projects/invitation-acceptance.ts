@@ -51,8 +51,9 @@ export const invitationAcceptanceDecider: Decider<AcceptInvitation, AcceptanceSt
     if (!invitation || invitation.tokenHash !== command.token_hash) throw notFound('invitation not found');
     const standing = standingOf(invitation, command.now);
     if (standing === 'accepted') {
-      // The same person's second click: nothing more to do.
-      if (invitation.acceptedBy === command.user_id) return [];
+      // The same person's second click, while still a member: nothing more to do. Removed since,
+      // they are not let back in by the same link.
+      if (invitation.acceptedBy === command.user_id && project.members.has(command.user_id)) return [];
       throw conflict('this invitation has already been used');
     }
     if (standing === 'revoked') throw conflict('this invitation has been revoked');

@@ -100,9 +100,14 @@ describe('Invitations', () => {
         { type: 'ProjectMemberAdded', data: { project_id, member_id: 'm-new', user_id: 'u-new', role: 'MEMBER', joined_at: now } },
       ]));
 
-    it('works once: another account then finds it used; the same person clicking twice changes nothing', () => {
-      const used = [...open, { type: 'InvitationAccepted', data: { project_id, invitation_id: 'i-1', user_id: 'u-new', accepted_at: now } } as ProjectEvent];
+    it('works once: another account then finds it used; the same person clicking twice changes nothing, but once removed is not let back in', () => {
+      const used = [
+        ...open,
+        { type: 'InvitationAccepted', data: { project_id, invitation_id: 'i-1', user_id: 'u-new', accepted_at: now } } as ProjectEvent,
+        { type: 'ProjectMemberAdded', data: { project_id, member_id: 'm-new', user_id: 'u-new', role: 'MEMBER', joined_at: now } } as ProjectEvent,
+      ];
       acceptance.given(used).when(accept()).then([]);
+      acceptance.given([...used, { type: 'ProjectMemberRemoved', data: { project_id, user_id: 'u-new', removed_at: now } }]).when(accept()).thenRefuses('conflict', /already been used/);
       acceptance.given([...used, registered('u-other', 'new@example.com')]).when(accept({ user_id: 'u-other' })).thenRefuses('conflict', /already been used/);
     });
 
