@@ -2,7 +2,7 @@ import type { IncidentKind, IncidentStatus } from '../src/domain/monitors/incide
 import type { Projection, Target } from '../src/projector/projection.js';
 
 export type IncidentActor =
-  | { kind: 'user'; user_id: string; email: string; api_key_id: string }
+  | { kind: 'user'; user_id: string; email: string; api_key_id: string | null }
   | { kind: 'system'; reason: string };
 
 export interface IncidentDocument {
@@ -70,7 +70,7 @@ export const incidentsProjection: Projection<IncidentDocument> = {
       case 'IncidentResolved': {
         const d = event.data;
         const by: IncidentActor =
-          d.by_kind === 'user' && d.user_id && d.email && d.api_key_id
+          d.by_kind === 'user' && d.user_id && d.email
             ? { kind: 'user', user_id: d.user_id, email: d.email, api_key_id: d.api_key_id }
             : { kind: 'system', reason: d.reason ?? 'SYSTEM' };
         return doc && { ...doc, status: 'RESOLVED', resolved_at: d.resolved_at, resolved_by: by };

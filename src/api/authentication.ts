@@ -66,6 +66,7 @@ export async function callerOfKeyHash(readModels: ReadModelStore, hash: string, 
   return {
     userId: key.user_id,
     apiKeyId: key.id,
+    sessionRef: null,
     kind: key.kind,
     scopes: key.scopes,
     projectId: key.project_id,

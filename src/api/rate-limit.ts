@@ -18,7 +18,8 @@ export interface RateLimitConfig {
 export function rateLimitPerKey(config: RateLimitConfig): Middleware<VigilState> {
   const limit = new RequestLimit(config, (retryAfter) => `rate limit exceeded: ${config.requests} requests per ${config.windowSeconds} s for each API key; retry after ${retryAfter} s`);
   return async (ctx, next) => {
-    ctx.set(await limit.take(ctx.state.caller.apiKeyId));
+    const { apiKeyId, userId } = ctx.state.caller;
+    ctx.set(await limit.take(apiKeyId ?? `user:${userId}`));
     await next();
   };
 }
@@ -79,8 +80,14 @@ export class AuthFailureThrottle {
 
   /** Whether the address's next failure will be answered 429 (then there is no point waiting to be sure). */
   isThrottled(address: string): boolean {
+    return this.retryAfterSeconds(address) !== null;
+  }
+
+  /** While the address is throttled, the seconds until its window ends; null when it is not. */
+  retryAfterSeconds(address: string): number | null {
     const window = this.current(clientKey(address));
-    return this.config.authFailures > 0 && window !== null && window.failures >= this.config.authFailures;
+    if (this.config.authFailures === 0 || window === null || window.failures < this.config.authFailures) return null;
+    return Math.max(1, Math.ceil((window.endsAt - this.clock().getTime()) / 1000));
   }
 
   /** Counts a failure: the 429 to answer when it is one too many, else null (a 401, then). */

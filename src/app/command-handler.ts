@@ -20,6 +20,8 @@ export interface Actor {
   user_id: string | null;
   api_key_id: string | null;
   request_id: string | null;
+  /** The console session the change was made in (its public reference), where it was; absent otherwise. */
+  session_ref?: string | null;
   /** Why the system acted, where a request other than the caller's own made it (`first_ping`). */
   cause?: string;
   request_ip?: string | null;

@@ -52,7 +52,7 @@ export function page(options: { title: string; viewer: Viewer | null; crumbs?: r
 <div class="topbar-inner">
 <a class="brand" href="/">${LOGO}Vigil</a>
 ${viewer
-  ? html`<div class="who"><span>Signed in as <strong>${viewer.email}</strong></span>
+  ? html`<div class="who"><span>Signed in as <a class="who-account" href="/account"><strong>${viewer.email}</strong></a></span>
 <form method="post" action="/sign-out">${csrfField(viewer)}<button type="submit" class="button-quiet-light">Sign out</button></form></div>`
   : null}
 </div>

@@ -5,21 +5,19 @@ import compress from 'koa-compress';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import { actorOf } from '../api/actor.js';
-import { callerOfKeyHash } from '../api/authentication.js';
 import { type ApiDependencies, settled } from '../api/dependencies.js';
 import { HttpError, loggedErrorResponse } from '../api/errors.js';
 import { gate } from '../api/gate.js';
-import type { AuthFailureThrottle } from '../api/rate-limit.js';
+import { AuthFailureThrottle } from '../api/rate-limit.js';
 import { gatedDocument, gatedMonitor, userActor } from '../api/monitor-access.js';
 import { ACT as ACT_ON_INCIDENT } from '../api/routes/incidents.js';
 import { MANAGE as MANAGE_MONITOR } from '../api/routes/monitors.js';
 import type { VigilState } from '../api/state.js';
 import { BoundedString, decode, pathId } from '../api/validation.js';
 import { acknowledgeIncident, pauseMonitor, resolveIncident, resumeMonitor } from '../app/monitors.js';
-import { API_KEY_PATTERN, hashApiKey } from '../app/random-tokens.js';
 import { type Caller, type Requirement, authorize, canReach } from '../domain/access/authorize.js';
 import { isUptimeType, upcomingSlots } from '../domain/monitors/schedule.js';
-import { getUser, roleOf } from '../queries/identity.js';
+import { roleOf } from '../queries/identity.js';
 import { dependentsOf, getMonitor, listMonitors, monitorsOf, pagedFind } from '../queries/monitors.js';
 import { pingPage, recentPings, recentUnheard } from '../queries/pings.js';
 import { getProject, projectDetails, projectIdsOfUser } from '../queries/projects.js';
@@ -27,9 +25,7 @@ import { incidentTimeline } from '../queries/timeline.js';
 import { checkHours, periodStart, summarize } from '../queries/uptime.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../queries/warnings.js';
 import { ASSET_PATH, assetNamed } from './assets.js';
-import { ActionForm, SignInForm, readForm } from './forms.js';
-import { type Html, html } from './html.js';
-import { type Viewer, page } from './layout.js';
+import { type Html } from './html.js';
 import { LiveStreams } from './live.js';
 import { consoleRateLimit } from './rate-limit.js';
 import { displayStatus, monitorActivity, monitorOverviews } from './overview.js';
@@ -40,7 +36,6 @@ import { errorPage } from './pages/error.js';
 import { incidentPage } from './pages/incident.js';
 import { type RelatedMonitor, type UptimeDay, monitorPage } from './pages/monitor.js';
 import { type ProjectSummary, projectsPage } from './pages/projects.js';
-import { signInPage } from './pages/sign-in.js';
 import { incidentNoteRoutes } from './routes/incident-notes.js';
 import { sharingRoutes } from './routes/sharing.js';
 import { maintenanceRoutes, monitorMaintenance } from './routes/maintenance.js';
@@ -49,14 +44,14 @@ import { settingsRoutes } from './routes/settings.js';
 import { keyRoutes } from './routes/keys.js';
 import { memberRoutes } from './routes/members.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
-import { clearSessionCookie, csrfTokenOf, hashSessionId, newSessionId, sameToken, sessionExpiry, sessionIdFrom, setSessionCookie } from './session.js';
+import { accountRoutes } from './routes/account.js';
+import { signInRoutes } from './routes/sign-in.js';
+import { secondFactorGate } from './second-factor-gate.js';
+import { type ConsoleState, render, signedInMiddleware, stillSignedIn } from './signed-in.js';
+import type { SecondFactorGate, SignInThrottles } from './sign-in-flow.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
 
-/** What the console's handlers find on `ctx.state` once the session is checked. */
-export interface ConsoleState extends VigilState {
-  viewer: Viewer;
-  sessionIdHash: string;
-}
+export type { ConsoleState };
 
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
@@ -65,15 +60,6 @@ const READ = { scope: 'read' } as const;
 const CHART_RUNS = 60;
 const PINGS_SHOWN = 20;
 const INCIDENTS_SHOWN = 20;
-
-/** Why a session ended, as the sign-in page says it; the query names one of these, never free text. */
-const ENDINGS = {
-  'signed-out': 'You have signed out.',
-  revoked: 'Your session ended because its API key was revoked. Sign in with another key.',
-  expired: 'Your session ended because its API key expired. Sign in with another key.',
-  ended: 'Your session has ended. Sign in again.',
-} as const;
-type Ending = keyof typeof ENDINGS;
 
 /** What a POST did, shown once on the page it returns to. */
 const DONE = {
@@ -85,30 +71,10 @@ const DONE = {
   postmortem: 'Postmortem saved.',
 } as const;
 
-const SignInQuery = t.partial({ next: t.string, ended: t.string });
 const DashboardQuery = t.partial({ status: t.keyof({ '': null, UP: null, DOWN: null, PAUSED: null, WAITING: null }), q: BoundedString(0, 200) });
 const DoneQuery = t.partial({ done: t.string });
 
-/** Only the console's own pages may be where sign-in leads: never another site, never a protocol-relative URL. */
-function consolePath(next: string | undefined): string | null {
-  if (next === undefined) return null;
-  // A path of the console's own shape (`/projects/<id>`, `/projects/<id>/settings`, …): a letter
-  // after the one slash, so never `//host` or a scheme.
-  // A past view keeps its instant (`?as_of=`, ISO characters only).
-  return next === '/' || /^\/[a-z][a-z-]{0,31}(\/[A-Za-z0-9_-]{1,64}){0,3}(\?as_of=[0-9A-Za-z:.%+-]{1,40})?$/.test(next) ? next : null;
-}
-
-function endingOf(message: string): Ending {
-  if (/revoked/.test(message)) return 'revoked';
-  if (/expired/.test(message)) return 'expired';
-  return 'ended';
-}
-
-export function render(ctx: Context, markup: Html, status = 200): void {
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = markup.markup;
-}
+export { render };
 
 /** The notice a page shows after a POST redirected to it with `?done=<key>`: one of `notices`, never free text. */
 export function doneNotice(ctx: Context, notices: Readonly<Record<string, string>> = DONE): string | null {
@@ -128,13 +94,19 @@ export interface ConsoleKit {
   signedIn: Middleware<ConsoleState>;
   may: (caller: Caller, requirement: Requirement, projectId: string) => Promise<boolean>;
   catchUp: () => Promise<void>;
+  /** The console's sessions (and pending sign-ins): open them only through sign-in-flow.ts. */
+  sessions: SessionStore;
+  /** Whether a person must pass a second factor before a session opens (second-factor-gate.ts). */
+  secondFactors: SecondFactorGate;
+  /** The failed-sign-in throttles, per client address (shared with the REST API) and per account. */
+  signInThrottles: SignInThrottles;
 }
 
 /** A group of console routes beyond the core pages (sign-in, dashboard, monitor, incident). */
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes, sharingRoutes, settingsRoutes, keyRoutes, memberRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, accountRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, keyRoutes, memberRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {
@@ -142,10 +114,8 @@ export interface SignInFailures {
   onFailure?: (outcome: 'refused' | 'throttled') => void;
 }
 
-function retryAdvice(headers: Record<string, string> | undefined): string {
-  const seconds = Number(headers?.['Retry-After']);
-  return Number.isFinite(seconds) && seconds > 0 ? `Try again in ${seconds} s.` : 'Try again later.';
-}
+/** Failed sign-ins an account may have per window before its sign-ins are refused until the window ends. */
+export const ACCOUNT_SIGN_IN_FAILURES = { authFailures: 10, authFailureWindowSeconds: 15 * 60 } as const;
 
 /** What `monitor` depends on (in the order set; one deleted since is not shown) and what depends on it. */
 async function relatedMonitors(readModels: ApiDependencies['readModels'], monitor: MonitorDocument): Promise<{ dependencies: RelatedMonitor[]; dependents: RelatedMonitor[] }> {
@@ -217,59 +187,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     return days;
   }
 
-  function toSignIn(ctx: Context, ending: Ending | null): void {
-    if (ctx.get('Accept').includes('text/event-stream')) {
-      // An EventSource follows no redirect: it is told, and the page goes to sign in.
-      ctx.status = 200;
-      ctx.type = 'text/event-stream';
-      ctx.body = 'event: signed-out\ndata: {}\n\n';
-      return;
-    }
-    const query = new URLSearchParams();
-    const asOf = typeof ctx.query['as_of'] === 'string' ? `?as_of=${encodeURIComponent(ctx.query['as_of'])}` : '';
-    if (ctx.method === 'GET' && ctx.path !== '/') query.set('next', `${ctx.path}${asOf}`);
-    if (ending) query.set('ended', ending);
-    const search = query.toString();
-    if (ctx.method === 'GET' && ctx.get('Sec-Fetch-Site') === 'cross-site' && ending === null) {
-      // A link followed from another site (an alert in a chat) comes without the SameSite=Strict
-      // cookie. The page reloads itself from here, a same-site navigation that carries it.
-      render(ctx, page({ title: 'Opening', viewer: null, body: html`<p>Opening… <a href="${ctx.path}">Continue</a></p>` }));
-      ctx.set('Refresh', `0; url=${ctx.path}`);
-      return;
-    }
-    ctx.redirect(`/sign-in${search ? `?${search}` : ''}`);
-    ctx.status = 303;
-  }
-
-  /** The session's check on every console request: a live session, its key still live, and for a POST the form's CSRF token. */
-  const signedIn: Middleware<ConsoleState> = async (ctx, next) => {
-    const id = sessionIdFrom(ctx);
-    const session = id ? await sessions.find(hashSessionId(id), clock()) : null;
-    if (!id || !session) {
-      if (id) clearSessionCookie(ctx);
-      toSignIn(ctx, id ? 'ended' : null);
-      return;
-    }
-    try {
-      ctx.state.caller = await callerOfKeyHash(readModels, session.keyHash, clock, catchUp);
-    } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 401) throw error;
-      await sessions.delete(session.idHash);
-      clearSessionCookie(ctx);
-      toSignIn(ctx, endingOf(error.message));
-      return;
-    }
-    const user = await getUser(readModels, session.userId);
-    ctx.state.viewer = { email: user?.email ?? session.userId, csrfToken: csrfTokenOf(id) };
-    ctx.state.sessionIdHash = session.idHash;
-    if (ctx.method === 'POST') {
-      const form = await readForm(ctx, ActionForm);
-      if (!sameToken(form.csrf_token ?? '', ctx.state.viewer.csrfToken)) throw new HttpError(403, 'this form has expired or did not come from this session; reload the page and try again');
-    }
-    // As the REST API: a page shows every write acknowledged before it, pings included.
-    await catchUp();
-    await next();
-  };
+  const signedIn = signedInMiddleware({ readModels, sessions, clock, catchUp });
 
   // Pages are compressed (a dashboard of 1,000 monitors is ~1.5 MB of HTML, ~10% of it gzipped);
   // the live stream writes to the socket itself and is left alone.
@@ -297,70 +215,6 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.type = asset.type;
     ctx.body = asset.body;
-  });
-
-  router.get('/sign-in', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    const query = decode(SignInQuery, ctx.query, 'query');
-    const next = consolePath(query.next);
-    const id = sessionIdFrom(ctx);
-    if (id && (await sessions.find(hashSessionId(id), clock()))) {
-      ctx.status = 303;
-      ctx.redirect(next ?? '/');
-      return;
-    }
-    const ending = query.ended !== undefined && Object.hasOwn(ENDINGS, query.ended) ? ENDINGS[query.ended as Ending] : null;
-    render(ctx, signInPage({ next, error: null, notice: ending }));
-  });
-
-  router.post('/sign-in', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    const form = await readForm(ctx, SignInForm);
-    const next = consolePath(form.next);
-    const presented = form.api_key.trim();
-    const refuse = (error: string) => render(ctx, signInPage({ next, error, notice: null }), presented === '' ? 400 : 401);
-    // A wrong key counts against the address exactly as a wrong X-API-Key does (one throttle for
-    // both doors): the form is no way around the API's limit on failed authentications.
-    const refuseCounted = (error: string) => {
-      const throttled = throttle?.recordFailure(ctx.ip) ?? null;
-      onFailure(throttled ? 'throttled' : 'refused');
-      if (!throttled) return refuse(error);
-      ctx.set(throttled.headers ?? {});
-      return render(ctx, signInPage({ next, error: `Too many failed sign-ins from this address. ${retryAdvice(throttled.headers)}`, notice: null }), 429);
-    };
-    if (presented === '') return refuse('Enter your API key');
-    if (!API_KEY_PATTERN.test(presented)) return refuseCounted('That is not an API key: check that you copied all of it');
-    const keyHash = hashApiKey(presented);
-    let caller: Caller;
-    try {
-      caller = await callerOfKeyHash(readModels, keyHash, clock, throttle?.isThrottled(ctx.ip) ? async () => {} : catchUp);
-    } catch (error) {
-      if (error instanceof HttpError && error.status === 401) {
-        const ending = endingOf(error.message);
-        return refuseCounted(ending === 'revoked' ? 'This API key has been revoked' : ending === 'expired' ? 'This API key has expired' : 'No API key matches: check that you copied all of it');
-      }
-      throw error;
-    }
-    const now = clock();
-    // Session fixation: whatever id the browser held, signing in gives it a new one, and the old one ends.
-    const previous = sessionIdFrom(ctx);
-    if (previous) await sessions.delete(hashSessionId(previous));
-    await sessions.purgeExpired(now);
-    const id = newSessionId();
-    const session = {
-      idHash: hashSessionId(id), keyHash, userId: caller.userId, apiKeyId: caller.apiKeyId, createdAt: now.toISOString(), expiresAt: sessionExpiry(now, caller.expiresAt),
-    };
-    await sessions.create(session);
-    setSessionCookie(ctx, id, session, now);
-    ctx.status = 303;
-    ctx.redirect(next ?? '/');
-  });
-
-  router.post('/sign-out', signedIn, async (ctx) => {
-    await sessions.delete(ctx.state.sessionIdHash);
-    clearSessionCookie(ctx);
-    ctx.status = 303;
-    ctx.redirect('/sign-in?ended=signed-out');
   });
 
   router.get('/', signedIn, async (ctx) => {
@@ -398,11 +252,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     live.stream(ctx, projectId, {
       sessionIdHash: ctx.state.sessionIdHash,
       userId: ctx.state.caller.userId,
-      stillSignedIn: async () => {
-        const session = await sessions.find(ctx.state.sessionIdHash, clock());
-        if (!session) return false;
-        return callerOfKeyHash(readModels, session.keyHash, clock).then(() => true, () => false);
-      },
+      stillSignedIn: () => stillSignedIn(readModels, sessions, ctx.state.sessionIdHash, clock),
     });
   });
 
@@ -471,7 +321,8 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     });
   }
 
-  const kit: ConsoleKit = { router, deps, clock, signedIn, may, catchUp };
+  const signInThrottles: SignInThrottles = { address: throttle, account: new AuthFailureThrottle(ACCOUNT_SIGN_IN_FAILURES, clock), onFailure };
+  const kit: ConsoleKit = { router, deps, clock, signedIn, may, catchUp, sessions, secondFactors: secondFactorGate(deps), signInThrottles };
   for (const register of FEATURE_ROUTES) register(kit);
 
   return router;

@@ -1,5 +1,6 @@
 import type { LogIntegrityEvent } from './audit/log-integrity.js';
 import type { EmailClaimEvent } from './identity/email-claim.js';
+import type { SignInEvent } from './identity/sign-ins.js';
 import type { UserEvent } from './identity/user.js';
 import type { IncidentNoteEvent } from './incidents/incident-notes.js';
 import type { IncidentRecordEvent } from './incidents/incident-record.js';
@@ -15,12 +16,13 @@ import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
 import type { StatusPageEvent } from './status-pages/status-page.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | EmailClaimEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent;
+export type VigilEvent = UserEvent | EmailClaimEvent | SignInEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
 const EVENT_TYPES: Record<VigilEventType, true> = {
   UserRegistered: true, ApiKeyCreated: true, ApiKeyRevoked: true, EmailClaimed: true,
+  UserSignedIn: true, UserSignInFailed: true, UserSessionEnded: true,
   ProjectCreated: true, ProjectUpdated: true, ProjectMemberAdded: true, ProjectMemberRoleChanged: true, ProjectMemberRemoved: true,
   ProjectPingKeyRotated: true, ProjectDeleted: true, ProjectMonitorRemoved: true, ProjectMonitorStreamsDeleted: true,
   ProjectAutoProvisioningConfigured: true, MonitorAutoProvisioned: true,

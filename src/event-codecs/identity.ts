@@ -20,4 +20,16 @@ export const identityEventCodecs = {
   }),
   ApiKeyRevoked: t.type({ user_id: t.string, api_key_id: t.string, revoked_at: t.string, revoked_by_api_key_id: NullableString }),
   EmailClaimed: t.type({ email: t.string, user_id: t.string, claimed_at: t.string }),
+  UserSignedIn: t.type({
+    user_id: t.string,
+    session_ref: t.string,
+    method: t.string,
+    second_factor: NullableString,
+    api_key_id: NullableString,
+    client_address: NullableString,
+    user_agent: NullableString,
+    signed_in_at: t.string,
+  }),
+  UserSignInFailed: t.type({ user_id: NullableString, method: t.string, reason: t.string, client_address: NullableString, user_agent: NullableString, failed_at: t.string }),
+  UserSessionEnded: t.type({ user_id: t.string, session_ref: t.string, reason: t.string, ended_at: t.string }),
 };

@@ -1,10 +1,11 @@
 import * as t from 'io-ts';
 import { NOTE_KINDS, NOTE_VISIBILITIES } from '../domain/incidents/incident-notes.js';
-import { AnyObject, nullable, oneOf } from './fields.js';
+import { AnyObject, NullableString, nullable, oneOf } from './fields.js';
 
 const Ids = { incident_id: t.string, monitor_id: t.string, project_id: t.string };
 
-export const UserActor = { user_id: t.string, email: t.string, api_key_id: t.string };
+/** Version 2 (IncidentAcknowledged, IncidentNoteAdded): `api_key_id` null for a person signed in to the console without a key. */
+export const UserActor = { user_id: t.string, email: t.string, api_key_id: NullableString };
 
 export const incidentEventCodecs = {
   IncidentEvidenceRecorded: t.type({ ...Ids, configuration: AnyObject, evidence: t.array(AnyObject), recorded_at: t.string }),

@@ -54,6 +54,8 @@ export const EVENT_VERSIONS: Partial<Record<VigilEventType, number>> = {
   CheckInMissed: 2,
   RunOverdue: 2,
   LogIntegrityChecked: 2,
+  IncidentAcknowledged: 2,
+  IncidentNoteAdded: 2,
 };
 
 const VERSIONS: ReadonlyMap<string, number> = new Map(Object.entries(EVENT_VERSIONS));

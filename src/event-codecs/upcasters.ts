@@ -49,6 +49,13 @@ const projectNotSaid: Upcaster = (data) => ('project_id' in data ? data : { ...d
  */
 const summaryKeptForGood: Upcaster = (data) => ('summaries_kept' in data ? data : { ...data, previous_hour: null, summaries_kept: null });
 
+/**
+ * Version 1 of IncidentAcknowledged and IncidentNoteAdded always named the API key the person
+ * acted with; version 2 may name none (`api_key_id: null`: a person signed in to the console
+ * without a key). A version 1 event is a version 2 event as it is.
+ */
+const keyAlwaysNamed: Upcaster = (data) => data;
+
 /** Keyed by event type, then by the version they read (they write the one after). */
 export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>> = {
   MonitorCreated: { 1: sealedFlagSaid },
@@ -59,4 +66,6 @@ export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>
   CheckInMissed: { 1: countersNotCarried },
   RunOverdue: { 1: countersNotCarried },
   LogIntegrityChecked: { 1: projectNotSaid },
+  IncidentAcknowledged: { 1: keyAlwaysNamed },
+  IncidentNoteAdded: { 1: keyAlwaysNamed },
 };

@@ -87,6 +87,13 @@ describe('Event codecs', () => {
       expect(decodeEvent(recorded('ProjectMonitorRemoved', v2, { schema_version: 2 })).data).to.deep.equal(v2);
     });
 
+    it('reads a version 1 IncidentAcknowledged, which always named a key, as version 2, where a person signed in without one names none', () => {
+      const data = { monitor_id: 'm1', project_id: 'p1', incident_id: 'i1', user_id: 'u1', email: 'ada@example.com', api_key_id: 'k1', acknowledged_at: at };
+      expect(decodeEvent(recorded('IncidentAcknowledged', data)).data).to.deep.equal(data);
+      const v2 = { ...data, api_key_id: null };
+      expect(decodeEvent(recorded('IncidentAcknowledged', v2, { schema_version: 2 })).data).to.deep.equal(v2);
+    });
+
     it('upcasts a version 1 ChecksSummarized, kept for good in the monitor stream: no hour before it named, no window', () => {
       const data = { monitor_id: 'm1', project_id: 'p1', hour: '2026-11-21T10:00:00.000Z', total: 1, up: 1, down: 0, times: [42], summarized_at: at };
       expect(decodeEvent(recorded('ChecksSummarized', data)).data).to.deep.equal({ ...data, previous_hour: null, summaries_kept: null });

@@ -41,6 +41,10 @@ code, pre, kbd { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, mon
 .brand-mark { width: 22px; height: 22px; }
 .topbar .who { margin-left: auto; display: flex; align-items: center; gap: 12px; font-size: 0.92rem; }
 .topbar .who form { margin: 0; }
+.topbar .who-account { color: #fff; }
+.account-section { margin-bottom: 20px; }
+.account-section h2 { margin-top: 0; }
+.account-section .user-agent { max-width: 28ch; overflow-wrap: anywhere; font-size: 0.85rem; }
 .button-quiet-light { background: transparent; color: #fff; border: 1px solid rgba(255,255,255,0.6); border-radius: 6px; padding: 4px 12px; font: inherit; cursor: pointer; }
 .button-quiet-light:hover { background: rgba(255,255,255,0.12); }
 

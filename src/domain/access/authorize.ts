@@ -1,10 +1,18 @@
 import { type Role, roleAtLeast } from './roles.js';
 import { type KeyKind, type Scope, effectiveScopes } from './scopes.js';
 
-/** The caller as the gates see it: which key, and which projects it can reach. */
+/**
+ * The caller as the gates see it: who, by which key, and which projects it can reach. A person
+ * signed in to the console (password, passkey, single sign-on) comes with no key: `apiKeyId` null,
+ * an ACCOUNT caller with every scope, so that only their role on each project (looked up on every
+ * request) limits them.
+ */
 export interface Caller {
   userId: string;
-  apiKeyId: string;
+  /** The API key the request came with (or the console session was opened with); null for a person's console session. */
+  apiKeyId: string | null;
+  /** The console session the request came through (its public reference), or null (the REST API). */
+  sessionRef: string | null;
   kind: KeyKind;
   scopes: readonly Scope[];
   /** Set for a project-scoped key: the one project it is bound to. */
