@@ -45,6 +45,7 @@ import { keyRoutes } from './routes/keys.js';
 import { memberRoutes } from './routes/members.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { accountRoutes } from './routes/account.js';
+import { setupRoutes } from './routes/setup.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { secondFactorGate } from './second-factor-gate.js';
 import { type ConsoleState, render, signedInMiddleware, stillSignedIn } from './signed-in.js';
@@ -106,7 +107,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, accountRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, keyRoutes, memberRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, setupRoutes, accountRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, keyRoutes, memberRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {

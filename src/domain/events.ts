@@ -22,7 +22,7 @@ export type VigilEventType = VigilEvent['type'];
 /** Every event type, checked by the compiler to name each one exactly once. */
 const EVENT_TYPES: Record<VigilEventType, true> = {
   UserRegistered: true, ApiKeyCreated: true, ApiKeyRevoked: true, EmailClaimed: true,
-  UserSignedIn: true, UserSignInFailed: true, UserSessionEnded: true,
+  UserSignedIn: true, UserSignInFailed: true, UserSessionEnded: true, UserRenamed: true, PasswordSet: true, PasswordResetRequested: true,
   ProjectCreated: true, ProjectUpdated: true, ProjectMemberAdded: true, ProjectMemberRoleChanged: true, ProjectMemberRemoved: true,
   ProjectPingKeyRotated: true, ProjectDeleted: true, ProjectMonitorRemoved: true, ProjectMonitorStreamsDeleted: true,
   ProjectAutoProvisioningConfigured: true, MonitorAutoProvisioned: true,
