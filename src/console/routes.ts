@@ -43,6 +43,7 @@ import { auditRoutes } from './routes/audit.js';
 import { settingsRoutes } from './routes/settings.js';
 import { keyRoutes } from './routes/keys.js';
 import { memberRoutes } from './routes/members.js';
+import { invitationRoutes } from './routes/invitations.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { accountRoutes } from './routes/account.js';
 import { setupRoutes } from './routes/setup.js';
@@ -107,7 +108,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, setupRoutes, accountRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, keyRoutes, memberRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [signInRoutes, setupRoutes, accountRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, keyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {
@@ -253,7 +254,9 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     live.stream(ctx, projectId, {
       sessionIdHash: ctx.state.sessionIdHash,
       userId: ctx.state.caller.userId,
-      stillSignedIn: () => stillSignedIn(readModels, sessions, ctx.state.sessionIdHash, clock),
+      // Checked at every change: a member removed since stops getting the rows at once, and the
+      // page, told, reloads into the "project not found" it now is for them.
+      stillSignedIn: async () => (await stillSignedIn(readModels, sessions, ctx.state.sessionIdHash, clock)) && (await roleOf(readModels, projectId, ctx.state.caller.userId)) !== null,
     });
   });
 
