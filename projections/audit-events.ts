@@ -1,6 +1,7 @@
 import { ALL_EVENT_TYPES } from '../src/domain/events.js';
 import { shownUptime } from '../src/domain/monitors/monitor-config.js';
 import type { ProjectedEvent, Projection, Target } from '../src/projector/projection.js';
+import { SECRET_FIELDS, withoutSecrets } from '../src/audit/secret-fields.js';
 
 export interface AuditEventDocument {
   id: string;
@@ -18,7 +19,7 @@ export interface AuditEventDocument {
 }
 
 /** Fields that hold secrets or their stand-ins; the history shows that they changed, not what to. */
-const REDACTED = ['config_sealed', 'key_hash', 'ping_key', 'badge_key'];
+const REDACTED = ['config_sealed', 'key_hash', 'ping_key', 'badge_key', ...SECRET_FIELDS];
 
 /**
  * Most events carry no secret: their data goes into the entry as it is (nothing changes it after),
@@ -30,9 +31,7 @@ function redact(event: ProjectedEvent): Record<string, unknown> {
   if ((event.type === 'MonitorCreated' || event.type === 'MonitorUpdated') && event.data.config?.uptime) {
     return { ...event.data, config: { ...event.data.config, uptime: shownUptime(event.data.config.uptime) } };
   }
-  const data = event.data as unknown as Record<string, unknown>;
-  if (!REDACTED.some((k) => Object.hasOwn(data, k))) return data;
-  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, REDACTED.includes(k) ? '[redacted]' : v]));
+  return withoutSecrets(event.data as unknown as Record<string, unknown>, REDACTED);
 }
 
 const docId = (stream: string, revision: number) => `${stream}@${revision}`;

@@ -1,6 +1,7 @@
 import type { CommandContext } from '../app/context.js';
 import type { DeletionDependencies } from '../app/monitor-deletion.js';
 import type { SecretBox } from '../app/secret-box.js';
+import type { SetupLink } from '../app/setup-link.js';
 import type { SessionStore } from '../console/session-store.js';
 import type { SmtpSettings } from '../notifications/senders.js';
 import type { PrivateTargets } from '../outbound/policy.js';
@@ -43,6 +44,8 @@ export interface ApiConfig {
   metricsToken?: string | null;
   /** VIGIL_OIDC_*: the console offers single sign-on through this provider; none when unset. */
   oidc?: OidcConfig | null;
+  /** VIGIL_PUBLIC_URL: the origin (and path) links in mail point to; never taken from a request's Host. */
+  publicUrl?: string | null;
 }
 
 export interface ApiDependencies {
@@ -59,6 +62,8 @@ export interface ApiDependencies {
   readiness?: () => Promise<ReadinessReport>;
   /** The web console's sessions; without them, sessions live in this process only. */
   sessions?: SessionStore;
+  /** The first-run setup link this process printed, while no user exists (src/app/setup-link.ts). */
+  setup?: SetupLink;
   /** Aborted when the server starts to stop: answers that last (the console's live streams) end then rather than hold the stop up. */
   stopping?: AbortSignal;
   /** Where `as_of` queries run; without it, on this thread. */

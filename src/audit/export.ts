@@ -1,4 +1,5 @@
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
+import { withoutSecrets } from './secret-fields.js';
 
 /**
  * One exported event per line. The format is stable: these keys, in this order; `data` and
@@ -15,8 +16,9 @@ export interface ExportedEvent {
   metadata: Record<string, unknown>;
 }
 
+/** As recorded, but for the hashes of passwords and tokens (SECRET_FIELDS): an export never carries a credential. */
 export function toExported(event: RecordedEvent): ExportedEvent {
-  return { position: event.position, stream: event.streamName, revision: event.revision, id: event.id, type: event.type, created: event.created, data: event.data, metadata: event.metadata };
+  return { position: event.position, stream: event.streamName, revision: event.revision, id: event.id, type: event.type, created: event.created, data: withoutSecrets(event.data), metadata: event.metadata };
 }
 
 /** Every event of a project (those whose data names it), in log order, within an optional time range. */

@@ -16,6 +16,12 @@ export const ActionForm = t.partial({ csrf_token: t.string });
 
 export const SignInForm = t.intersection([t.type({ api_key: t.string }), t.partial({ next: BoundedString(0, 200) })]);
 
+/** Passwords up to 1024 characters are taken (passwords.ts); a longer value is cut, then fails to match. */
+export const PasswordSignInForm = t.intersection([
+  t.type({ email: BoundedString(0, 320), password: t.string }),
+  t.partial({ next: BoundedString(0, 200), csrf_token: t.string }),
+]);
+
 /**
  * A POSTed form, decoded with its codec: one sent from another site is refused first. Browsers say
  * where a request comes from in Sec-Fetch-Site (unlike Origin, it reads the same behind a proxy);

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Actor } from '../app/command-handler.js';
 import { recordSignIn } from '../app/sign-ins.js';
+import { normalizeEmail } from '../domain/identity/email-claim.js';
 import type { SessionEnding, SignInFailure, SignInMethod } from '../domain/identity/sign-ins.js';
 import type { AuthFailureThrottle } from '../api/rate-limit.js';
 import type { ConsoleKit } from './routes.js';
@@ -16,9 +17,11 @@ import {
  * A sign-in method (the password form, a passkey, single sign-on, the first-run setup link, an
  * accepted invitation, a password reset, an API key) identifies a person its own way, then:
  *
- *   - before it checks a secret: `signInThrottled(kit, ctx, userId | null)`; when it answers a
- *     number of seconds, refuse without checking (a 429 page, "try again in N s").
- *   - on a failure: `await recordFailedSignIn(kit, ctx, { userId, method, reason })`, which records
+ *   - before it checks a secret: `signInThrottled(kit, ctx, account)`, `account` being
+ *     accountThrottleKey(email) for a form that names an email (known or not), the user id where
+ *     the user is known already, or null; when it answers a number of seconds, refuse without
+ *     checking (a 429 page, "try again in N s").
+ *   - on a failure: `await recordFailedSignIn(kit, ctx, { userId, account, method, reason })`, which records
  *     UserSignInFailed (the user's id, or null for an email that names no one; the address and user
  *     agent; never what was typed) and counts the failure against the client address (the REST API's
  *     failed-authentication throttle, shared) and the account. It answers the seconds to wait when
@@ -94,21 +97,37 @@ function attemptActor(ctx: Context): Actor {
   return { kind: 'system', user_id: null, api_key_id: null, request_id: requestId(ctx), cause: 'sign_in', request_ip: ctx.ip, request_ua: userAgentOf(ctx) };
 }
 
-/** Seconds to wait before this address (or, named, this account) may try again; null when it may try now. */
-export function signInThrottled(kit: ConsoleKit, ctx: Context, userId: string | null): number | null {
-  const { address, account } = kit.signInThrottles;
-  const waits = [address?.retryAfterSeconds(ctx.ip) ?? null, userId === null ? null : (account?.retryAfterSeconds(userId) ?? null)].filter((w): w is number => w !== null);
+/**
+ * What the per-account throttle counts a sign-in form's failures by: a hash of the email typed,
+ * known or not, so that being throttled says nothing about whether the account exists (counting
+ * by user id would throttle only real accounts). Methods that know the user already (a second
+ * factor) count by the user id.
+ */
+export function accountThrottleKey(email: string): string {
+  return createHash('sha256').update(normalizeEmail(email)).digest('hex');
+}
+
+/** Seconds to wait before this address (or, named, this account: see accountThrottleKey) may try again; null when it may try now. */
+export function signInThrottled(kit: ConsoleKit, ctx: Context, account: string | null): number | null {
+  const { address, account: perAccount } = kit.signInThrottles;
+  const waits = [address?.retryAfterSeconds(ctx.ip) ?? null, account === null ? null : (perAccount?.retryAfterSeconds(account) ?? null)].filter((w): w is number => w !== null);
   return waits.length > 0 ? Math.max(...waits) : null;
 }
 
 /**
- * Records a failed sign-in and counts it against the client address and (when known) the account.
+ * Records a failed sign-in (in the user's record, or with no user for an email that names no one)
+ * and counts it against the client address and the account (`account`, by default the user id).
  * Answers the seconds to wait when this failure was one too many (answer 429), else null.
  */
-export async function recordFailedSignIn(kit: ConsoleKit, ctx: Context, failure: { userId: string | null; method: SignInMethod; reason: SignInFailure }): Promise<number | null> {
-  const { address, account, onFailure } = kit.signInThrottles;
+export async function recordFailedSignIn(
+  kit: ConsoleKit,
+  ctx: Context,
+  failure: { userId: string | null; account?: string | null; method: SignInMethod; reason: SignInFailure },
+): Promise<number | null> {
+  const { address, account: perAccount, onFailure } = kit.signInThrottles;
+  const account = failure.account ?? failure.userId;
   const byAddress = address?.recordFailure(ctx.ip) ?? null;
-  const byAccount = failure.userId === null ? null : (account?.recordFailure(failure.userId) ?? null);
+  const byAccount = account === null ? null : (perAccount?.recordFailure(account) ?? null);
   const waits = [byAddress, byAccount].map((refusal) => Number(refusal?.headers?.['Retry-After'])).filter((w) => Number.isFinite(w) && w > 0);
   const throttled = waits.length > 0 ? Math.max(...waits) : null;
   onFailure(throttled === null ? 'refused' : 'throttled');

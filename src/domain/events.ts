@@ -23,11 +23,12 @@ export type VigilEventType = VigilEvent['type'];
 /** Every event type, checked by the compiler to name each one exactly once. */
 const EVENT_TYPES: Record<VigilEventType, true> = {
   UserRegistered: true, ApiKeyCreated: true, ApiKeyRevoked: true, EmailClaimed: true,
-  UserSignedIn: true, UserSignInFailed: true, UserSessionEnded: true,
+  UserSignedIn: true, UserSignInFailed: true, UserSessionEnded: true, UserRenamed: true, PasswordSet: true, PasswordResetRequested: true,
   OidcSubjectLinked: true,
   ProjectCreated: true, ProjectUpdated: true, ProjectMemberAdded: true, ProjectMemberRoleChanged: true, ProjectMemberRemoved: true,
   ProjectPingKeyRotated: true, ProjectDeleted: true, ProjectMonitorRemoved: true, ProjectMonitorStreamsDeleted: true,
   ProjectAutoProvisioningConfigured: true, MonitorAutoProvisioned: true,
+  InvitationIssued: true, InvitationAccepted: true, InvitationRevoked: true,
   MonitorCreated: true, MonitorUpdated: true, MonitorPaused: true, MonitorResumed: true, MonitorCountersReset: true, MonitorWentDown: true,
   MonitorWentUp: true, CheckInMissed: true, RunOverdue: true, PingReceived: true, CheckCompleted: true, ChecksSummarized: true, IncidentOpened: true, IncidentCausedUpstream: true,
   IncidentAcknowledged: true, IncidentResolved: true, MonitorDeleted: true, PageScheduled: true, AlertsPaused: true,

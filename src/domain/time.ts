@@ -7,3 +7,7 @@ export function addDays(iso: string, days: number): string {
 export function isBefore(a: string, b: string): boolean {
   return Date.parse(a) < Date.parse(b);
 }
+
+export function addMilliseconds(iso: string, ms: number): string {
+  return new Date(Date.parse(iso) + ms).toISOString();
+}

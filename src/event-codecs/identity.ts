@@ -19,6 +19,9 @@ export const identityEventCodecs = {
     created_by_api_key_id: NullableString,
   }),
   ApiKeyRevoked: t.type({ user_id: t.string, api_key_id: t.string, revoked_at: t.string, revoked_by_api_key_id: NullableString }),
+  UserRenamed: t.type({ user_id: t.string, first_name: t.string, last_name: t.string, renamed_at: t.string }),
+  PasswordSet: t.type({ user_id: t.string, password_hash: t.string, reason: t.string, reset_token_hash: NullableString, set_at: t.string }),
+  PasswordResetRequested: t.type({ user_id: t.string, token_hash: t.string, via: t.string, requested_at: t.string, expires_at: t.string }),
   EmailClaimed: t.type({ email: t.string, user_id: t.string, claimed_at: t.string }),
   UserSignedIn: t.type({
     user_id: t.string,

@@ -3,6 +3,7 @@ import type { VigilEvent, VigilEventType } from '../domain/events.js';
 import { auditEventCodecs } from './audit.js';
 import { identityEventCodecs } from './identity.js';
 import { incidentEventCodecs } from './incidents.js';
+import { invitationEventCodecs } from './invitations.js';
 import { listeningEventCodecs } from './listening.js';
 import { maintenanceEventCodecs } from './maintenance.js';
 import { monitorEventCodecs } from './monitors.js';
@@ -19,6 +20,7 @@ import { statusPageEventCodecs } from './status-pages.js';
 export const EVENT_CODECS = {
   ...identityEventCodecs,
   ...projectEventCodecs,
+  ...invitationEventCodecs,
   ...monitorEventCodecs,
   ...incidentEventCodecs,
   ...notificationEventCodecs,

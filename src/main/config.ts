@@ -25,6 +25,8 @@ export interface VigilConfig {
   pingPayloadLimitBytes: number;
   /** VIGIL_TRUST_PROXY: which hops in front of Vigil are its proxies, to find the client's address. */
   trustProxy: TrustedProxies;
+  /** VIGIL_PUBLIC_URL: where people reach the console (no trailing slash), for links Vigil prints or mails; null when unset. */
+  publicUrl: string | null;
   /** Bounds on slow clients (slowloris): headers, a whole request, an idle keep-alive connection. */
   httpTimeouts: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   repageAfterSeconds: number;
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     apiKeyPrefix: pattern(env, 'VIGIL_API_KEY_PREFIX', 'vgl', /^[a-z][a-z0-9]{0,15}$/),
     pingPayloadLimitBytes: integer(env, 'VIGIL_PING_PAYLOAD_LIMIT', 100_000, 0, 10 * 1024 * 1024),
     trustProxy: trustedProxies(env['VIGIL_TRUST_PROXY'] ?? ''),
+    publicUrl: publicUrl(env['VIGIL_PUBLIC_URL'] ?? ''),
     httpTimeouts: httpTimeouts(env),
     repageAfterSeconds: integer(env, 'VIGIL_REPAGE_INTERVAL_MINUTES', 60, 1, 10_080) * 60,
     listeningIntervalMs: integer(env, 'VIGIL_LISTENING_INTERVAL_MS', 2000, 100, 60_000),
@@ -219,6 +222,19 @@ function httpTimeouts(env: NodeJS.ProcessEnv): VigilConfig['httpTimeouts'] {
     throw new ConfigError(`VIGIL_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than VIGIL_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   }
   return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: integer(env, 'VIGIL_KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000) };
+}
+
+function publicUrl(value: string): string | null {
+  if (value.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(`VIGIL_PUBLIC_URL must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`VIGIL_PUBLIC_URL must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+  if (url.search !== '' || url.hash !== '') throw new ConfigError('VIGIL_PUBLIC_URL must have no query or fragment');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 function trustedProxies(value: string): TrustedProxies {

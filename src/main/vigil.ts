@@ -12,6 +12,7 @@ import { ListeningLoop, keepListeningStreamsBounded } from '../app/listening.js'
 import { Checker } from '../checker/checker.js';
 import { Notifier } from '../notifier/notifier.js';
 import { SecretBox } from '../app/secret-box.js';
+import { SetupLink, anyUserExists } from '../app/setup-link.js';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { newHolderId, releaseDeadLocalHolders } from '../coordination/holders.js';
@@ -62,6 +63,8 @@ export interface RunningVigil {
   logger: Logger;
   /** This process's metrics, the ones /metrics serves. */
   metrics: VigilMetrics;
+  /** The first-run setup link this process printed at start (no user existed then), or null. */
+  setupLink: string | null;
   stop: () => Promise<void>;
 }
 
@@ -83,6 +86,8 @@ export interface StartOptions {
   healthListener?: boolean;
   /** The projector role runs on a worker thread of this process, sharing `threads` (server.ts). */
   projectorOnThread?: boolean;
+  /** Where the api role prints what an operator must see at start (the first-run setup link); stderr unless told. */
+  announce?: (line: string) => void;
 }
 
 /** Starts the chosen roles in this process against the stores the config names. */
@@ -197,6 +202,8 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   let logCheck: LogCheck | null = null;
   let compactor: LogCompactor | null = null;
   const stopping = new AbortController();
+  const setup = new SetupLink();
+  let setupLink: string | null = null;
   if (options.roles.includes('api') && secrets) {
     asOf = stores.sqlitePath && !config.eventStoreUrl && !config.mongoUrl ? new AsOfThread(stores.sqlitePath) : inlineAsOfReader(stores.readModels, stores.events);
     logCheck = stores.sqlitePath && !config.eventStoreUrl ? new LogCheckThread(stores.sqlitePath) : null;
@@ -222,6 +229,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       metrics,
       readiness,
       sessions: stores.sessions,
+      setup,
       stopping: stopping.signal,
       asOf,
       ...(logCheck ? { logCheck } : {}),
@@ -237,6 +245,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         smtp: config.notify.smtp,
         metricsToken: config.metricsToken,
         oidc: config.oidc,
+        publicUrl: config.publicUrl,
       },
     };
     const throttle = authFailureThrottle(deps);
@@ -249,6 +258,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     });
     const address = server.address() as AddressInfo;
     url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    setupLink = await offerSetup(setup, deps, config.publicUrl ?? reachableUrl(address), options.announce ?? ((line) => process.stderr.write(`${line}\n`)));
   }
 
   // The heartbeat goes out from the api: the role that takes the pings and answers /readyz, whose
@@ -284,6 +294,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     commands,
     logger,
     metrics,
+    setupLink,
     stop: async () => {
       if (stopped) return;
       stopped = true;
@@ -310,6 +321,25 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       await stores.close();
     },
   };
+}
+
+/** The server's address as a browser on this machine reaches it: a wildcard listen is reached at localhost. */
+function reachableUrl(address: AddressInfo): string {
+  const host = address.address === '0.0.0.0' || address.address === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/**
+ * While no account exists, prints a one-time link to create the first one (SetupLink) and answers
+ * it; null once there is an account. It waits for the read models to reach the log's head first,
+ * so that a user created before this start (a rebuild under way, `vigil bootstrap`) is seen.
+ */
+async function offerSetup(setup: SetupLink, deps: ApiDependencies, base: string, announce: (line: string) => void): Promise<string | null> {
+  await deps.progress.waitForPosition(await deps.commands.events.headPosition(), 10_000).catch(() => undefined);
+  if (await anyUserExists(deps.readModels)) return null;
+  const link = `${base}/setup?token=${setup.issue()}`;
+  announce(`vigil: no account exists yet. Create the first one in a browser (this link works once): ${link}`);
+  return link;
 }
 
 /**

@@ -119,7 +119,7 @@ describe('The web console in a real browser', function () {
     await accessible(page);
 
     await page.getByLabel('API key').fill('vgl_live_not-a-real-key');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with the key' }).click();
     await page.locator('.error-summary').waitFor();
     expect(await page.locator('.error-summary').innerText()).to.contain('not an API key');
     await shoot(page, 'sign-in-error');

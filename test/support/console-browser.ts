@@ -41,8 +41,19 @@ export class ConsoleBrowser {
     const page = await context.newPage();
     await page.goto(`${this.server}${start}`);
     await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with the key' }).click();
     await page.waitForURL((url) => url.pathname !== '/sign-in');
+    return page;
+  }
+
+  /** Signs in with an email and password on a new page of `context`, starting at `start`. */
+  async signInWithPassword(context: BrowserContext, email: string, password: string, start = '/'): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(`${this.server}${start}`);
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
     return page;
   }
 

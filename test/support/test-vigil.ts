@@ -73,6 +73,8 @@ export class TestVigil {
       processMetrics: false,
       clock: clock.now,
       logger: logger ?? pino({ level: 'silent' }),
+      // The first-run setup link is on `vigil.setupLink`; a spec reads it there.
+      announce: () => {},
     });
     return new TestVigil(vigil, dataDir, env, clock, removeDir);
   }

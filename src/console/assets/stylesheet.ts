@@ -382,6 +382,11 @@ main > .as-of-form:last-child { margin: 24px 0 0; padding-top: 16px; border-top:
 .copy-row code.wrap { white-space: normal; overflow-wrap: anywhere; }
 .check-ok { color: var(--up); font-weight: 700; }
 .check-broken { color: var(--down); font-weight: 700; }
+.wrap-anywhere { overflow-wrap: anywhere; }
+.label-like { display: block; font-weight: 600; margin-bottom: 4px; }
+.fixed-value { margin: 0 0 4px; padding: 6px 10px; background: #f1f3f6; border: 1px solid var(--line); border-radius: 6px; }
+.keys-table td { vertical-align: top; }
+.keys-table .key-meta { display: block; color: var(--muted, #5a6272); font-size: 0.85rem; }
 @media (max-width: 760px) {
   .row-actions { white-space: normal; text-align: left; }
   input[type=url], input[type=number], input[type=email], input[type=datetime-local] { min-width: 0; width: 100%; }
