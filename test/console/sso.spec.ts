@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect } from 'chai';
 import { ConsoleBrowser } from '../support/console-browser.js';
 import { OpenIdProvider } from '../support/openid-provider.js';
+import { issueInvitation } from '../../src/app/invitations.js';
 import { TestVigil } from '../support/test-vigil.js';
 
 const SHOTS = '/tmp/shots-sso';
@@ -18,6 +19,7 @@ describe('Console › single sign-on (a real OpenID Provider)', function () {
       { login: 'ada', email: 'ada@example.com', emailVerified: true, givenName: 'Ada', familyName: 'Lovelace' },
       { login: 'eve', email: 'eve@example.com', emailVerified: false },
       { login: 'mal', email: 'mal@elsewhere.org', emailVerified: true },
+      { login: 'grace', email: 'grace@example.com', emailVerified: true, givenName: 'Grace' },
     ]);
     vigil = await TestVigil.start({ env: op.env({ VIGIL_OIDC_ALLOWED_DOMAINS: 'example.com' }) });
     await op.registerVigil(vigil.url);
@@ -101,6 +103,27 @@ describe('Console › single sign-on (a real OpenID Provider)', function () {
     await page.getByRole('heading', { name: 'This sign-in could not be finished' }).waitFor();
     await browser.accessible(page);
     await page.screenshot({ path: `${SHOTS}/forged-state-390.png`, fullPage: true });
+    await context.close();
+  });
+
+  it('accepts an invitation through single sign-on: the invited person signs in with the provider and joins the project', async () => {
+    const owner = await vigil.user('owner@example.com');
+    const projectId = await vigil.project(owner, 'Payments');
+    const { token } = await issueInvitation(vigil.commands, { project_id: projectId, email: 'grace@example.com', role: 'MEMBER', invited_by: owner }, { kind: 'system', user_id: owner, api_key_id: null, request_id: null });
+    await vigil.settle();
+    const context = await browser.context();
+    const page = await context.newPage();
+    await page.goto(`${vigil.url}/sign-in?next=${encodeURIComponent(`/invitations/${token}`)}`);
+    await page.getByRole('link', { name: 'Sign in with Acme ID' }).click();
+    await page.waitForURL((url) => url.origin === op.issuer);
+    await page.locator('input[name=login]').fill('grace');
+    await page.locator('input[name=password]').fill('any');
+    await page.locator('button[type=submit]').click();
+    await page.waitForURL((url) => url.pathname === `/invitations/${token}`);
+    await page.getByRole('button', { name: /Join Payments/ }).click();
+    await page.waitForURL((url) => url.pathname.startsWith(`/projects/${projectId}`));
+    expect(await page.textContent('main')).to.include('Payments');
+    await page.screenshot({ path: `${SHOTS}/invitation-joined-1280.png`, fullPage: true });
     await context.close();
   });
 });
