@@ -14,6 +14,7 @@ import { deletedMonitorsProjection } from './deleted-monitors.js';
 import { incidentHistoryProjection } from './incident-history.js';
 import { incidentNotesProjection } from './incident-notes.js';
 import { incidentsProjection } from './incidents.js';
+import { invitationsProjection } from './invitations.js';
 import { logIntegrityProjection } from './log-integrity.js';
 import { monitorDependenciesProjection } from './monitor-dependencies.js';
 import { maintenanceWindowsProjection } from './maintenance-windows.js';
@@ -38,5 +39,5 @@ export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
     incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection,
-    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection, secondFactorsProjection] as Projection[];
+    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection, secondFactorsProjection, invitationsProjection] as Projection[];
 }

@@ -22,6 +22,7 @@ import { historyRoutes } from './routes/history.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { pingApi } from './ping-api.js';
 import { uptimeRoutes } from './routes/uptime.js';
+import { invitationRoutes } from './routes/invitations.js';
 import { projectRoutes } from './routes/projects.js';
 import { statusPageRoutes } from './routes/status-pages.js';
 import { maintenanceRoutes } from './routes/maintenance.js';
@@ -103,6 +104,7 @@ export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottl
   rest.use(jsonBody(deps.config.bodyLimitBytes));
   projectRoutes(rest, deps);
   apiKeyRoutes(rest, deps);
+  invitationRoutes(rest, deps);
   monitorRoutes(rest, deps);
   incidentRoutes(rest, deps);
   incidentNoteRoutes(rest, deps);

@@ -12,6 +12,7 @@ import type { AsOfReader } from '../audit/as-of-reader.js';
 import type { LogCheck } from '../audit/log-check.js';
 import type { ReadinessReport } from '../metrics/readiness.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
+import type { OidcConfig } from '../main/oidc-config.js';
 import type { TrustedProxies } from './client-address.js';
 import type { Logger } from './logger.js';
 import type { RateLimitConfig } from './rate-limit.js';
@@ -42,6 +43,8 @@ export interface ApiConfig {
   smtp: SmtpSettings | null;
   /** VIGIL_METRICS_TOKEN: when set, /metrics answers only to it as a Bearer token. */
   metricsToken?: string | null;
+  /** VIGIL_OIDC_*: the console offers single sign-on through this provider; none when unset. */
+  oidc?: OidcConfig | null;
   /** VIGIL_PUBLIC_URL: the origin (and path) links in mail point to; never taken from a request's Host. */
   publicUrl?: string | null;
 }

@@ -41,11 +41,15 @@ import { sharingRoutes } from './routes/sharing.js';
 import { maintenanceRoutes, monitorMaintenance } from './routes/maintenance.js';
 import { auditRoutes } from './routes/audit.js';
 import { settingsRoutes } from './routes/settings.js';
+import { keyRoutes } from './routes/keys.js';
+import { memberRoutes } from './routes/members.js';
+import { invitationRoutes } from './routes/invitations.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { accountRoutes } from './routes/account.js';
 import { passwordResetRoutes } from './routes/password-reset.js';
 import { setupRoutes } from './routes/setup.js';
 import { signInRoutes } from './routes/sign-in.js';
+import { ssoRoutes } from './routes/sso.js';
 import { secondFactorGate } from './second-factor-gate.js';
 import { secondFactorRoutes } from './routes/second-factors.js';
 import { secondStepRoutes } from './routes/second-step.js';
@@ -110,7 +114,8 @@ export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [
-  signInRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes,
+  signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes,
+  keyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes,
 ];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
@@ -257,7 +262,9 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     live.stream(ctx, projectId, {
       sessionIdHash: ctx.state.sessionIdHash,
       userId: ctx.state.caller.userId,
-      stillSignedIn: () => stillSignedIn(readModels, sessions, ctx.state.sessionIdHash, clock),
+      // Checked at every change: a member removed since stops getting the rows at once, and the
+      // page, told, reloads into the "project not found" it now is for them.
+      stillSignedIn: async () => (await stillSignedIn(readModels, sessions, ctx.state.sessionIdHash, clock)) && (await roleOf(readModels, projectId, ctx.state.caller.userId)) !== null,
     });
   });
 

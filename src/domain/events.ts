@@ -1,6 +1,7 @@
 import type { LogIntegrityEvent } from './audit/log-integrity.js';
 import type { EmailClaimEvent } from './identity/email-claim.js';
 import type { SecondFactorEvent } from './identity/second-factors.js';
+import type { OidcSubjectEvent } from './identity/oidc-subject.js';
 import type { SignInEvent } from './identity/sign-ins.js';
 import type { UserEvent } from './identity/user.js';
 import type { IncidentNoteEvent } from './incidents/incident-notes.js';
@@ -17,7 +18,7 @@ import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
 import type { StatusPageEvent } from './status-pages/status-page.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent;
+export type VigilEvent = UserEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -25,9 +26,11 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   UserRegistered: true, ApiKeyCreated: true, ApiKeyRevoked: true, EmailClaimed: true,
   TotpFactorAdded: true, PasskeyAdded: true, SecondFactorRemoved: true, RecoveryCodesGenerated: true, RecoveryCodeUsed: true, SecondFactorUsed: true, SecondFactorFailed: true,
   UserSignedIn: true, UserSignInFailed: true, UserSessionEnded: true, UserRenamed: true, PasswordSet: true, PasswordResetRequested: true,
+  OidcSubjectLinked: true,
   ProjectCreated: true, ProjectUpdated: true, ProjectMemberAdded: true, ProjectMemberRoleChanged: true, ProjectMemberRemoved: true,
   ProjectPingKeyRotated: true, ProjectDeleted: true, ProjectMonitorRemoved: true, ProjectMonitorStreamsDeleted: true,
   ProjectAutoProvisioningConfigured: true, MonitorAutoProvisioned: true,
+  InvitationIssued: true, InvitationAccepted: true, InvitationRevoked: true,
   MonitorCreated: true, MonitorUpdated: true, MonitorPaused: true, MonitorResumed: true, MonitorCountersReset: true, MonitorWentDown: true,
   MonitorWentUp: true, CheckInMissed: true, RunOverdue: true, PingReceived: true, CheckCompleted: true, ChecksSummarized: true, IncidentOpened: true, IncidentCausedUpstream: true,
   IncidentAcknowledged: true, IncidentResolved: true, MonitorDeleted: true, PageScheduled: true, AlertsPaused: true,

@@ -3,12 +3,14 @@ import type { VigilEvent, VigilEventType } from '../domain/events.js';
 import { auditEventCodecs } from './audit.js';
 import { identityEventCodecs } from './identity.js';
 import { incidentEventCodecs } from './incidents.js';
+import { invitationEventCodecs } from './invitations.js';
 import { listeningEventCodecs } from './listening.js';
 import { maintenanceEventCodecs } from './maintenance.js';
 import { monitorEventCodecs } from './monitors.js';
 import { notificationEventCodecs } from './notifications.js';
 import { projectEventCodecs } from './projects.js';
 import { secondFactorEventCodecs } from './second-factors.js';
+import { ssoEventCodecs } from './sso.js';
 import { statusPageEventCodecs } from './status-pages.js';
 
 /**
@@ -20,6 +22,7 @@ export const EVENT_CODECS = {
   ...identityEventCodecs,
   ...secondFactorEventCodecs,
   ...projectEventCodecs,
+  ...invitationEventCodecs,
   ...monitorEventCodecs,
   ...incidentEventCodecs,
   ...notificationEventCodecs,
@@ -27,6 +30,7 @@ export const EVENT_CODECS = {
   ...auditEventCodecs,
   ...maintenanceEventCodecs,
   ...listeningEventCodecs,
+  ...ssoEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];

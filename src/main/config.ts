@@ -3,6 +3,7 @@ import { type TrustedProxies, parseTrustedProxies } from '../api/client-address.
 import { SLOT_COUNT } from '../coordination/partitions.js';
 import { guardFor } from '../outbound/guard.js';
 import { PRIVATE_TARGETS, type PrivateTargets } from '../outbound/policy.js';
+import { type OidcConfig, oidcConfig } from './oidc-config.js';
 
 export const ROLE_NAMES = ['api', 'projector', 'timer', 'checker', 'notifier'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
@@ -74,6 +75,8 @@ export interface VigilConfig {
   };
   /** The heartbeat out (VIGIL_SELF_PING_URL): none when unset. */
   selfPing: { url: string; intervalMs: number; timeoutMs: number } | null;
+  /** Single sign-on through an OpenID Provider (VIGIL_OIDC_*): none when unset. */
+  oidc: OidcConfig | null;
 }
 
 export class ConfigError extends Error {}
@@ -145,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
       dnsServers: env['VIGIL_DNS_SERVERS'] ? env['VIGIL_DNS_SERVERS'].split(',').map((s) => s.trim()).filter(Boolean) : null,
     },
     selfPing: selfPing(env, outbound.policy),
+    oidc: oidcConfig(env, (message) => new ConfigError(message)),
   };
 }
 

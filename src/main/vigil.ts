@@ -245,6 +245,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
         privateTargets: config.notify.privateTargets,
         smtp: config.notify.smtp,
         metricsToken: config.metricsToken,
+        oidc: config.oidc,
         publicUrl: config.publicUrl,
       },
     };

@@ -70,6 +70,11 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'DELETE /v1/projects/:projectId/members/:userId': MANAGE_PROJECT,
   'GET /v1/projects/:projectId/events': READ,
   'GET /v1/projects/:projectId/uptime-summary': READ,
+  // docs/api.md "Invitations": issuing, listing and revoking are member management; accepting needs any account key.
+  'GET /v1/projects/:projectId/invitations': MANAGE_PROJECT,
+  'POST /v1/projects/:projectId/invitations': MANAGE_PROJECT,
+  'DELETE /v1/projects/:projectId/invitations/:invitationId': MANAGE_PROJECT,
+  'POST /v1/invitations/accept': { gates: 'key', scope: 'read', accountKeyOnly: true },
 
   // docs/api.md "API keys" and "Keys minting keys" are the rule.
   'GET /v1/api-keys': ANY_KEY,

@@ -76,6 +76,27 @@ export const REQUESTS: Readonly<Record<string, OperationRequest>> = {
   },
   'GET /v1/projects/:projectId/events': { line: (ids) => get(`/v1/projects/${ids.projectId}/events`) },
   'GET /v1/projects/:projectId/uptime-summary': { line: (ids) => get(`/v1/projects/${ids.projectId}/uptime-summary`) },
+  'GET /v1/projects/:projectId/invitations': { line: (ids) => get(`/v1/projects/${ids.projectId}/invitations`) },
+  'POST /v1/projects/:projectId/invitations': {
+    line: (ids) => post(`/v1/projects/${ids.projectId}/invitations`, { email: `matrix-invited-${randomUUID()}@example.com`, role: 'READONLY' }),
+    after: async (c, response) => {
+      if (response.status === 201) await c.fixtures.revokeInvitation(c.project.projectId, response.body.invitation.id);
+    },
+  },
+  'DELETE /v1/projects/:projectId/invitations/:invitationId': {
+    prepare: async (c) => {
+      const invitation = await c.fixtures.invitation(c.project.projectId);
+      return { fresh: invitation.id, cleanup: () => c.fixtures.revokeInvitation(c.project.projectId, invitation.id) };
+    },
+    line: (ids) => del(`/v1/projects/${ids.projectId}/invitations/${ids.fresh}`),
+  },
+  'POST /v1/invitations/accept': {
+    prepare: async (c) => {
+      const invitation = await c.fixtures.invitation(undefined, c.caller.userId);
+      return { fresh: invitation.token, cleanup: () => c.fixtures.revokeInvitation(undefined, invitation.id) };
+    },
+    line: (ids) => post('/v1/invitations/accept', { token: ids.fresh }),
+  },
 
   'GET /v1/api-keys': { line: () => get('/v1/api-keys') },
   'POST /v1/api-keys (account key)': {

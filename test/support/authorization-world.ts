@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { issueApiKey, revokeApiKey } from '../../src/app/identity.js';
+import { issueInvitation, revokeInvitation } from '../../src/app/invitations.js';
 import type { Actor } from '../../src/app/command-handler.js';
 import type { Scope } from '../../src/domain/access/scopes.js';
+import { DomainError } from '../../src/domain/errors.js';
 import type { KeyUnderTest, MatrixRole } from './authorization-oracle.js';
 import { ALL_SCOPES, type TestVigil } from './test-vigil.js';
 
@@ -71,12 +73,13 @@ export class MatrixFixtures {
     readonly sinkUrl: string,
     private readonly keeperId: string,
     private readonly keeperKey: string,
+    private readonly keeperProjectId: string,
   ) {}
 
   static async start(vigil: TestVigil, sinkUrl: string): Promise<MatrixFixtures> {
     const keeperId = await vigil.user('keeper@example.com');
-    await vigil.project(keeperId, 'Keeper');
-    return new MatrixFixtures(vigil, sinkUrl, keeperId, await vigil.accountKey(keeperId, ALL_SCOPES));
+    const keeperProjectId = await vigil.project(keeperId, 'Keeper');
+    return new MatrixFixtures(vigil, sinkUrl, keeperId, await vigil.accountKey(keeperId, ALL_SCOPES), keeperProjectId);
   }
 
   async world(label: string, key: KeyUnderTest): Promise<World> {
@@ -109,11 +112,31 @@ export class MatrixFixtures {
     return { label, key, callers, projects: { home, foreign }, strangerId, strangerKeyId };
   }
 
+  private readonly emails = new Map<string, string>();
+
   async user(): Promise<string> {
     this.users += 1;
-    const userId = await this.vigil.user(`matrix-${this.users}@example.com`);
+    const email = `matrix-${this.users}@example.com`;
+    const userId = await this.vigil.user(email);
+    this.emails.set(userId, email);
     await this.vigil.settle();
     return userId;
+  }
+
+  /** An open invitation the keeper issued on a project it manages: to `userId`'s address (by default a new one), to the keeper's own project by default. */
+  async invitation(projectId = this.keeperProjectId, userId?: string): Promise<{ id: string; token: string }> {
+    const email = (userId && this.emails.get(userId)) ?? `invited-${randomUUID()}@example.com`;
+    const issued = await issueInvitation(this.vigil.commands, { project_id: projectId, email, role: 'READONLY', invited_by: this.keeperId }, SEEDING);
+    await this.vigil.settle();
+    return { id: issued.invitationId, token: issued.token };
+  }
+
+  /** Leaves no invitation open for the next case to trip on; one accepted or revoked already stays as it is. */
+  async revokeInvitation(projectId = this.keeperProjectId, invitationId: string): Promise<void> {
+    await revokeInvitation(this.vigil.commands, { project_id: projectId, invitation_id: invitationId, revoked_by: this.keeperId }, SEEDING).catch((error: unknown) => {
+      if (!(error instanceof DomainError && error.reason === 'conflict')) throw error;
+    });
+    await this.vigil.settle();
   }
 
   /** A project with the keeper as MANAGER, so it can furnish it. */

@@ -24,6 +24,8 @@ import * as S from './status-page-responses.js';
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
 import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../codecs/maintenance.js';
 import * as M from './maintenance-responses.js';
+import * as I from './invitation-responses.js';
+import { AcceptInvitationBody, InviteBody } from '../codecs/invitations.js';
 
 /**
  * Every route the server answers, with the codecs its handler decodes. The OpenAPI document is
@@ -75,6 +77,10 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'post', path: '/v1/projects/:projectId/members', ...about('Projects', 'Add a member by user_id or email'), access: MANAGE_PROJECT, body: AddMemberBody, success: { status: 201, description: 'The member', body: t.type({ member: R.Member }) } },
   { method: 'patch', path: '/v1/projects/:projectId/members/:userId', ...about('Projects', "Change a member's role"), access: MANAGE_PROJECT, body: ChangeMemberBody, success: { status: 200, description: 'The member', body: t.type({ member: R.Member }) } },
   { method: 'delete', path: '/v1/projects/:projectId/members/:userId', ...about('Projects', 'Remove a member'), access: MANAGE_PROJECT, success: { status: 204, description: 'Removed' } },
+  { method: 'get', path: '/v1/projects/:projectId/invitations', ...about('Invitations', 'Invitations still waiting for an answer (open or expired)'), access: MANAGE_PROJECT, success: { status: 200, description: 'The invitations', body: t.type({ invitations: t.array(I.Invitation) }) } },
+  { method: 'post', path: '/v1/projects/:projectId/invitations', ...about('Invitations', 'Invite an email address with a role (the link is shown once; mailed where SMTP is set)'), access: `${MANAGE_PROJECT} No role above the caller's own. The answer is the same whether or not the address has an account.`, body: InviteBody, success: { status: 201, description: 'The invitation and its link', body: I.IssuedInvitation } },
+  { method: 'delete', path: '/v1/projects/:projectId/invitations/:invitationId', ...about('Invitations', 'Revoke an invitation (its link stops working)'), access: MANAGE_PROJECT, success: { status: 204, description: 'Revoked' } },
+  { method: 'post', path: '/v1/invitations/accept', ...about('Invitations', "Accept an invitation by its link's token: the key's user joins with its role"), access: 'Account key with scope `read`; only the user whose email address the invitation names.', body: AcceptInvitationBody, success: { status: 200, description: 'The new member', body: t.type({ member: R.Member }) } },
   { method: 'get', path: '/v1/projects/:projectId/events', ...about('History', "The project's recorded events but its pings (each monitor's history has them), oldest first"), access: READ, query: merge(PAGE_200, HistoryRangeQuery), listFilters: { type: ALL_EVENT_TYPES }, success: { status: 200, description: 'A page of events', body: R.PageOf(R.RecordedEvent) } },
   { method: 'get', path: '/v1/projects/:projectId/uptime-summary', ...about('Uptime', 'Uptime of every HTTP monitor of the project'), access: READ, query: PeriodQuery, success: { status: 200, description: 'Per-monitor and overall uptime', body: R.UptimeSummary } },
 

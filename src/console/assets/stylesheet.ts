@@ -129,6 +129,10 @@ input:focus, select:focus { outline: 3px solid var(--focus); outline-offset: 0; 
 .signin { max-width: 440px; margin: 48px auto; }
 .signin .panel { padding: 28px; }
 .signin h1 { margin-bottom: 16px; }
+.sso-or { display: flex; align-items: center; gap: 12px; color: var(--muted); margin: 20px 0 16px; }
+.sso-or::before, .sso-or::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
+.sso-button { width: 100%; justify-content: center; box-sizing: border-box; }
+.signin .actions { display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 0; }
 .error-summary { border: 3px solid var(--down); border-radius: var(--radius); padding: 14px 18px; margin-bottom: 20px; background: #fff; }
 .error-summary h2 { color: var(--down); margin-bottom: 6px; }
 .error-summary ul { margin: 0; padding-left: 18px; }
@@ -384,6 +388,11 @@ main > .as-of-form:last-child { margin: 24px 0 0; padding-top: 16px; border-top:
 .copy-row code.wrap { white-space: normal; overflow-wrap: anywhere; }
 .check-ok { color: var(--up); font-weight: 700; }
 .check-broken { color: var(--down); font-weight: 700; }
+.wrap-anywhere { overflow-wrap: anywhere; }
+.label-like { display: block; font-weight: 600; margin-bottom: 4px; }
+.fixed-value { margin: 0 0 4px; padding: 6px 10px; background: #f1f3f6; border: 1px solid var(--line); border-radius: 6px; }
+.keys-table td { vertical-align: top; }
+.keys-table .key-meta { display: block; color: var(--muted, #5a6272); font-size: 0.85rem; }
 @media (max-width: 760px) {
   .row-actions { white-space: normal; text-align: left; }
   input[type=url], input[type=number], input[type=email], input[type=datetime-local] { min-width: 0; width: 100%; }

@@ -17,7 +17,7 @@ export function projectsPage(viewer: Viewer, projects: readonly ProjectSummary[]
     viewer,
     body: html`<div class="page-head"><div><h1>Projects</h1><p class="lede">${plural(projects.length, 'project')} ${byKey ? 'this key can see' : 'you are a member of'}.</p></div></div>
 ${projects.length === 0
-  ? html`<div class="panel"><p>${byKey ? 'This key reaches no project yet.' : 'You are not a member of any project yet.'} Create one through the API (POST /v1/projects), or ask a project's manager to add you.</p></div>`
+  ? html`<div class="panel"><p>${byKey ? 'This key reaches no project yet.' : 'You are not a member of any project yet.'} Ask a project's owner for an invitation.</p></div>`
   : html`<div class="table-wrap"><table>
 <caption class="visually-hidden">Projects</caption>
 <thead><tr><th scope="col">Project</th><th scope="col" class="hide-narrow">Your role</th><th scope="col" class="num">Monitors</th><th scope="col">Status</th></tr></thead>

@@ -1,3 +1,4 @@
+import { ssoButton } from '../pages/sso.js';
 import * as t from 'io-ts';
 import { callerOfKeyHash } from '../../api/authentication.js';
 import { HttpError } from '../../api/errors.js';
@@ -21,6 +22,7 @@ export const retryAdvice = (seconds: number | null): string => (seconds !== null
 export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const { router, deps, clock, sessions, signedIn, catchUp } = kit;
   const { readModels } = deps;
+  const sso = deps.config.oidc?.name ?? null;
 
   router.get('/sign-in', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -33,7 +35,7 @@ export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       return;
     }
     const ending = query.ended !== undefined && Object.hasOwn(ENDINGS, query.ended) ? ENDINGS[query.ended as Ending] : null;
-    render(ctx, signInPage({ next, error: null, notice: ending, csrfToken: preSessionCsrfToken(ctx) }));
+    render(ctx, signInPage({ next, error: null, notice: ending, csrfToken: preSessionCsrfToken(ctx), alternatives: sso ? ssoButton(sso, next) : null }));
   });
 
   router.post('/sign-in/password', async (ctx) => {
@@ -42,7 +44,7 @@ export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const next = consolePath(form.next);
     const email = form.email.trim();
     const again = (status: number, error: string, errorField: SignInField) =>
-      render(ctx, signInPage({ next, error, errorField, notice: null, csrfToken: preSessionCsrfToken(ctx), email }), status);
+      render(ctx, signInPage({ next, error, errorField, notice: null, csrfToken: preSessionCsrfToken(ctx), alternatives: sso ? ssoButton(sso, next) : null, email }), status);
     if (!preSessionCsrfMatches(ctx, form.csrf_token)) return again(403, 'This form has expired: sign in again', 'email');
     if (email === '') return again(400, 'Enter your email address', 'email');
     if (form.password === '') return again(400, 'Enter your password', 'password');
@@ -74,14 +76,14 @@ export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const form = await readForm(ctx, SignInForm);
     const next = consolePath(form.next);
     const presented = form.api_key.trim();
-    const refuse = (error: string) => render(ctx, signInPage({ next, error, notice: null, csrfToken: preSessionCsrfToken(ctx) }), presented === '' ? 400 : 401);
+    const refuse = (error: string) => render(ctx, signInPage({ next, error, notice: null, csrfToken: preSessionCsrfToken(ctx), alternatives: sso ? ssoButton(sso, next) : null }), presented === '' ? 400 : 401);
     // A wrong key counts against the address exactly as a wrong X-API-Key does (one throttle for
     // both doors): the form is no way around the API's limit on failed authentications.
     const refuseCounted = async (error: string, reason: string) => {
       const wait = await recordFailedSignIn(kit, ctx, { userId: null, method: 'api_key', reason });
       if (wait === null) return refuse(error);
       ctx.set('Retry-After', String(wait));
-      return render(ctx, signInPage({ next, error: `Too many failed sign-ins from this address. ${retryAdvice(wait)}`, notice: null, csrfToken: preSessionCsrfToken(ctx) }), 429);
+      return render(ctx, signInPage({ next, error: `Too many failed sign-ins from this address. ${retryAdvice(wait)}`, notice: null, csrfToken: preSessionCsrfToken(ctx), alternatives: sso ? ssoButton(sso, next) : null }), 429);
     };
     if (presented === '') return refuse('Enter your API key');
     if (!API_KEY_PATTERN.test(presented)) return refuseCounted('That is not an API key: check that you copied all of it', 'wrong_api_key');

@@ -4,6 +4,7 @@ import type { Role } from '../access/roles.js';
 import { type AutoProvisioning, type AutoProvisioningPatch, AUTO_PROVISIONING_DEFAULTS, mergeAutoProvisioning, provisionedConfig } from './auto-provisioning.js';
 import { assertConsistent } from '../monitors/monitor-config.js';
 import type { MonitorType } from '../monitors/schedule.js';
+import { type Invitation, type InvitationCommand, type InvitationEvent, decideInvitation, evolveInvitations } from './invitations.js';
 
 /** Roles the members API hands out: a project has exactly one OWNER, the user who created it. */
 export type AssignableRole = Exclude<Role, 'OWNER'>;
@@ -40,7 +41,8 @@ export type ProjectEvent =
       { project_id: string; monitor_id: string; name: string; slug: string; monitor_type: MonitorType | null; monitor_created_at: string | null; removed_at: string }
     >
   /** The deleted monitor's own streams are hard-deleted: the last step of its deletion. */
-  | DomainEvent<'ProjectMonitorStreamsDeleted', { project_id: string; monitor_id: string; deleted_at: string }>;
+  | DomainEvent<'ProjectMonitorStreamsDeleted', { project_id: string; monitor_id: string; deleted_at: string }>
+  | InvitationEvent;
 
 export type ProjectCommand =
   | { type: 'CreateProject'; project_id: string; name: string; description: string; owner_id: string; owner_member_id: string; ping_key: string; badge_key: string; now: string }
@@ -63,7 +65,8 @@ export type ProjectCommand =
       monitor_created_at: string;
       now: string;
     }
-  | { type: 'RecordMonitorStreamsDeletion'; project_id: string; monitor_id: string; now: string };
+  | { type: 'RecordMonitorStreamsDeletion'; project_id: string; monitor_id: string; now: string }
+  | InvitationCommand;
 
 export interface ProjectState {
   status: 'absent' | 'active' | 'deleted';
@@ -76,13 +79,15 @@ export interface ProjectState {
   autoProvisioning: AutoProvisioning;
   /** Monitors created by a first ping, oldest first. */
   provisioned: readonly { slug: string; monitorId: string; at: string }[];
+  /** Every invitation ever issued, by id (see invitations.ts). */
+  invitations: ReadonlyMap<string, Invitation>;
 }
 
 export const projectStream = (projectId: string) => `project-${projectId}`;
 
 export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent> = {
   initialState: () => ({
-    status: 'absent', name: '', description: '', ownerId: null, members: new Map(), monitorRemovals: new Map(), autoProvisioning: AUTO_PROVISIONING_DEFAULTS, provisioned: [],
+    status: 'absent', name: '', description: '', ownerId: null, members: new Map(), monitorRemovals: new Map(), autoProvisioning: AUTO_PROVISIONING_DEFAULTS, provisioned: [], invitations: new Map(),
   }),
 
   evolve(state, event) {
@@ -112,6 +117,10 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
         return { ...state, autoProvisioning: event.data.auto_provisioning };
       case 'MonitorAutoProvisioned':
         return { ...state, provisioned: [...state.provisioned, { slug: event.data.slug, monitorId: event.data.monitor_id, at: event.data.provisioned_at }] };
+      case 'InvitationIssued':
+      case 'InvitationAccepted':
+      case 'InvitationRevoked':
+        return { ...state, invitations: evolveInvitations(state.invitations, event) };
       default: {
         const exhaustive: never = event;
         return exhaustive;
@@ -171,6 +180,9 @@ export const projectDecider: Decider<ProjectCommand, ProjectState, ProjectEvent>
       }
       case 'ProvisionMonitor':
         return provisionMonitor(command, state);
+      case 'IssueInvitation':
+      case 'RevokeInvitation':
+        return decideInvitation(command, state);
       default: {
         const exhaustive: never = command;
         return exhaustive;

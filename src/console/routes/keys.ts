@@ -1,0 +1,87 @@
+import * as t from 'io-ts';
+import type { Context } from 'koa';
+import type { ProjectDocument } from '../../../projections/projects.js';
+import { CreateApiKeyBody } from '../../api/codecs/api-keys.js';
+import { HttpError } from '../../api/errors.js';
+import { mayRevoke, mintApiKey, ownsAProject, revokeOwnApiKey } from '../../api/routes/api-keys.js';
+import { decode, pathId } from '../../api/validation.js';
+import { SCOPES, effectiveScopes } from '../../domain/access/scopes.js';
+import { KEY_LIFETIME_DAYS } from '../../domain/identity/user.js';
+import { getApiKey, listApiKeys } from '../../queries/identity.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../routes.js';
+import { render } from '../routes.js';
+import { type KeyRow, keyCreatedPage, keysPage, revokeKeyPage } from '../pages/keys.js';
+import { asList, formBody, numberOr, readableProject as readableProjectOf, redirectDone, settingsFrame, settingsPath } from './settings-common.js';
+
+/** What each keys POST did, shown once on the page it returns to. */
+const DONE = {
+  'key-revoked': 'API key revoked.',
+} as const;
+
+/** A form field a browser sends once, or several times (checkboxes of one name). */
+const Repeated = t.union([t.string, t.array(t.string)]);
+const KeyForm = t.intersection([t.type({ name: t.string, expires_in_days: t.string }), t.partial({ kind: t.string, scopes: Repeated })]);
+
+/** The viewer's own API keys, from a project's settings: listed, made (shown once) and revoked. */
+export const keyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
+  const { router, deps, signedIn, may, clock } = kit;
+  const { readModels } = deps;
+  const readableProject = (ctx: Context & { state: ConsoleState }) => readableProjectOf(deps, ctx);
+  const frame = (ctx: Context & { state: ConsoleState }, project: ProjectDocument) => settingsFrame(ctx, project, DONE);
+
+  async function keysView(ctx: Context & { state: ConsoleState }, project: ProjectDocument) {
+    const { caller } = ctx.state;
+    const now = clock();
+    const mine = await listApiKeys(readModels, caller.userId, caller.kind === 'PROJECT' ? caller.projectId : null);
+    const keys: KeyRow[] = mine
+      .filter((k) => k.kind === 'ACCOUNT' || k.project_id === project.id)
+      .map((key) => ({ key, isSession: key.id === caller.apiKeyId, canRevoke: mayRevoke(caller, key) }));
+    const [canMintProjectKey, owner] = await Promise.all([
+      may(caller, { scope: 'read', minimumRole: 'MANAGER' }, project.id),
+      caller.kind === 'ACCOUNT' ? ownsAProject(readModels, caller.userId) : Promise.resolve(false),
+    ]);
+    const held = effectiveScopes(caller.kind, caller.scopes);
+    const maxDays = Math.max(KEY_LIFETIME_DAYS.min, Math.min(KEY_LIFETIME_DAYS.max, Math.floor((Date.parse(caller.expiresAt) - now.getTime()) / 86_400_000)));
+    return { ...frame(ctx, project), keys, accountScopes: owner ? SCOPES.filter((s) => held.has(s)) : [], canMintProjectKey, maxDays, now };
+  }
+
+  router.get('/projects/:projectId/settings/keys', signedIn, async (ctx) => {
+    const project = await readableProject(ctx);
+    render(ctx, keysPage(await keysView(ctx, project)));
+  });
+
+  router.post('/projects/:projectId/settings/keys', signedIn, async (ctx) => {
+    const project = await readableProject(ctx);
+    const form = formBody(ctx, KeyForm);
+    const projectKey = form.kind === 'project';
+    const body = decode(CreateApiKeyBody, {
+      name: form.name.trim(),
+      expires_in_days: numberOr(form.expires_in_days),
+      ...(projectKey ? { project_id: project.id } : { scopes: asList(form.scopes) }),
+    }, 'form');
+    const minted = await mintApiKey(deps, ctx.state, body);
+    // Shown in this answer only: nothing keeps the key where a later page could show it again.
+    render(ctx, keyCreatedPage({ ...frame(ctx, project), notice: null, name: minted.api_key.name, key: minted.key, expiresAt: minted.api_key.expires_at }), 201);
+  });
+
+  async function revocableKey(ctx: Context & { state: ConsoleState }) {
+    const key = await getApiKey(readModels, pathId(ctx.params['apiKeyId'], 'API key'));
+    if (!key || !mayRevoke(ctx.state.caller, key)) throw new HttpError(404, 'API key not found');
+    return key;
+  }
+
+  router.get('/projects/:projectId/settings/keys/:apiKeyId/revoke', signedIn, async (ctx) => {
+    const project = await readableProject(ctx);
+    const key = await revocableKey(ctx);
+    render(ctx, revokeKeyPage({ ...frame(ctx, project), key, isSession: key.id === ctx.state.caller.apiKeyId }));
+  });
+
+  router.post('/projects/:projectId/settings/keys/:apiKeyId/revoke', signedIn, async (ctx) => {
+    const project = await readableProject(ctx);
+    const apiKeyId = pathId(ctx.params['apiKeyId'], 'API key');
+    await revokeOwnApiKey(deps, ctx.state, apiKeyId);
+    // Revoking the session's own key ends the session: the next page's check finds the key
+    // revoked and sends the browser to sign in, saying why.
+    redirectDone(ctx, settingsPath(project.id, 'keys'), 'key-revoked');
+  });
+};
