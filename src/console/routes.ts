@@ -12,7 +12,7 @@ import { gate } from '../api/gate.js';
 import type { AuthFailureThrottle } from '../api/rate-limit.js';
 import { gatedDocument, gatedMonitor, userActor } from '../api/monitor-access.js';
 import { ACT as ACT_ON_INCIDENT } from '../api/routes/incidents.js';
-import { MANAGE as MANAGE_MONITOR } from '../api/routes/monitors.js';
+import { CREATE as CREATE_MONITOR, MANAGE as MANAGE_MONITOR } from '../api/routes/monitors.js';
 import type { VigilState } from '../api/state.js';
 import { BoundedString, decode, pathId } from '../api/validation.js';
 import { acknowledgeIncident, pauseMonitor, resolveIncident, resumeMonitor } from '../app/monitors.js';
@@ -44,6 +44,7 @@ import { signInPage } from './pages/sign-in.js';
 import { incidentNoteRoutes } from './routes/incident-notes.js';
 import { sharingRoutes } from './routes/sharing.js';
 import { maintenanceRoutes, monitorMaintenance } from './routes/maintenance.js';
+import { monitorFormRoutes } from './routes/monitor-forms.js';
 import { auditRoutes } from './routes/audit.js';
 import { settingsRoutes } from './routes/settings.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
@@ -81,6 +82,9 @@ const DONE = {
   resumed: 'Monitoring resumed.',
   noted: 'Note added.',
   postmortem: 'Postmortem saved.',
+  created: 'Monitor created.',
+  updated: 'Changes saved.',
+  'monitor-deleted': 'Monitor deleted.',
 } as const;
 
 const SignInQuery = t.partial({ next: t.string, ended: t.string });
@@ -132,7 +136,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {
@@ -385,7 +389,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const overviews = await monitorOverviews(readModels, recentRuns, projectId, await listMonitors(readModels, projectId));
     const projectCount = (await reachableProjectRoles(ctx.state.caller)).size;
     render(ctx, dashboardPage({
-      viewer: ctx.state.viewer, project, overviews, now: clock(), projectCount,
+      viewer: ctx.state.viewer, project, overviews, now: clock(), projectCount, notice: doneNotice(ctx), canCreate: await may(ctx.state.caller, CREATE_MONITOR, projectId),
       filter: { status: query.status === undefined || query.status === '' ? null : query.status, q: query.q ?? '' },
     }));
   });

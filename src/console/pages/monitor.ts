@@ -196,7 +196,7 @@ export function monitorPage(v: MonitorView): Html {
 <h1>${m.name} ${v.status === 'WAITING' ? html`<span class="status status-waiting">${isUptimeType(m.type) ? 'Waiting for first check' : 'Waiting for first ping'}</span>` : statusBadge(v.status)}</h1>
 <p class="lede">${scheduleInWords(m)}. Last ${isUptimeType(m.type) ? 'check' : 'ping'} ${timeAgo(v.lastSeenAt, now, relativeTime)}.</p>
 </div>
-${v.canManage ? html`<div class="actions">${m.paused ? action('resume', 'Resume monitoring') : action('pause', 'Pause monitoring')}</div>` : null}
+${v.canManage ? html`<div class="actions"><a class="button button-secondary" href="/monitors/${m.id}/edit">Edit</a>${m.paused ? action('resume', 'Resume monitoring') : action('pause', 'Pause monitoring')}<a class="button button-warning" href="/monitors/${m.id}/delete">Delete…</a></div>` : null}
 </div>
 ${v.warnings.length > 0
   ? html`<section class="panel" aria-labelledby="warnings"><h2 id="warnings">Warnings</h2><ul class="warning-list">${v.warnings.map((w) => html`<li><strong>${w.message}</strong><br>${w.recommendation}</li>`)}</ul></section>`
