@@ -35,7 +35,14 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
   });
 
   /** Nothing wider than the window: no sideways scrolling. */
-  const fitsWidth = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).to.be.at.most(0);
+  const fitsWidth = async (page: Page) => {
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    // Which elements reach past the window, for the failure message.
+    const wide = overflow > 0
+      ? await page.evaluate<string[]>(`[...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth).slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className)`)
+      : [];
+    expect(overflow, `${page.url()} ${wide.join(', ')}`).to.be.at.most(0);
+  };
   const previewTimes = (page: Page) => page.locator('#schedule-preview time').evaluateAll((times) => times.map((t) => t.getAttribute('datetime')));
 
   it('creates a cron job from the empty dashboard, the preview following the schedule and the zone as they are typed', async () => {
@@ -48,7 +55,7 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     // The cron job's fields only: no URL, no TCP host.
     expect(await page.getByLabel('Cron expression or calendar rule').isVisible()).to.equal(true);
     expect(await page.getByLabel('URL', { exact: true }).isVisible()).to.equal(false);
-    expect(await page.getByLabel('Port').isVisible()).to.equal(false);
+    expect(await page.getByLabel('Port', { exact: true }).isVisible()).to.equal(false);
     await browser!.accessible(page);
 
     await page.getByLabel('Name', { exact: true }).fill('Nightly <b>backup</b>');
@@ -66,9 +73,9 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     await zone.fill('');
     await zone.pressSequentially('Europe/Paris');
     await page.locator('#schedule-preview', { hasText: 'in Europe/Paris' }).waitFor();
-    await page.waitForFunction(() => document.querySelector('#schedule-preview time')?.getAttribute('datetime') === '2026-11-22T03:30:00.000Z');
+    await page.locator('#schedule-preview li:first-child time[datetime="2026-11-22T03:30:00.000Z"]').waitFor();
     expect(await previewTimes(page)).to.have.length(5);
-    expect(await page.locator('#schedule-preview li').first().innerText()).to.equal('Sun 22 Nov 2026, 04:30 CET');
+    expect(await page.locator('#schedule-preview li').first().innerText()).to.equal('Sun, 22 Nov 2026, 04:30 CET');
     await browser!.shoot(page, 'new-cron-preview');
 
     await page.getByLabel('Grace period').fill('20m');
@@ -97,8 +104,9 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     await page.getByLabel('URL', { exact: true }).fill('https://shop.example.com/health');
     await page.getByLabel('Expected status codes').fill('200, 204');
     await page.getByLabel('Check every').fill('1m');
-    await page.locator('#schedule-preview', { hasText: 'it would check at these times' }).waitFor();
-    expect((await previewTimes(page))[0]).to.equal('2026-11-21T12:01:00.000Z');
+    await page.locator('#schedule-preview li:first-child time[datetime="2026-11-21T12:01:00.000Z"]').waitFor();
+    expect(await page.locator('#schedule-preview').innerText()).to.contain('it would check at these times');
+    expect(await previewTimes(page)).to.have.length(5);
     await browser!.accessible(page);
     await browser!.shoot(page, 'new-http');
     await page.getByRole('button', { name: 'Create monitor' }).click();
@@ -162,7 +170,7 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     await browser!.shoot(page, 'refused');
     // The summary's link leads to the field.
     await page.locator('.error-summary a').click();
-    expect(await page.evaluate(() => location.hash)).to.equal('#f-heartbeat-every');
+    expect(await page.evaluate<string>('location.hash')).to.equal('#f-heartbeat-every');
 
     await page.getByLabel('Expected every').fill('10m');
     await page.getByLabel('Grace period').fill('soon');
@@ -184,7 +192,7 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     const tabTo = async (name: string) => {
       for (let i = 0; i < 120; i += 1) {
         await page.keyboard.press('Tab');
-        if (await page.evaluate((wanted) => (document.activeElement as HTMLInputElement | null)?.name === wanted, name)) return;
+        if ((await page.evaluate<string>('document.activeElement?.name ?? ""')) === name) return;
       }
       throw new Error(`Tab never reached ${name}`);
     };
@@ -216,7 +224,7 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     const panel = await page.locator('.delete-panel').innerText();
     expect(panel).to.contain('Delete Old <i>export</i>?');
     expect(panel).to.contain('Its 2 stored pings');
-    expect(panel).to.contain('Its 1 incident, archived with their timelines');
+    expect(panel).to.contain('Its incident, archived with its timeline');
     expect(panel).to.contain('1 open incident is resolved in your name first');
     await browser!.accessible(page);
     await browser!.shoot(page, 'delete-confirm');
@@ -287,13 +295,13 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
       expect(await page.locator('legend', { hasText: legend }).isVisible(), legend).to.equal(true);
     }
     expect(await page.getByLabel('Cron expression or calendar rule').isVisible()).to.equal(true);
-    expect(await page.getByLabel('Port').isVisible()).to.equal(true);
-    await browser!.accessible(page);
+    expect(await page.getByLabel('Port', { exact: true }).isVisible()).to.equal(true);
+    // (axe runs as a script, which this page may not: the same markup is checked with scripts on above.)
     await browser!.shoot(page, 'new-no-js');
     await page.getByLabel('TCP port').check();
     await page.getByLabel('Name', { exact: true }).fill('Database port');
     await page.getByLabel('Host', { exact: true }).fill('db.internal');
-    await page.getByLabel('Port').fill('5432');
+    await page.getByLabel('Port', { exact: true }).fill('5432');
     await page.getByRole('button', { name: 'Create monitor' }).click();
     await page.locator('.notice', { hasText: 'Monitor created.' }).waitFor();
     expect(await page.locator('.lede').innerText()).to.contain('TCP connection to db.internal port 5432 every 5 min');

@@ -24,6 +24,7 @@ export const MONITOR_FORM_CSS = `
 .checkbox-row { display: flex; gap: 10px; align-items: flex-start; margin: 0 0 14px; }
 .checkbox-row input[type=checkbox] { margin-top: 3px; flex: none; }
 .fixed-type { margin: 0 0 16px; }
+.monitor-form .hint code { overflow-wrap: anywhere; }
 .schedule-preview { border-top: 1px dashed var(--line); padding: 10px 0 14px; }
 .schedule-preview h3 { font-size: 0.95rem; margin: 0 0 4px; }
 .preview-problem { color: var(--down); margin: 0; overflow-wrap: anywhere; }
@@ -32,6 +33,8 @@ export const MONITOR_FORM_CSS = `
 .delete-panel ul.losses { margin: 8px 0 16px; padding-left: 20px; }
 .delete-panel ul.losses li + li { margin-top: 4px; }
 .delete-panel .form-actions { flex-wrap: wrap; }
+.delete-panel .button-warning { background: var(--down); color: #fff; }
+.delete-panel .button-warning:hover { background: #8f1c13; }
 @media (max-width: 760px) {
   .monitor-form .form-section, .type-choice { padding: 12px 12px 4px; }
   .monitor-form textarea { max-width: none; }

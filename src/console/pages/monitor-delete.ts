@@ -49,7 +49,7 @@ ${uptime ? null : html`<li>Its ping URLs: a job still pinging them (or the slug 
 </ul>
 <p>Kept:</p>
 <ul class="losses">
-<li>${v.incidents === 0 ? 'It has no incidents.' : html`Its ${plural(v.incidents, 'incident')}, archived with their timelines: they stay readable in the project's history.`}${v.openIncidents > 0 ? html` <strong>${plural(v.openIncidents, 'open incident')} ${v.openIncidents === 1 ? 'is' : 'are'} resolved in your name first</strong>, and the channels it pages are told.` : null}</li>
+<li>${v.incidents === 0 ? 'It has no incidents.' : v.incidents === 1 ? 'Its incident, archived with its timeline: it stays readable in the project\'s history.' : html`Its ${plural(v.incidents, 'incident')}, archived with their timelines: they stay readable in the project's history.`}${v.openIncidents > 0 ? html` <strong>${plural(v.openIncidents, 'open incident')} ${v.openIncidents === 1 ? 'is' : 'are'} resolved in your name first</strong>, and the channels it pages are told.` : null}</li>
 <li>The project's audit log records who deleted it, and when.</li>
 </ul>
 <form method="post" action="/monitors/${m.id}/delete" class="form-actions">${csrfField(v.viewer)}
