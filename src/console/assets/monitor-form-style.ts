@@ -6,7 +6,7 @@ export const MONITOR_FORM_CSS = `
 .monitor-form .form-section { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: 14px 20px 4px; margin: 0 0 20px; min-width: 0; }
 .monitor-form .form-section > legend { font-size: 1.05rem; font-weight: 700; padding: 0 6px; margin-left: -6px; }
 .monitor-form .field input[type=text], .monitor-form .field input[type=url], .monitor-form .field select { width: 100%; max-width: 32rem; }
-.monitor-form .field input[type=number] { width: 9rem; min-width: 0; }
+.monitor-form .field input.input-number { width: 9rem; min-width: 0; }
 .monitor-form textarea { max-width: 32rem; }
 .monitor-form .field-error input, .monitor-form .field-error textarea, .monitor-form .field-error select { border: 2px solid var(--down); }
 .monitor-form .field-error { border-left: 4px solid var(--down); padding-left: 12px; }

@@ -44,7 +44,8 @@ const id = (field: string) => `f-${field.replace(/_/g, '-')}`;
 
 interface FieldOptions {
   hint: Fragment;
-  input?: 'text' | 'url' | 'number';
+  /** A number is typed into a text field (as GOV.UK advises): whatever was typed comes back with the error. */
+  input?: 'text' | 'url';
   inputmode?: 'numeric';
   maxlength?: number;
   list?: string;
@@ -67,7 +68,7 @@ ${control(describedBy, error ? html` aria-invalid="true"` : null)}
 
 function text(v: MonitorFormView, field: TextField, o: FieldOptions): Html {
   return frame(v, field, o.hint, o.types, (describedBy, invalid) =>
-    html`<input type="${o.input ?? 'text'}" id="${id(field)}" name="${field}" value="${v.draft.text[field]}"${o.maxlength ? html` maxlength="${o.maxlength}"` : null}${o.inputmode ? html` inputmode="${o.inputmode}"` : null}${o.list ? html` list="${o.list}"` : null}${o.required ? html` required` : null}${o.autocomplete ? html` autocomplete="off" spellcheck="false"` : null}${describedBy ? html` aria-describedby="${describedBy}"` : null}${invalid}>`);
+    html`<input type="${o.input ?? 'text'}" id="${id(field)}" name="${field}" value="${v.draft.text[field]}"${o.maxlength ? html` maxlength="${o.maxlength}"` : null}${o.inputmode ? html` inputmode="${o.inputmode}" class="input-number"` : null}${o.list ? html` list="${o.list}"` : null}${o.required ? html` required` : null}${o.autocomplete ? html` autocomplete="off" spellcheck="false"` : null}${describedBy ? html` aria-describedby="${describedBy}"` : null}${invalid}>`);
 }
 
 function area(v: MonitorFormView, field: TextField, hint: Fragment, rows = 3): Html {
@@ -122,7 +123,7 @@ ${text(v, 'http_keyword', { maxlength: 1024, hint: 'Text the response body must 
 ${flag(v, 'http_keyword_absent', 'Turns the keyword around: the check fails when the body contains it (an error page\'s wording, say).')}
 ${area(v, 'http_headers', html`One <code>Name: value</code> a line. Values are stored encrypted and shown as ••••••; leave •••••• to keep a stored value.`)}
 ${area(v, 'http_body', 'Sent with POST. Empty: no body.')}
-${text(v, 'http_timeout', { input: 'number', inputmode: 'numeric', hint: 'How long to wait for the response before the check fails: 1 to 30 seconds.' })}
+${text(v, 'http_timeout', { inputmode: 'numeric', hint: 'How long to wait for the response before the check fails: 1 to 30 seconds.' })}
 ${flag(v, 'http_follow', 'When off, a redirect is judged as the answer itself (a 301 is not a 2xx).')}
 ${flag(v, 'http_verify', 'When off, an expired or self-signed certificate does not fail the check. Vigil still reports when a certificate is about to expire.')}
 ${text(v, 'http_json_query', { maxlength: 1024, autocomplete: 'off', hint: html`A <a href="https://jmespath.org">JMESPath</a> expression run on a JSON response, such as <code>status</code> or <code>checks[0].ok</code>. Empty: the body is not read as JSON.` })}
@@ -133,8 +134,8 @@ ${text(v, 'http_json_expected', { maxlength: 1024, hint: 'Compared with the resu
 function tcpSection(v: MonitorFormView): Html {
   return section('UPTIME_TCP', 'TCP check (TCP port monitors)', html`
 ${text(v, 'tcp_host', { maxlength: 253, autocomplete: 'off', hint: 'A host name (db.example.com) or an IP address, without a scheme or port.' })}
-${text(v, 'tcp_port', { input: 'number', inputmode: 'numeric', hint: '1 to 65535: 5432 for PostgreSQL, 443 for HTTPS.' })}
-${text(v, 'tcp_timeout', { input: 'number', inputmode: 'numeric', hint: 'How long the connection may take to open before the check fails: 1 to 30 seconds.' })}`);
+${text(v, 'tcp_port', { inputmode: 'numeric', hint: '1 to 65535: 5432 for PostgreSQL, 443 for HTTPS.' })}
+${text(v, 'tcp_timeout', { inputmode: 'numeric', hint: 'How long the connection may take to open before the check fails: 1 to 30 seconds.' })}`);
 }
 
 function dnsSection(v: MonitorFormView): Html {
@@ -144,7 +145,7 @@ ${choice(v, 'dns_record_type', 'Which record to ask for.', DNS_RECORD_TYPES.map(
 ${area(v, 'dns_expected', 'One value a line (an address, a host name, a TXT string). Empty: any answer counts as up.')}
 ${choice(v, 'dns_match', 'With several expected values: whether the answer must hold one of them or all of them.', [['any', 'Any one of them'], ['all', 'All of them']])}
 ${text(v, 'dns_resolver', { maxlength: 64, autocomplete: 'off', hint: 'An IP address with an optional port (9.9.9.9, [2620:fe::fe]:53). Empty: the server\'s resolvers.' })}
-${text(v, 'dns_timeout', { input: 'number', inputmode: 'numeric', hint: '1 to 30 seconds.' })}`);
+${text(v, 'dns_timeout', { inputmode: 'numeric', hint: '1 to 30 seconds.' })}`);
 }
 
 function scheduleSection(v: MonitorFormView, previewUrl: string): Html {
@@ -163,8 +164,8 @@ ${text(v, 'timezone', { list: 'zones', maxlength: 64, autocomplete: 'off', hint:
 function downSection(v: MonitorFormView): Html {
   return html`<fieldset class="form-section"><legend>When it is DOWN</legend>
 ${text(v, 'grace', { types: WAITS, maxlength: 20, hint: 'How long past the expected time Vigil waits before the check-in counts as missed and an incident opens: 90s, 5m, 1h; 0 for none. Give a job its usual run time and some slack.' })}
-${text(v, 'missed_before_down', { types: WAITS, input: 'number', inputmode: 'numeric', hint: 'Missed check-ins in a row before the monitor shows DOWN (each one still opens an incident): 1 to 1000.' })}
-${text(v, 'failures_before_down', { input: 'number', inputmode: 'numeric', hint: 'Failed runs (or failed checks) in a row before the monitor shows DOWN: 1 to 1000. 2 or 3 rides over a single network hiccup.' })}
+${text(v, 'missed_before_down', { types: WAITS, inputmode: 'numeric', hint: 'Missed check-ins in a row before the monitor shows DOWN (each one still opens an incident): 1 to 1000.' })}
+${text(v, 'failures_before_down', { inputmode: 'numeric', hint: 'Failed runs (or failed checks) in a row before the monitor shows DOWN: 1 to 1000. 2 or 3 rides over a single network hiccup.' })}
 ${text(v, 'min_duration', { types: JOBS, maxlength: 20, hint: 'A run shorter than this is reported as too short (a backup that finished in 2 s did not back anything up). Empty: no lower bound.' })}
 ${text(v, 'max_duration', { types: JOBS, maxlength: 20, hint: 'A run longer than this is reported as too long, and one that started and never finished as hung. Empty: no upper bound.' })}
 </fieldset>`;
@@ -174,7 +175,7 @@ function alertingSection(v: MonitorFormView): Html {
   const settings = `/projects/${v.project.id}/settings/channels`;
   return html`<fieldset class="form-section"><legend>Alerting</legend>
 ${flag(v, 'alert_enabled', 'Off: incidents are still recorded and shown, but nobody is paged.')}
-${text(v, 'surge', { input: 'number', inputmode: 'numeric', hint: 'Surge protection: after this many alerts in a row, paging pauses for an hour. 1 to 1000.' })}
+${text(v, 'surge', { inputmode: 'numeric', hint: 'Surge protection: after this many alerts in a row, paging pauses for an hour. 1 to 1000.' })}
 ${ticks(v, 'group', 'Who is paged: every channel of each ticked group. Tick none to page the project\'s default groups and channels.',
   v.groups.map((g) => ({ id: g.id, name: g.name, note: `(${g.channel_ids.length === 1 ? '1 channel' : `${g.channel_ids.length} channels`}${g.is_default ? ', default' : ''})` })),
   html`No group yet: make one in <a href="${settings}">Settings</a>.`)}
@@ -221,7 +222,7 @@ ${downSection(v)}
 ${alertingSection(v)}
 ${relationsSection(v)}
 <fieldset class="form-section" data-types="${JOBS}"><legend>History (jobs)</legend>
-${text(v, 'retention', { input: 'number', inputmode: 'numeric', hint: 'How many of the newest pings are kept, with their output: 10 to 1000.' })}
+${text(v, 'retention', { inputmode: 'numeric', hint: 'How many of the newest pings are kept, with their output: 10 to 1000.' })}
 </fieldset>
 <div class="form-actions"><button type="submit" class="button button-primary">${editing ? 'Save changes' : 'Create monitor'}</button><a href="${back}">Cancel</a></div>
 </form>
