@@ -164,9 +164,11 @@ const API_FIELD = /\b(schedule|name|slug|description|tags|timezone|type|grace_pe
 export function inFormWords(message: string, type: MonitorType, status = 400): FormRefusal {
   let first: string | null = null;
   const worded = message
-    .replace(API_FIELD, (whole, apiField: string, index: string | undefined) => {
+    .replace(API_FIELD, (whole, apiField: string, index: string | undefined, offset: number, all: string) => {
       const field = formFieldOf(apiField, type);
-      if (field === null) return whole;
+      // A plain word ("name", "type") is a field where a sentence starts with it, or says what it must be.
+      const plainWord = !/_/.test(apiField) && offset !== 0 && !/^(\[\d+\])? (must|is)\b/.test(all.slice(offset + apiField.length));
+      if (field === null || plainWord) return whole;
       first ??= field;
       return index === undefined ? LABELS[field] : `${LABELS[field]} (entry ${Number(index.slice(1, -1)) + 1})`;
     })
@@ -259,6 +261,7 @@ export function bodyOf(draft: MonitorDraft, type: MonitorType, basicSchedule: st
   const isJob = !isUptimeType(type);
   const waits = type === 'JOB_CRON' || type === 'JOB_HEARTBEAT';
   const tags = x.tags.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
+  if (x.name.trim() === '') throw new FormRefusal('name', `${LABELS.name} is needed: what people see on the dashboard and in alerts`);
   return {
     name: x.name.trim(),
     type,

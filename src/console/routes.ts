@@ -45,6 +45,7 @@ import { incidentNoteRoutes } from './routes/incident-notes.js';
 import { sharingRoutes } from './routes/sharing.js';
 import { maintenanceRoutes, monitorMaintenance } from './routes/maintenance.js';
 import { monitorFormRoutes } from './routes/monitor-forms.js';
+import { routingInWords } from './monitor-routing.js';
 import { auditRoutes } from './routes/audit.js';
 import { settingsRoutes } from './routes/settings.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
@@ -423,9 +424,9 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       may(ctx.state.caller, MANAGE_MONITOR, monitor.project_id),
       isUptime ? Promise.resolve([]) : recentUnheard(commands.events, monitor.id, PINGS_SHOWN),
     ]);
-    const related = await relatedMonitors(readModels, monitor);
+    const [related, routing] = await Promise.all([relatedMonitors(readModels, monitor), routingInWords(readModels, monitor)]);
     render(ctx, monitorPage({
-      viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage, ...related,
+      viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage, ...related, routing,
       status: displayStatus(monitor), lastSeenAt: activity.lastSeenAt, runs: activity.runs,
       upcoming: shownNextExpected(monitor) === null ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
       pings: pings.pings, unheard, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),

@@ -140,6 +140,7 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     const facts = await page.locator('#config + dl').innerText();
     expect(facts).to.contain('45 min grace');
     expect(facts).to.contain('nightly, storage');
+    expect(facts).to.contain('Pages\nOn call <b>ops</b> (group)');
     const api = (await vigil.request('GET', `/v1/monitors/${seed.cron}`, { key: seed.ownerKey })).body.monitor;
     expect(api).to.include({ grace_period_seconds: 2700, schedule: '30 4 * * *', timezone: 'Europe/Paris' });
     expect(api.notification_group_ids).to.deep.equal([seed.group]);
@@ -267,6 +268,7 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     await fitsWidth(page);
     await browser!.accessible(page);
     await browser!.shoot(page, 'new-390');
+    await browser!.shoot(page, 'new-390-top', false);
     await page.getByLabel('DNS record').check();
     await fitsWidth(page);
     await page.goto(`${vigil.url}/monitors/${seed.cron}/edit`);
@@ -279,12 +281,17 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     await fitsWidth(page);
     await browser!.accessible(page);
     await browser!.shoot(page, 'refused-390');
+    await page.getByLabel('Failures before DOWN').scrollIntoViewIfNeeded();
+    await browser!.shoot(page, 'refused-390-field', false);
+    await page.getByLabel('Time zone').scrollIntoViewIfNeeded();
+    await browser!.shoot(page, 'edit-390-schedule', false);
     await page.goto(`${vigil.url}/monitors/${seed.cron}/delete`);
     await fitsWidth(page);
     await browser!.accessible(page);
     await browser!.shoot(page, 'delete-390');
     await page.goto(`${vigil.url}/monitors/${seed.cron}`);
     await fitsWidth(page);
+    await browser!.shoot(page, 'monitor-390-actions', false);
     await context.close();
   });
 
