@@ -2,12 +2,15 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { chromiumUnavailable } from '../support/chromium.js';
 import { ConsoleBrowser } from '../support/console-browser.js';
+import { type SeenRequest, type Target, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
 describe('Creating, editing and deleting monitors in the console, in a real browser', function () {
   this.timeout(180_000);
   let vigil: TestVigil;
   let browser: ConsoleBrowser | undefined;
+  let shop: Target | undefined;
+  const checked: SeenRequest[] = [];
   const seed = {} as { ownerKey: string; viewerKey: string; project: string; group: string; cron: string };
 
   before(async function () {
@@ -26,11 +29,17 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     const group = await vigil.request('POST', '/v1/notification-groups', { key: seed.ownerKey, body: { project_id: seed.project, name: 'On call <b>ops</b>' } });
     expect(group.status).to.equal(201);
     seed.group = group.body.group.id;
+    shop = await startTarget((request, response) => {
+      checked.push(request);
+      response.statusCode = 204;
+      response.end();
+    });
     browser = await ConsoleBrowser.launch(vigil.url, 'console-monitor-forms');
   });
 
   after(async () => {
     await browser?.close();
+    await shop?.close();
     await vigil?.stop();
   });
 
@@ -101,9 +110,13 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
       expect(await page.getByLabel(label, { exact: true }).isVisible(), label).to.equal(false);
     }
     await page.getByLabel('Name', { exact: true }).fill('Shop front');
-    await page.getByLabel('URL', { exact: true }).fill('https://shop.example.com/health');
+    await page.getByLabel('URL', { exact: true }).fill(`${shop!.url}/health`);
     await page.getByLabel('Expected status codes').fill('200, 204');
     await page.getByLabel('Check every').fill('1m');
+    // The less used settings are folded away until asked for.
+    expect(await page.getByLabel('Request headers').isVisible()).to.equal(false);
+    await page.getByText('Headers, body, timeout, TLS and JSON checks').click();
+    await page.getByLabel('Request headers').fill('Authorization: Bearer s3cret\nX-Probe: vigil');
     await page.locator('#schedule-preview li:first-child time[datetime="2026-11-21T12:01:00.000Z"]').waitFor();
     expect(await page.locator('#schedule-preview').innerText()).to.contain('it would check at these times');
     expect(await previewTimes(page)).to.have.length(5);
@@ -111,11 +124,30 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     await browser!.shoot(page, 'new-http');
     await page.getByRole('button', { name: 'Create monitor' }).click();
     await page.locator('.notice', { hasText: 'Monitor created.' }).waitFor();
-    expect(await page.locator('.lede').innerText()).to.contain('GET https://shop.example.com/health every 1 min, expecting 200, 204');
+    expect(await page.locator('.lede').innerText()).to.contain(`GET ${shop!.url}/health every 1 min, expecting 200, 204`);
     const id = new URL(page.url()).pathname.split('/')[2]!;
     const api = (await vigil.request('GET', `/v1/monitors/${id}`, { key: seed.ownerKey })).body.monitor;
-    expect(api).to.include({ type: 'UPTIME_HTTP', schedule: '1m', uptime_url: 'https://shop.example.com/health' });
+    expect(api).to.include({ type: 'UPTIME_HTTP', schedule: '1m', uptime_url: `${shop!.url}/health` });
     expect(api.uptime_expected_status).to.deep.equal([200, 204]);
+    expect(api.uptime_headers).to.deep.equal({ Authorization: '••••••', 'X-Probe': '••••••' });
+
+    // Edited, the header values stay masked and kept; the page never holds them.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    expect(await page.getByLabel('Request headers').isVisible()).to.equal(true);
+    expect(await page.getByLabel('Request headers').inputValue()).to.equal('Authorization: ••••••\nX-Probe: ••••••');
+    expect(await page.content()).to.not.contain('s3cret');
+    await page.getByLabel('Timeout (seconds)', { exact: true }).first().fill('5');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('.notice', { hasText: 'Changes saved.' }).waitFor();
+    const edited = (await vigil.request('GET', `/v1/monitors/${id}`, { key: seed.ownerKey })).body.monitor;
+    expect(edited).to.include({ uptime_timeout_ms: 5000 });
+    expect(edited.uptime_headers).to.deep.equal({ Authorization: '••••••', 'X-Probe': '••••••' });
+    // The check sends the values typed at creation: saving the masks kept them.
+    vigil.clock.advance(61_000);
+    expect(await vigil.check()).to.be.greaterThan(0);
+    const probe = checked.find((r) => r.url === '/health');
+    expect(probe?.headers['authorization']).to.equal('Bearer s3cret');
+    expect(probe?.headers['x-probe']).to.equal('vigil');
     await context.close();
   });
 

@@ -24,6 +24,9 @@ export const MONITOR_FORM_CSS = `
 .checkbox-row { display: flex; gap: 10px; align-items: flex-start; margin: 0 0 14px; }
 .checkbox-row input[type=checkbox] { margin-top: 3px; flex: none; }
 .fixed-type { margin: 0 0 16px; }
+.more-options { margin: 0 0 16px; }
+.more-options > summary { cursor: pointer; color: var(--link); font-weight: 600; margin-bottom: 12px; }
+.more-options[open] { border-left: 3px solid var(--line); padding-left: 12px; }
 .monitor-form .hint code { overflow-wrap: anywhere; }
 .schedule-preview { border-top: 1px dashed var(--line); padding: 10px 0 14px; }
 .schedule-preview h3 { font-size: 0.95rem; margin: 0 0 4px; }

@@ -114,12 +114,23 @@ function section(types: string, legend: string, body: Fragment): Html {
   return html`<fieldset class="form-section" data-types="${types}"><legend>${legend}</legend>${body}</fieldset>`;
 }
 
+const HTTP_MORE = ['http_keyword_absent', 'http_headers', 'http_body', 'http_timeout', 'http_follow', 'http_verify', 'http_json_query', 'http_json_operator', 'http_json_expected'];
+
+/** The less used HTTP settings start folded away, unless one of them is set or refused. */
+function httpMoreOpen(v: MonitorFormView): boolean {
+  const { text: x, flags } = v.draft;
+  const refused = v.refusal?.field ?? '';
+  return HTTP_MORE.includes(refused) || x.http_headers.trim() !== '' || x.http_body.trim() !== '' || x.http_timeout.trim() !== '10' || x.http_json_query.trim() !== ''
+    || flags.http_keyword_absent || !flags.http_follow || !flags.http_verify;
+}
+
 function httpSection(v: MonitorFormView): Html {
   return section('UPTIME_HTTP', 'HTTP check (HTTP uptime monitors)', html`
 ${text(v, 'http_url', { input: 'url', maxlength: 2048, autocomplete: 'off', hint: 'The address Vigil requests, starting with http:// or https://. No user name or password in it: send credentials as a header below.' })}
 ${choice(v, 'http_method', 'HEAD asks for the headers only; POST sends the request body below.', [['GET', 'GET'], ['HEAD', 'HEAD'], ['POST', 'POST']])}
 ${text(v, 'http_status', { hint: 'Codes that count as up, separated by commas (200, 204). Empty: any 2xx.' })}
 ${text(v, 'http_keyword', { maxlength: 1024, hint: 'Text the response body must contain. Empty: not looked for.' })}
+<details class="more-options"${httpMoreOpen(v) ? html` open` : null}><summary>Headers, body, timeout, TLS and JSON checks</summary>
 ${flag(v, 'http_keyword_absent', 'Turns the keyword around: the check fails when the body contains it (an error page\'s wording, say).')}
 ${area(v, 'http_headers', html`One <code>Name: value</code> a line. Values are stored encrypted and shown as ••••••; leave •••••• to keep a stored value.`)}
 ${area(v, 'http_body', 'Sent with POST. Empty: no body.')}
@@ -128,7 +139,8 @@ ${flag(v, 'http_follow', 'When off, a redirect is judged as the answer itself (a
 ${flag(v, 'http_verify', 'When off, an expired or self-signed certificate does not fail the check. Vigil still reports when a certificate is about to expire.')}
 ${text(v, 'http_json_query', { maxlength: 1024, autocomplete: 'off', hint: html`A <a href="https://jmespath.org">JMESPath</a> expression run on a JSON response, such as <code>status</code> or <code>checks[0].ok</code>. Empty: the body is not read as JSON.` })}
 ${choice(v, 'http_json_operator', 'How the query\'s result is compared with the expected value.', JSON_OPERATORS.map((op) => [op, op.replace('_', ' ')] as const))}
-${text(v, 'http_json_expected', { maxlength: 1024, hint: 'Compared with the result\'s text: ok, true, 42. Not needed for "exists".' })}`);
+${text(v, 'http_json_expected', { maxlength: 1024, hint: 'Compared with the result\'s text: ok, true, 42. Not needed for "exists".' })}
+</details>`);
 }
 
 function tcpSection(v: MonitorFormView): Html {
