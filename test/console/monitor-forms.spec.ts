@@ -58,6 +58,8 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     const context = await browser!.context();
     const page = await browser!.signIn(context, seed.ownerKey, `/projects/${seed.project}`);
     expect(await page.locator('.empty').innerText()).to.contain('Create the first one');
+    await browser!.accessible(page);
+    await browser!.shoot(page, 'dashboard-empty', false);
     await page.locator('.empty').getByRole('link', { name: 'Create the first one' }).click();
     await page.waitForURL(`${vigil.url}/projects/${seed.project}/monitors/new`);
     expect(await page.getByLabel('Cron job').isChecked()).to.equal(true);
@@ -271,6 +273,33 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     expect(new URL(page.url()).pathname).to.equal(`/projects/${seed.project}`);
     expect(await page.locator('tbody').innerText()).to.not.contain('Old <i>export</i>');
     expect((await vigil.request('GET', `/v1/monitors/${id}`, { key: seed.ownerKey })).status).to.equal(404);
+    await context.close();
+  });
+
+  it('does not delete a monitor others depend on: the page names them, and a forged POST is refused with a 409', async () => {
+    const create = async (body: Record<string, unknown>) =>
+      (await vigil.request('POST', '/v1/monitors', { key: seed.ownerKey, body: { project_id: seed.project, type: 'JOB_BASIC', schedule: 'x', ...body } })).body.monitor.id as string;
+    const database = await create({ name: 'Database' });
+    const report = await create({ name: 'Report <u>job</u>', depends_on: [database] });
+    const context = await browser!.context();
+    const page = await browser!.signIn(context, seed.ownerKey, `/monitors/${database}/delete`);
+    expect(await page.locator('h1').innerText()).to.equal('Database cannot be deleted yet');
+    expect(await page.getByRole('button', { name: /Delete/ }).count()).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Edit Report <u>job</u>' }).getAttribute('href')).to.equal(`/monitors/${report}/edit`);
+    await browser!.accessible(page);
+    const token = await page.locator('input[name="csrf_token"]').first().inputValue();
+    const forged = await context.request.post(`${vigil.url}/monitors/${database}/delete`, { form: { csrf_token: token }, maxRedirects: 0 });
+    expect(forged.status()).to.equal(409);
+    expect((await vigil.request('GET', `/v1/monitors/${database}`, { key: seed.ownerKey })).status).to.equal(200);
+
+    // Untick it from the dependent's form, and it can go.
+    await page.getByRole('link', { name: 'Edit Report <u>job</u>' }).click();
+    await page.getByLabel('Database').uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('.notice', { hasText: 'Changes saved.' }).waitFor();
+    await page.goto(`${vigil.url}/monitors/${database}/delete`);
+    await page.getByRole('button', { name: 'Delete Database' }).click();
+    await page.locator('.notice', { hasText: 'Monitor deleted.' }).waitFor();
     await context.close();
   });
 

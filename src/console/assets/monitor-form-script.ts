@@ -32,8 +32,8 @@ if (form) {
     const ask = ++asked;
     try {
       const response = await fetch(preview.dataset.previewUrl + '?' + query, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
-      // A later keystroke's answer may come first: only the newest is shown.
-      if (ask !== asked || !response.ok || !(response.headers.get('Content-Type') || '').startsWith('text/html')) return;
+      // A later keystroke's answer may come first: only the newest is shown. Redirected is to sign in: not a preview.
+      if (ask !== asked || !response.ok || response.redirected || !(response.headers.get('Content-Type') || '').startsWith('text/html')) return;
       const template = document.createElement('template');
       template.innerHTML = await response.text();
       preview.replaceChildren(template.content);
