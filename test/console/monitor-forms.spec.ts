@@ -179,6 +179,16 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     expect(api).to.include({ grace_period_seconds: 2700, schedule: '30 4 * * *', timezone: 'Europe/Paris' });
     expect(api.notification_group_ids).to.deep.equal([seed.group]);
     expect(api.tags).to.deep.equal(['nightly', 'storage']);
+
+    // The form offers no change of type; one forged is refused, as PATCH refuses it.
+    const token = await page.locator('input[name="csrf_token"]').first().inputValue();
+    const forged = await context.request.post(`${vigil.url}/monitors/${seed.cron}/edit`, {
+      form: { csrf_token: token, type: 'UPTIME_HTTP', name: 'Nightly', cron_schedule: '30 4 * * *', timezone: 'UTC', grace: '5m', missed_before_down: '1', failures_before_down: '1', surge: '10', retention: '200', http_url: 'https://example.com', check_every: '1m' },
+      maxRedirects: 0,
+    });
+    expect(forged.status()).to.equal(400);
+    expect(await forged.text()).to.contain('Type cannot be changed; create a new monitor instead');
+    expect((await vigil.request('GET', `/v1/monitors/${seed.cron}`, { key: seed.ownerKey })).body.monitor).to.include({ type: 'JOB_CRON', name: 'Nightly <b>backup</b>' });
     await context.close();
   });
 
