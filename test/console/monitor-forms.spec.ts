@@ -205,6 +205,7 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     const summary = await page.locator('.error-summary').innerText();
     expect(summary).to.contain('Expected every must be an interval such as 30s, 5m, 1h, 2d or 1w (from 1s to 365d) for Heartbeat monitors');
     expect(summary).to.not.match(/schedule|JOB_HEARTBEAT/);
+    expect(await page.evaluate<string>('document.activeElement?.className ?? ""')).to.equal('error-summary');
     expect(await page.getByLabel('Heartbeat').isChecked()).to.equal(true);
     expect(await page.getByLabel('Name', { exact: true }).inputValue()).to.equal('Disk <check>');
     expect(await page.getByLabel('Expected every').inputValue()).to.equal('often');

@@ -52,5 +52,11 @@ if (form) {
     if (input) input.addEventListener('input', soon);
   }
   showChosen();
+  // A refused form: focus goes to what is wrong, as the page's first words (its links lead to the fields).
+  const summary = document.querySelector('.error-summary');
+  if (summary) {
+    summary.tabIndex = -1;
+    summary.focus();
+  }
 }
 `;

@@ -24,6 +24,7 @@ export const MONITOR_FORM_CSS = `
 .checkbox-row { display: flex; gap: 10px; align-items: flex-start; margin: 0 0 14px; }
 .checkbox-row input[type=checkbox] { margin-top: 3px; flex: none; }
 .fixed-type { margin: 0 0 16px; }
+.error-summary:focus { outline: 3px solid var(--focus); outline-offset: 0; }
 .more-options { margin: 0 0 16px; }
 .more-options > summary { cursor: pointer; color: var(--link); font-weight: 600; margin-bottom: 12px; }
 .more-options[open] { border-left: 3px solid var(--line); padding-left: 12px; }
