@@ -2,7 +2,7 @@
 export const MONITOR_FORM_CSS = `
 /* Monitor forms: new, edit, delete */
 [data-types][hidden] { display: none !important; }
-.monitor-form { max-width: 760px; }
+.monitor-form, main:has(.monitor-form) .error-summary { max-width: 760px; }
 .monitor-form .form-section { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: 14px 20px 4px; margin: 0 0 20px; min-width: 0; }
 .monitor-form .form-section > legend { font-size: 1.05rem; font-weight: 700; padding: 0 6px; margin-left: -6px; }
 .monitor-form .field input[type=text], .monitor-form .field input[type=url], .monitor-form .field select { width: 100%; max-width: 32rem; }
