@@ -11,7 +11,7 @@ import { gate } from '../api/gate.js';
 import { AuthFailureThrottle } from '../api/rate-limit.js';
 import { gatedDocument, gatedMonitor, userActor } from '../api/monitor-access.js';
 import { ACT as ACT_ON_INCIDENT } from '../api/routes/incidents.js';
-import { MANAGE as MANAGE_MONITOR } from '../api/routes/monitors.js';
+import { CREATE as CREATE_MONITOR, MANAGE as MANAGE_MONITOR } from '../api/routes/monitors.js';
 import type { VigilState } from '../api/state.js';
 import { BoundedString, decode, pathId } from '../api/validation.js';
 import { acknowledgeIncident, pauseMonitor, resolveIncident, resumeMonitor } from '../app/monitors.js';
@@ -39,6 +39,8 @@ import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { incidentNoteRoutes } from './routes/incident-notes.js';
 import { sharingRoutes } from './routes/sharing.js';
 import { maintenanceRoutes, monitorMaintenance } from './routes/maintenance.js';
+import { monitorFormRoutes } from './routes/monitor-forms.js';
+import { routingInWords } from './monitor-routing.js';
 import { auditRoutes } from './routes/audit.js';
 import { settingsRoutes } from './routes/settings.js';
 import { keyRoutes } from './routes/keys.js';
@@ -76,6 +78,9 @@ const DONE = {
   resumed: 'Monitoring resumed.',
   noted: 'Note added.',
   postmortem: 'Postmortem saved.',
+  created: 'Monitor created.',
+  updated: 'Changes saved.',
+  'monitor-deleted': 'Monitor deleted.',
 } as const;
 
 const DashboardQuery = t.partial({ status: t.keyof({ '': null, UP: null, DOWN: null, PAUSED: null, WAITING: null }), q: BoundedString(0, 200) });
@@ -115,7 +120,7 @@ export type ConsoleRoutes = (kit: ConsoleKit) => void;
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [
   signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes,
-  keyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes,
+  keyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes,
 ];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
@@ -251,7 +256,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const overviews = await monitorOverviews(readModels, recentRuns, projectId, await listMonitors(readModels, projectId));
     const projectCount = (await reachableProjectRoles(ctx.state.caller)).size;
     render(ctx, dashboardPage({
-      viewer: ctx.state.viewer, project, overviews, now: clock(), projectCount,
+      viewer: ctx.state.viewer, project, overviews, now: clock(), projectCount, notice: doneNotice(ctx), canCreate: await may(ctx.state.caller, CREATE_MONITOR, projectId),
       filter: { status: query.status === undefined || query.status === '' ? null : query.status, q: query.q ?? '' },
     }));
   });
@@ -283,9 +288,9 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       may(ctx.state.caller, MANAGE_MONITOR, monitor.project_id),
       isUptime ? Promise.resolve([]) : recentUnheard(commands.events, monitor.id, PINGS_SHOWN),
     ]);
-    const related = await relatedMonitors(readModels, monitor);
+    const [related, routing] = await Promise.all([relatedMonitors(readModels, monitor), routingInWords(readModels, monitor)]);
     render(ctx, monitorPage({
-      viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage, ...related,
+      viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage, ...related, routing,
       status: displayStatus(monitor), lastSeenAt: activity.lastSeenAt, runs: activity.runs,
       upcoming: shownNextExpected(monitor) === null ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
       pings: pings.pings, unheard, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),

@@ -27,11 +27,12 @@ import { decode, pathId } from '../validation.js';
 import { listFilter } from '../list-filters.js';
 
 const READ = { scope: 'read' } as const;
-const CREATE = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
+export const CREATE = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 export const MANAGE = { scope: 'manage_monitors', minimumRole: 'MANAGER' } as const;
 
 
-async function assertNotificationTargets(readModels: ReadModelStore, projectId: string, groups: readonly string[], channels: readonly string[]) {
+/** Every group and channel named is one of the project's (the console's monitor form checks the same). */
+export async function assertNotificationTargets(readModels: ReadModelStore, projectId: string, groups: readonly string[], channels: readonly string[]) {
   for (const [collection, ids, field, what] of [
     ['notification_groups', groups, 'notification_group_ids', 'notification group'],
     ['notification_channels', channels, 'notification_channel_ids', 'notification channel'],

@@ -61,18 +61,25 @@ const byName = (a: MonitorOverview, b: MonitorOverview) => NAME_ORDER.compare(a.
 
 const FILTER_LABELS: Record<DisplayStatus, string> = { UP: 'Up', DOWN: 'Down', PAUSED: 'Paused', WAITING: 'Waiting for first ping' };
 
-export function dashboardPage(options: { viewer: Viewer; project: ProjectDocument; overviews: readonly MonitorOverview[]; filter: DashboardFilter; now: Date; projectCount: number }): Html {
+export function dashboardPage(options: {
+  viewer: Viewer; project: ProjectDocument; overviews: readonly MonitorOverview[]; filter: DashboardFilter; now: Date; projectCount: number;
+  /** What the last action did, said once; whether the caller may add monitors (the POST is gated again). */
+  notice?: string | null; canCreate?: boolean;
+}): Html {
   const { viewer, project, overviews, filter, now } = options;
   const counts = statusCounts(overviews);
   const shown = overviews.filter((o) => matches(o, filter)).sort(byName);
   const filtered = filter.status !== null || filter.q !== '';
+  const newMonitor = `/projects/${project.id}/monitors/new`;
   return page({
     title: project.name,
     viewer,
+    notice: options.notice ?? null,
     crumbs: options.projectCount > 1 ? [{ label: 'Projects', href: '/' }, { label: project.name }] : [],
     nav: projectNav(project.id, ''),
     body: html`<div class="page-head"><div><h1>${project.name}</h1>
-${project.description ? html`<p class="lede">${project.description}</p>` : html`<p class="lede">${plural(overviews.length, 'monitor')}</p>`}</div></div>
+${project.description ? html`<p class="lede">${project.description}</p>` : html`<p class="lede">${plural(overviews.length, 'monitor')}</p>`}</div>
+${options.canCreate ? html`<div class="actions"><a class="button button-primary" href="${newMonitor}">New monitor</a></div>` : null}</div>
 <ul class="summary-cards" aria-label="Monitors by status">
 ${DISPLAY_STATUSES.map((s) => html`<li class="card-${s.toLowerCase()}"><span class="count" data-count="${s}">${counts[s]}</span><span class="label">${FILTER_LABELS[s]}</span></li>`)}
 </ul>
@@ -96,7 +103,11 @@ ${filtered ? html`<a href="/projects/${project.id}">Show all</a>` : null}
 ${shown.map((o) => monitorRow(o, now))}
 </tbody>
 </table>
-${shown.length === 0 ? html`<p class="empty">${filtered ? 'No monitor matches this filter.' : 'This project has no monitors yet. Create one through the API (POST /v1/monitors).'}</p>` : null}
+${shown.length === 0 ? html`<p class="empty">${filtered
+  ? 'No monitor matches this filter.'
+  : options.canCreate
+    ? html`This project has no monitors yet. <a href="${newMonitor}">Create the first one</a>: a cron job, a heartbeat, or an HTTP, TCP or DNS check.`
+    : 'This project has no monitors yet. A member of the project can add them.'}</p>` : null}
 </div>
 ${asOfForm(`/projects/${project.id}`)}`,
   });

@@ -43,6 +43,8 @@ export interface MonitorView {
   maintenance?: MonitorMaintenance;
   /** The monitors it depends on, and those that depend on it, with their status now. */
   dependencies: RelatedMonitor[];
+  /** Who it pages, in words (src/console/monitor-routing.ts). */
+  routing?: string;
   dependents: RelatedMonitor[];
 }
 
@@ -64,7 +66,7 @@ function seconds(s: number | null): string | null {
   return s === null ? null : duration(s * 1000);
 }
 
-function facts(m: MonitorDocument): Html {
+function facts(m: MonitorDocument, routing: string | undefined): Html {
   const rows: [string, Fragment][] = [
     ['Type', TYPE_NAMES[m.type]],
     ['Schedule', scheduleInWords(m)],
@@ -81,6 +83,7 @@ function facts(m: MonitorDocument): Html {
   const max = seconds(m.max_duration_seconds);
   if (min || max) rows.push(['Expected run time', min && max ? `between ${min} and ${max}` : min ? `at least ${min}` : `at most ${max}`]);
   rows.push(['Alerts', m.alert_enabled ? (m.alerts_paused_until ? `paused until ${utc(m.alerts_paused_until)}` : 'on') : 'off']);
+  if (routing !== undefined) rows.push(['Pages', routing]);
   if (m.tags.length > 0) rows.push(['Tags', m.tags.join(', ')]);
   if (m.description) rows.push(['Description', m.description]);
   rows.push(['Slug', html`<code>${m.slug}</code>`]);
@@ -196,13 +199,13 @@ export function monitorPage(v: MonitorView): Html {
 <h1>${m.name} ${v.status === 'WAITING' ? html`<span class="status status-waiting">${isUptimeType(m.type) ? 'Waiting for first check' : 'Waiting for first ping'}</span>` : statusBadge(v.status)}</h1>
 <p class="lede">${scheduleInWords(m)}. Last ${isUptimeType(m.type) ? 'check' : 'ping'} ${timeAgo(v.lastSeenAt, now, relativeTime)}.</p>
 </div>
-${v.canManage ? html`<div class="actions">${m.paused ? action('resume', 'Resume monitoring') : action('pause', 'Pause monitoring')}</div>` : null}
+${v.canManage ? html`<div class="actions"><a class="button button-secondary" href="/monitors/${m.id}/edit">Edit</a>${m.paused ? action('resume', 'Resume monitoring') : action('pause', 'Pause monitoring')}<a class="button button-warning" href="/monitors/${m.id}/delete">Delete…</a></div>` : null}
 </div>
 ${v.warnings.length > 0
   ? html`<section class="panel" aria-labelledby="warnings"><h2 id="warnings">Warnings</h2><ul class="warning-list">${v.warnings.map((w) => html`<li><strong>${w.message}</strong><br>${w.recommendation}</li>`)}</ul></section>`
   : null}
 <div class="grid-2">
-<section class="panel" aria-labelledby="config"><h2 id="config">Configuration</h2>${facts(m)}</section>
+<section class="panel" aria-labelledby="config"><h2 id="config">Configuration</h2>${facts(m, v.routing)}</section>
 <section class="panel" aria-labelledby="upcoming"><h2 id="upcoming">Next expected</h2>
 ${m.paused
   ? html`<p class="muted">Paused: nothing is expected until it is resumed.</p>`
