@@ -46,6 +46,9 @@ import { sharingRoutes } from './routes/sharing.js';
 import { maintenanceRoutes, monitorMaintenance } from './routes/maintenance.js';
 import { auditRoutes } from './routes/audit.js';
 import { settingsRoutes } from './routes/settings.js';
+import { channelRoutes } from './routes/channels.js';
+import { groupRoutes } from './routes/groups.js';
+import { projectRoutes } from './routes/projects.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { clearSessionCookie, csrfTokenOf, hashSessionId, newSessionId, sameToken, sessionExpiry, sessionIdFrom, setSessionCookie } from './session.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
@@ -132,7 +135,7 @@ export interface ConsoleKit {
 export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
-const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes, sharingRoutes, settingsRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
+const FEATURE_ROUTES: ConsoleRoutes[] = [incidentNoteRoutes, sharingRoutes, settingsRoutes, channelRoutes, groupRoutes, projectRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {

@@ -14,9 +14,10 @@ export function projectsPage(viewer: Viewer, projects: readonly ProjectSummary[]
   return page({
     title: 'Projects',
     viewer,
-    body: html`<div class="page-head"><div><h1>Projects</h1><p class="lede">${plural(projects.length, 'project')} this key can see.</p></div></div>
+    body: html`<div class="page-head"><div><h1>Projects</h1><p class="lede">${plural(projects.length, 'project')} this key can see.</p></div>
+<div class="actions"><a class="button button-primary" href="/new-project">New project</a></div></div>
 ${projects.length === 0
-  ? html`<div class="panel"><p>This key reaches no project yet. Create one through the API (POST /v1/projects), or ask a project's manager to add you.</p></div>`
+  ? html`<div class="panel"><p>This key reaches no project yet. <a href="/new-project">Create a project</a> (you become its owner), or ask a project's manager to add you.</p></div>`
   : html`<div class="table-wrap"><table>
 <caption class="visually-hidden">Projects</caption>
 <thead><tr><th scope="col">Project</th><th scope="col" class="hide-narrow">Your role</th><th scope="col" class="num">Monitors</th><th scope="col">Status</th></tr></thead>
