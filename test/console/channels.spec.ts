@@ -147,6 +147,21 @@ describe('Console channels in a real browser', function () {
     await context.close();
   });
 
+  it('says why a test message did not arrive', async () => {
+    const created = await vigil.request('POST', '/v1/notification-channels', {
+      key: seed.ownerKey, body: { project_id: seed.project, name: 'Closed port', type: 'SLACK', config: { webhook_url: 'http://127.0.0.1:9/hook' } },
+    });
+    expect(created.status).to.equal(201);
+    const context = await browser!.context();
+    const page = await browser!.signIn(context, seed.ownerKey, settings('channels'));
+    await page.locator('tr', { hasText: 'Closed port' }).getByRole('button', { name: 'Send test message' }).click();
+    await page.locator('.error-summary').waitFor();
+    expect(await page.locator('.error-summary').innerText()).to.contain('The test message to Closed port was not delivered');
+    await browser!.shoot(page, 'channel-test-failed');
+    expect((await vigil.request('DELETE', `/v1/notification-channels/${created.body.channel.id}`, { key: seed.ownerKey })).status).to.equal(204);
+    await context.close();
+  });
+
   it('refuses an Email channel on a server without SMTP, in the API and the console alike', async () => {
     const api = await vigil.request('POST', '/v1/notification-channels', { key: seed.ownerKey, body: { project_id: seed.project, name: 'Mail', type: 'EMAIL', config: { to: ['ops@example.com'] } } });
     expect(api.status).to.equal(400);
@@ -180,7 +195,7 @@ describe('Console channels in a real browser', function () {
     await page.locator('tr', { hasText: 'Ops on call' }).getByRole('link', { name: 'Delete…' }).click();
     const text = await page.locator('main').innerText();
     expect(text).to.contain('Delete the channel Ops on call?');
-    expect(text).to.contain('The group Night shift loses it; its monitors Ledger export stop paging through it.');
+    expect(text).to.contain('The group Night shift loses it; its monitor Ledger export stops paging through it.');
     await fitsBothWidths(page, 'channel-delete-confirm');
     await page.getByRole('link', { name: 'Cancel' }).click();
     expect(await page.locator('tr', { hasText: 'Ops on call' }).count()).to.equal(1);

@@ -125,7 +125,7 @@ describe('Console groups and projects in a real browser', function () {
 
     await page.goto(`${vigil.url}${settings('groups')}/${seed.group}`);
     await page.getByRole('link', { name: 'Delete the group…' }).click();
-    expect(await page.locator('main').innerText()).to.contain('Nightly backup is routed to it and stop paging its channels');
+    expect(await page.locator('main').innerText()).to.contain('Nightly backup is routed to it and stops paging its channels');
     await fitsBothWidths(page, 'group-delete-confirm');
     await page.getByRole('link', { name: 'Cancel' }).click();
     expect((await vigil.request('GET', `/v1/notification-groups/${seed.group}`, { key: seed.ownerKey })).status).to.equal(200);

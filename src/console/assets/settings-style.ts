@@ -33,7 +33,8 @@ ul.check-list li { display: flex; gap: 8px; align-items: center; }
 ul.check-list label { font-weight: 400; overflow-wrap: anywhere; }
 ul.loss-list { margin: 8px 0 14px; padding-left: 22px; }
 ul.loss-list li + li { margin-top: 6px; }
-.danger-zone h2 { color: var(--down); }
+.danger-panel h2 { color: var(--down); }
+.field-error input, .field-error textarea, .field-error select { border: 2px solid var(--down); }
 textarea { max-width: 100%; }
 @media (max-width: 760px) {
   input[type=password] { min-width: 0; width: 100%; }

@@ -61,8 +61,8 @@ export function channelsPage(v: ChannelsView): Html {
 <caption class="visually-hidden">Notification channels of ${v.project.name}</caption>
 <thead><tr><th scope="col">Channel</th><th scope="col">Settings</th><th scope="col">Last page</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${v.rows.map(({ channel: c, settings, groups }) => html`<tr data-channel-id="${c.id}">
-<td data-label="Channel"><strong>${c.name}</strong> <span class="muted">${typeName(c.type)}</span>${c.is_default ? html` <span class="tag">default</span>` : null}${c.enabled ? null : html` <span class="tag tag-off">disabled</span>`}
-<span class="monitor-slug">${groups.length === 0 ? 'in no group' : html`in ${groups.map((g, i) => html`${i > 0 ? ', ' : ''}<a href="${base(v)}/groups/${g.id}">${g.name}</a>`)}`}</span></td>
+<td data-label="Channel"><strong>${c.name}</strong>${c.is_default ? html` <span class="tag">default</span>` : null}${c.enabled ? null : html` <span class="tag tag-off">disabled</span>`}
+<span class="monitor-slug">${typeName(c.type)} · ${groups.length === 0 ? 'in no group' : html`in ${groups.map((g, i) => html`${i > 0 ? ', ' : ''}<a href="${base(v)}/groups/${g.id}">${g.name}</a>`)}`}</span></td>
 <td data-label="Settings">${settingsList(c.type, settings)}</td>
 <td data-label="Last page">${deliveryState(c, v.now)}</td>
 <td class="row-actions">${v.canWrite ? html`<a class="button button-small button-secondary" href="${base(v)}/channels/${c.id}/edit">Edit<span class="visually-hidden"> ${c.name}</span></a>` : null}${v.canWrite ? postButton(v.viewer, `${base(v)}/channels/${c.id}/test`, 'Send test message') : null}${v.canDestroy ? html`<a class="button button-small button-warning" href="${base(v)}/channels/${c.id}/delete">Delete…<span class="visually-hidden"> ${c.name}</span></a>` : null}</td>
@@ -113,7 +113,8 @@ function configInput(v: ChannelFormView, name: string, field: ConfigField): Html
 
 function fieldHint(v: ChannelFormView, name: string, field: ConfigField): string {
   const lines = field.type === 'object' ? ' One header a line, as Name: value.' : field.type.startsWith('array') ? ' One a line.' : '';
-  const secret = !field.secret ? '' : v.storedSecrets.includes(name) ? ' Kept secret: leave it blank to keep the stored one.' : field.type === 'url' ? ' Kept secret: never shown again once saved.' : ' Kept secret: never shown again once saved, and not kept if the form comes back with a problem.';
+  const password = field.secret && field.type !== 'url' && field.type !== 'object';
+  const secret = !field.secret ? '' : v.storedSecrets.includes(name) ? ' Kept secret: leave it blank to keep the stored one.' : password ? ' Kept secret: never shown again once saved (type it again if the form comes back with a problem).' : ' Kept secret: never shown again once saved.';
   return `${field.description}.${lines}${secret}`;
 }
 
@@ -173,8 +174,8 @@ export function deleteChannelPage(v: DeleteChannelView): Html {
 <h2 id="delete-title">Delete the channel ${channel.name}?</h2>
 ${loses ? html`<p>Pages stop going through it at once. What routes to it now:</p>
 <ul class="loss-list">
-${v.groups.map((g) => html`<li>The group <a href="${base(v)}/groups/${g.id}">${g.name}</a> loses it${g.monitors.length > 0 ? html`; its monitors ${monitorLinks(g.monitors)} stop paging through it` : ' (no monitor uses the group)'}.</li>`)}
-${v.monitors.length > 0 ? html`<li>${monitorLinks(v.monitors)} ${v.monitors.length === 1 ? 'names' : 'name'} it directly and stop paging through it.</li>` : null}
+${v.groups.map((g) => html`<li>The group <a href="${base(v)}/groups/${g.id}">${g.name}</a> loses it${g.monitors.length > 0 ? html`; its ${g.monitors.length === 1 ? 'monitor' : 'monitors'} ${monitorLinks(g.monitors)} ${g.monitors.length === 1 ? 'stops' : 'stop'} paging through it` : ' (no monitor uses the group)'}.</li>`)}
+${v.monitors.length > 0 ? html`<li>${monitorLinks(v.monitors)} ${v.monitors.length === 1 ? 'names it directly and stops' : 'name it directly and stop'} paging through it.</li>` : null}
 </ul>
 <p class="warning-text">A monitor left with no channel pages no one.</p>`
   : html`<p>No group or monitor routes to it: nothing else changes.</p>`}

@@ -114,7 +114,7 @@ export function deleteGroupPage(v: SettingsFrame & { group: GroupDocument; monit
   return settingsPage(v, 'groups', `Delete ${g.name}`, html`<section class="panel narrow-panel" aria-labelledby="delete-title">
 <h2 id="delete-title">Delete the group ${g.name}?</h2>
 ${v.monitors.length > 0
-  ? html`<p>${links(v.monitors, (id) => `/monitors/${id}`)} ${v.monitors.length === 1 ? 'is' : 'are'} routed to it and stop paging its channels${v.channels.length > 0 ? html` (${v.channels.map((c) => c.name).join(', ')})` : null}.</p>
+  ? html`<p>${links(v.monitors, (id) => `/monitors/${id}`)} ${v.monitors.length === 1 ? 'is routed to it and stops' : 'are routed to it and stop'} paging its channels${v.channels.length > 0 ? html` (${v.channels.map((c) => c.name).join(', ')})` : null}.</p>
 <p class="warning-text">A monitor left with no group or channel pages no one.</p>`
   : html`<p>No monitor is routed to it.</p>`}
 <p>The channels themselves are kept. This cannot be undone.</p>

@@ -5,6 +5,8 @@ import { type Html, html } from '../html.js';
 import { type Viewer, csrfField, page } from '../layout.js';
 import { type SettingsFrame, settingsPage } from './settings.js';
 
+const TYPE_NAMES: Record<(typeof PROVISIONED_TYPES)[number], string> = { JOB_HEARTBEAT: 'Heartbeat', JOB_CRON: 'Cron', JOB_BASIC: 'Basic' };
+
 /** A refused form: the message in the form's words, the input at fault, and what was typed. */
 export interface Refused {
   error: string;
@@ -75,7 +77,7 @@ ${nameFields(refused, values)}
 <div class="form-grid">
 ${input('ap-max', 'ap_max_per_hour', 'At most, per hour', '1 to 1,000 monitors made this way each hour: a typo in a loop cannot fill the project.', 'number')}
 <div class="${fieldClass(refused, 'ap-type')}"><label for="ap-type">Type of monitor</label><p class="hint" id="ap-type-hint">Heartbeat: a ping every interval; cron: on a cron schedule; basic: no schedule, only failures.</p>
-<select id="ap-type" name="ap_type" aria-describedby="ap-type-hint">${PROVISIONED_TYPES.map((t) => html`<option value="${t}"${values['ap_type'] === t ? html` selected` : null}>${t}</option>`)}</select></div>
+<select id="ap-type" name="ap_type" aria-describedby="ap-type-hint">${PROVISIONED_TYPES.map((t) => html`<option value="${t}"${values['ap_type'] === t ? html` selected` : null}>${TYPE_NAMES[t]}</option>`)}</select></div>
 ${input('ap-schedule', 'ap_schedule', 'Schedule', 'An interval such as 1h or 15m for a heartbeat, a cron expression such as 0 3 * * * for cron.')}
 ${input('ap-timezone', 'ap_timezone', 'Time zone', 'Of a cron schedule, e.g. Europe/Paris or UTC.')}
 ${input('ap-grace', 'ap_grace', 'Grace (seconds)', 'How late a ping may be before the monitor is DOWN.', 'number')}
@@ -87,7 +89,7 @@ ${input('ap-grace', 'ap_grace', 'Grace (seconds)', 'How late a ping may be befor
 <p class="hint">Changing the project needs the MANAGER role and an account key with the manage_projects scope.</p>`;
   return settingsPage({ ...v, notice: refused ? null : v.notice }, 'project', 'Project', html`${errorSummary(refused)}
 <section class="panel narrow-panel" aria-labelledby="project-title"><h2 id="project-title">Project</h2>${form}</section>
-${v.canDestroy ? html`<section class="panel narrow-panel danger-zone" aria-labelledby="danger-title"><h2 id="danger-title">Delete the project</h2>
+${v.canDestroy ? html`<section class="panel narrow-panel danger-panel" aria-labelledby="danger-title"><h2 id="danger-title">Delete the project</h2>
 <p class="hint">Deletes the project with every monitor, ping, incident, channel, group and status page in it.</p>
 <a class="button button-warning" href="${base}/delete">Delete the project…</a></section>` : null}
 <p><a href="/new-project">Create another project</a></p>`);
