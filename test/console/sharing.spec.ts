@@ -181,7 +181,7 @@ describe('Badges & status pages in a real browser', function () {
   });
 
   it('deletes a status page only after a confirmation saying its address stops answering; Cancel keeps it', async () => {
-    const made = await vigil.request('POST', '/v1/status-pages', { key: seed.ownerKey, body: { project_id: seed.project, slug: 'acme-old', title: 'Old status', published: true, monitors: [{ monitor_id: seed.backup }] } });
+    const made = await vigil.request('POST', `/v1/projects/${seed.project}/status-pages`, { key: seed.ownerKey, body: { slug: 'acme-old', title: 'Old status', published: true, monitors: [{ monitor_id: seed.backup }] } });
     expect(made.status, made.text).to.equal(201);
     const context = await newContext();
     const page = await signIn(context, seed.ownerKey, `/projects/${seed.project}/sharing`);

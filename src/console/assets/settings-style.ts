@@ -36,6 +36,12 @@ ul.loss-list li + li { margin-top: 6px; }
 .danger-panel h2 { color: var(--down); }
 .field-error input, .field-error textarea, .field-error select { border: 2px solid var(--down); }
 textarea { max-width: 100%; }
+/* A long URL in a copy row scrolls inside its own box; one in a sentence wraps: neither widens the page. */
+.copy-row code { min-width: 0; }
+@media (max-width: 760px) {
+  .copy-row code { white-space: normal; overflow-wrap: anywhere; overflow: visible; }
+}
+p code, li code { overflow-wrap: anywhere; }
 @media (max-width: 760px) {
   input[type=password] { min-width: 0; width: 100%; }
   .form-actions { flex-wrap: wrap; }
