@@ -156,7 +156,7 @@ export async function sendTestMessage(deps: ApiDependencies, channel: ChannelDoc
 }
 
 export function notificationRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
-  const { readModels, commands, secrets } = deps;
+  const { readModels, commands } = deps;
   const outbound = deliveryGuard(deps);
 
   const gatedChannel = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
