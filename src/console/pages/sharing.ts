@@ -51,13 +51,13 @@ ${copyable('badge-project-md', 'Markdown', `![${project.name}](${base}.svg)`)}
 </div>
 ${v.monitors.length === 0
   ? html`<p class="muted">This project has no monitors yet; each gets a badge of its own.</p>`
-  : html`<div class="table-wrap"><table class="badge-table">
+  : html`<div class="table-wrap"><table class="badge-table stack-table">
 <caption class="visually-hidden">Badges of each monitor</caption>
 <thead><tr><th scope="col">Monitor</th><th scope="col">Badge</th><th scope="col">URLs</th></tr></thead>
 <tbody>${v.monitors.map((m, i) => html`<tr>
-<td><span class="monitor-name">${m.name}</span><span class="monitor-slug">${m.slug}</span></td>
-<td><img src="/badge/${badgeKey.badge_key}/${m.slug}.svg" alt="Badge of ${m.name}"></td>
-<td>${copyable(`badge-${i}-svg`, 'Image URL', `${base}/${m.slug}.svg`)}${copyable(`badge-${i}-md`, 'Markdown', `![${m.name}](${base}/${m.slug}.svg)`)}</td>
+<td data-label="Monitor"><span class="monitor-name">${m.name}</span><span class="monitor-slug">${m.slug}</span></td>
+<td data-label="Badge"><img src="/badge/${badgeKey.badge_key}/${m.slug}.svg" alt="Badge of ${m.name}"></td>
+<td data-label="URLs">${copyable(`badge-${i}-svg`, 'Image URL', `${base}/${m.slug}.svg`)}${copyable(`badge-${i}-md`, 'Markdown', `![${m.name}](${base}/${m.slug}.svg)`)}</td>
 </tr>`)}</tbody></table></div>
 <p class="hint">Each monitor also answers in the shields.io endpoint format at <code>${base}/&lt;slug&gt;.json</code>, for <code>https://img.shields.io/endpoint?url=…</code> with shields' own styles.</p>`}
 ${canManage ? html`<div class="danger-zone"><p class="hint">Replacing the key makes every badge URL above stop working (they answer 404) until you paste the new ones.</p>${rotate}</div>` : null}
