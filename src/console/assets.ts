@@ -8,6 +8,7 @@ import { CONSOLE_JS } from './assets/script.js';
 import { CONSOLE_CSS } from './assets/stylesheet.js';
 import { MONITOR_FORM_JS } from './assets/monitor-form-script.js';
 import { MONITOR_FORM_CSS } from './assets/monitor-form-style.js';
+import { SETTINGS_CSS } from './assets/settings-style.js';
 
 export interface Asset {
   /** Where it is served: its name carries a hash of its content, so it can be cached for a year. */
@@ -28,7 +29,7 @@ function hashed(name: string, extension: string, type: string, body: string): As
  * (which compiles only TypeScript) ships them and their hash is known at start-up.
  */
 export const ASSETS = {
-  css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS + FACTORS_CSS + MONITOR_FORM_CSS),
+  css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS + FACTORS_CSS + MONITOR_FORM_CSS + SETTINGS_CSS),
   js: hashed('console', 'js', 'text/javascript; charset=utf-8', CONSOLE_JS),
   /** Only on the monitor form's pages. */
   monitorForm: hashed('monitor-form', 'js', 'text/javascript; charset=utf-8', MONITOR_FORM_JS),

@@ -46,6 +46,9 @@ import { settingsRoutes } from './routes/settings.js';
 import { keyRoutes } from './routes/keys.js';
 import { memberRoutes } from './routes/members.js';
 import { invitationRoutes } from './routes/invitations.js';
+import { channelRoutes } from './routes/channels.js';
+import { groupRoutes } from './routes/groups.js';
+import { projectRoutes } from './routes/projects.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { accountRoutes } from './routes/account.js';
 import { passwordResetRoutes } from './routes/password-reset.js';
@@ -119,7 +122,7 @@ export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [
-  signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes,
+  signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, channelRoutes, groupRoutes, projectRoutes,
   keyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes,
 ];
 

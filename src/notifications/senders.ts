@@ -144,7 +144,7 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
                 version: '1.4',
                 body: [
                   { type: 'TextBlock', text: message.title, weight: 'Bolder', size: 'Medium', wrap: true },
-                  { type: 'TextBlock', text: message.payload.incident?.cause ?? message.text, wrap: true },
+                  { type: 'TextBlock', text: message.incident?.cause ?? message.text, wrap: true },
                 ],
               },
             },
@@ -161,7 +161,7 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
     case 'PAGERDUTY': {
       const base = optional(config, 'api_base') ?? 'https://events.pagerduty.com';
       const action = problem(message) ? 'trigger' : message.reason === 'acknowledged' ? 'acknowledge' : 'resolve';
-      const incident = message.payload.incident;
+      const incident = message.incident;
       return post(
         `${base.replace(/\/$/, '')}/v2/enqueue`,
         json({
@@ -173,11 +173,11 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
             ? {
                 payload: {
                   summary: message.text.slice(0, 1024),
-                  source: message.payload.monitor?.slug ?? 'vigil',
+                  source: message.monitor?.slug ?? 'vigil',
                   severity: 'critical',
-                  timestamp: message.payload.occurred_at,
-                  component: message.payload.monitor?.name ?? undefined,
-                  custom_details: { incident_id: message.incident_id, event: incident?.event, cause: incident?.cause, monitor_id: message.payload.monitor?.id },
+                  timestamp: message.occurred_at,
+                  component: message.monitor?.name ?? undefined,
+                  custom_details: { incident_id: message.incident_id, event: incident?.event, cause: incident?.cause, monitor_id: message.monitor?.id },
                 },
               }
             : {}),
@@ -194,7 +194,7 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
       if (problem(message)) {
         return post(
           `${base}/v2/alerts`,
-          json({ message: message.title.slice(0, 130), alias: message.incident_id, description: message.text.slice(0, 15000), priority: 'P1', source: 'Vigil', tags: [message.payload.incident?.event ?? 'INCIDENT'] }),
+          json({ message: message.title.slice(0, 130), alias: message.incident_id, description: message.text.slice(0, 15000), priority: 'P1', source: 'Vigil', tags: [message.incident?.event ?? 'INCIDENT'] }),
           auth,
           context,
           message,
@@ -212,7 +212,7 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
         `${server}/${encodeURIComponent(text(config, 'topic'))}`,
         {
           method: 'POST',
-          body: message.payload.incident?.cause ?? message.text,
+          body: message.incident?.cause ?? message.text,
           headers: {
             Title: message.subject.replace(/[^\x20-\x7e]/g, '').trim(),
             Priority: priority,
@@ -233,7 +233,7 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
           ...(optional(config, 'username') ? { username: text(config, 'username') } : {}),
           ...(optional(config, 'icon_url') ? { icon_url: text(config, 'icon_url') } : {}),
           ...(optional(config, 'channel') ? { channel: text(config, 'channel') } : {}),
-          attachments: [{ fallback: message.text, color, text: message.payload.incident?.cause ?? message.text, footer: `Incident ${message.incident_id}` }],
+          attachments: [{ fallback: message.text, color, text: message.incident?.cause ?? message.text, footer: `Incident ${message.incident_id}` }],
         }),
         {},
         context,
@@ -242,7 +242,7 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
     }
     case 'MATRIX': {
       const room = encodeURIComponent(text(config, 'room_id'));
-      const cause = message.payload.incident?.cause;
+      const cause = message.incident?.cause;
       return send(
         `${baseOf(config, 'homeserver', '')}/_matrix/client/v3/rooms/${room}/send/m.room.message/${encodeURIComponent(matrixTransactionId(message))}`,
         {
@@ -265,7 +265,7 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
         `${baseOf(config, 'server', '')}/message`,
         json({
           title: message.subject,
-          message: message.payload.incident?.cause ?? message.text,
+          message: message.incident?.cause ?? message.text,
           priority: problem(message) ? Number(config['priority'] ?? 8) : 4,
           extras: { 'client::display': { contentType: 'text/plain' } },
         }),
@@ -281,9 +281,9 @@ export async function deliver(type: ChannelType, config: Config, message: PageMe
           token: text(config, 'app_token'),
           user: text(config, 'user_key'),
           title: message.subject.slice(0, 250),
-          message: (message.payload.incident?.cause || message.text).slice(0, 1024),
+          message: (message.incident?.cause || message.text).slice(0, 1024),
           priority: problem(message) ? Number(config['priority'] ?? 1) : 0,
-          timestamp: Math.floor(Date.parse(message.payload.occurred_at) / 1000),
+          timestamp: Math.floor(Date.parse(message.occurred_at) / 1000),
           ...(device ? { device } : {}),
         }),
         {},

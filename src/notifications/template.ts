@@ -39,7 +39,7 @@ export interface TemplateView {
 }
 
 export function templateView(message: PageMessage): TemplateView {
-  const { incident, monitor } = message.payload;
+  const { incident, monitor } = message;
   return {
     event: message.payload.event,
     reason: message.reason,
@@ -47,8 +47,8 @@ export function templateView(message: PageMessage): TemplateView {
     subject: message.subject,
     text: message.text,
     idempotency_key: message.idempotency_key,
-    occurred_at: message.payload.occurred_at,
-    project_id: message.payload.project_id,
+    occurred_at: message.occurred_at,
+    project_id: message.project_id,
     incident: {
       id: message.incident_id,
       event: incident?.event ?? '',

@@ -113,8 +113,12 @@ describe('Badges & status pages in a real browser', function () {
     await page.getByLabel('Address', { exact: true }).fill('Not valid!');
     await page.getByRole('checkbox', { name: 'Nightly backup' }).check();
     await page.getByRole('button', { name: 'Create status page' }).click();
-    expect(await page.locator('.error-summary').innerText()).to.contain('Slug must be 2 to 50 lowercase letters');
-    expect(await page.locator('.error-summary a').getAttribute('href')).to.equal('#form-new');
+    // Named as the form names the field ("Address"), never as the API does ("slug").
+    expect(await page.locator('.error-summary').innerText()).to.contain('Address must be 2 to 50 lowercase letters');
+    expect(await page.locator('.error-summary').innerText()).to.not.match(/slug/i);
+    expect(await page.locator('.error-summary a').getAttribute('href')).to.equal('#new-slug');
+    expect(await page.getByLabel('Address', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
+    expect(await page.getByLabel('Address', { exact: true }).inputValue()).to.equal('Not valid!');
     expect(await page.locator('#form-new .error-message').innerText()).to.contain('This page was not saved');
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).to.equal('Acme status');
     expect(await page.getByRole('checkbox', { name: 'Nightly backup' }).isChecked()).to.equal(true);
@@ -173,6 +177,32 @@ describe('Badges & status pages in a real browser', function () {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${vigil.url}/status/acme`);
     await shoot(page, 'status-page-narrow');
+    await context.close();
+  });
+
+  it('deletes a status page only after a confirmation saying its address stops answering; Cancel keeps it', async () => {
+    const made = await vigil.request('POST', `/v1/projects/${seed.project}/status-pages`, { key: seed.ownerKey, body: { slug: 'acme-old', title: 'Old status', published: true, monitors: [{ monitor_id: seed.backup }] } });
+    expect(made.status, made.text).to.equal(201);
+    const context = await newContext();
+    const page = await signIn(context, seed.ownerKey, `/projects/${seed.project}/sharing`);
+    const row = page.locator('.status-page-list > li', { hasText: 'Old status' });
+    await row.getByRole('link', { name: 'Delete… Old status' }).click();
+    const text = await page.locator('main').innerText();
+    expect(text).to.contain('Delete the status page Old status?');
+    expect(text).to.contain(`${vigil.url}/status/acme-old answers “not found” at once`);
+    expect(text).to.contain('The monitors themselves, their incidents and their notes are kept.');
+    await accessible(page);
+    await shoot(page, 'status-page-delete-confirm');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    expect((await vigil.request('GET', '/status/acme-old')).status).to.equal(200);
+    await row.getByRole('link', { name: 'Delete… Old status' }).click();
+    await page.getByRole('button', { name: 'Delete the status page' }).click();
+    await page.waitForURL(/done=deleted/);
+    expect((await vigil.request('GET', '/status/acme-old')).status).to.equal(404);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).to.be.at.most(390);
+    await accessible(page);
+    await shoot(page, 'sharing-narrow');
     await context.close();
   });
 

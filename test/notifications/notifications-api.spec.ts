@@ -61,6 +61,16 @@ describe('Notification channels and groups API', () => {
     expect(read.body.channel.config_fields_set).to.deep.equal(['secret', 'url']);
   });
 
+  it('refuses an EMAIL channel when this server has no SMTP server, rather than failing at the first page', async () => {
+    const refused = await createChannel({ name: 'Mail', type: 'EMAIL', config: { to: ['ops@example.com'] } });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.error).to.equal('type EMAIL is not available on this server: email is sent through an SMTP server and this Vigil has none (its operator sets one with VIGIL_SMTP_HOST)');
+    // A bad config is still named first.
+    expect((await createChannel({ name: 'Mail', type: 'EMAIL', config: { to: ['not an address'] } })).body.error).to.match(/^config\.to\[0\]/);
+    const channels = await vigil.request('GET', `/v1/notification-channels?project_id=${projectId}`, { key });
+    expect(channels.body.map((c: { type: string }) => c.type)).to.not.include('EMAIL');
+  });
+
   it('checks each config against its type, naming the field', async () => {
     const missing = await createChannel({ name: 'Bad', type: 'TELEGRAM', config: { chat_id: '42' } });
     expect(missing).to.deep.include({ status: 400, body: { error: 'config.bot_token is required' } });

@@ -2,7 +2,7 @@ import type { Router } from '@koa/router';
 import * as t from 'io-ts';
 import { attachChannel, createChannel, createGroup, deleteChannel, deleteGroup, detachChannel, newWebhookSecret, sealConfig, updateChannel, updateGroup } from '../../app/notifications.js';
 import type { ChannelType } from '../../domain/notifications/channel.js';
-import { pageMessage } from '../../notifications/message.js';
+import { testMessage } from '../../notifications/message.js';
 import { DeliveryError, deliver } from '../../notifications/senders.js';
 import { type OutboundGuard, guardFor } from '../../outbound/guard.js';
 import { getProject } from '../../queries/projects.js';
@@ -83,9 +83,19 @@ export function newChannelConfig(type: ChannelType, raw: unknown, outbound: Outb
   return { config, generatedSecret };
 }
 
+/** Why a channel of this type cannot be made on this server, or null when it can. */
+export function channelTypeUnavailable(deps: ApiDependencies, type: ChannelType): string | null {
+  return type === 'EMAIL' && deps.config.smtp === null
+    ? 'email is sent through an SMTP server and this Vigil has none (its operator sets one with VIGIL_SMTP_HOST)'
+    : null;
+}
+
 /** Creates a channel from a create request on a project the caller has passed the WRITE gate for. */
 export async function addChannel(deps: ApiDependencies, state: VigilState, projectId: string, body: t.TypeOf<typeof CreateChannelBody>, outbound: OutboundGuard) {
   const { config, generatedSecret } = newChannelConfig(body.type, body.config, outbound);
+  // After the config's own checks, so a bad field is named first; refused here, not on the first page at 3 a.m.
+  const unavailable = channelTypeUnavailable(deps, body.type);
+  if (unavailable) throw badRequest(`type ${body.type} is not available on this server: ${unavailable}`);
   const { channelId, position } = await createChannel(
     deps.commands,
     {
@@ -97,6 +107,25 @@ export async function addChannel(deps: ApiDependencies, state: VigilState, proje
   );
   await settled(deps, position, state);
   return { channelId, generatedSecret };
+}
+
+/** Changes a channel as `PATCH /v1/notification-channels/<id>` does; the caller has passed the WRITE gate. */
+export async function changeChannel(deps: ApiDependencies, state: VigilState, channel: ChannelDocument, body: t.TypeOf<typeof UpdateChannelBody>, outbound: OutboundGuard): Promise<void> {
+  const { commands, secrets } = deps;
+  if (body.type !== undefined && body.type !== channel.type) throw badRequest('type cannot be changed; create a new channel instead');
+  const config = body.config !== undefined ? configFor(channel.type, body.config) : null;
+  if (config) assertDeliverable(channel.type, config, outbound);
+  // A webhook's signing secret is shown only when made: a new config that names none keeps the
+  // one its receiver verifies with, rather than sending unsigned.
+  if (config && channel.type === 'WEBHOOK' && config['secret'] === undefined) config['secret'] = secrets.openConfig(channel.config_sealed)['secret'];
+  const changes = {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+    ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
+    ...(config ? sealConfig(secrets, config) : {}),
+  };
+  const outcome = await updateChannel(commands, channel.id, changes, actorOf(state));
+  await settled(deps, outcome.position, state);
 }
 
 export interface TestOutcome {
@@ -112,13 +141,7 @@ export async function sendTestMessage(deps: ApiDependencies, channel: ChannelDoc
   const config = secrets.openConfig(channel.config_sealed);
   assertDeliverable(channel.type, config, outbound);
   const now = commands.clock().toISOString();
-  const message = pageMessage({
-    pageId: `test.${now}`, channelId: channel.id, reason: 'opened', incidentId: `test-${channel.id}`, projectId: channel.project_id,
-    incident: null, monitor: null, occurredAt: now,
-  });
-  message.title = `🧪 Test message from Vigil for channel "${channel.name}"`;
-  message.subject = `[Vigil] Test message for channel "${channel.name}"`;
-  message.text = `${message.title}: if you can read this, paging reaches you.`;
+  const message = testMessage({ channelId: channel.id, channelName: channel.name, projectId: channel.project_id, occurredAt: now });
   try {
     await deliver(channel.type, config, message, {
       timeoutMs: 10_000,
@@ -133,7 +156,7 @@ export async function sendTestMessage(deps: ApiDependencies, channel: ChannelDoc
 }
 
 export function notificationRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
-  const { readModels, commands, secrets } = deps;
+  const { readModels, commands } = deps;
   const outbound = deliveryGuard(deps);
 
   const gatedChannel = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
@@ -192,21 +215,7 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
 
   router.patch('/notification-channels/:channelId', async (ctx) => {
     const channel = await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
-    const body = decode(UpdateChannelBody, ctx.request.body);
-    if (body.type !== undefined && body.type !== channel.type) throw badRequest('type cannot be changed; create a new channel instead');
-    const config = body.config !== undefined ? configFor(channel.type, body.config) : null;
-    if (config) assertDeliverable(channel.type, config, outbound);
-    // A webhook's signing secret is shown only when made: a new config that names none keeps the
-    // one its receiver verifies with, rather than sending unsigned.
-    if (config && channel.type === 'WEBHOOK' && config['secret'] === undefined) config['secret'] = secrets.openConfig(channel.config_sealed)['secret'];
-    const changes = {
-      ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
-      ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
-      ...(config ? sealConfig(secrets, config) : {}),
-    };
-    const outcome = await updateChannel(commands, channel.id, changes, actorOf(ctx.state));
-    await settled(deps, outcome.position, ctx.state);
+    await changeChannel(deps, ctx.state, channel, decode(UpdateChannelBody, ctx.request.body), outbound);
     ctx.body = { channel: await freshChannel(channel.id) };
   });
 

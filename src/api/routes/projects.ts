@@ -41,6 +41,38 @@ export async function addProjectMember(deps: ApiDependencies, state: VigilState,
   return { member, user };
 }
 
+/** Who may create a project (and become its owner): any user, with an account key that may manage projects. */
+export const CREATE = { scope: 'manage_projects', accountKeyOnly: true } as const;
+
+/** Creates a project owned by the caller, as `POST /v1/projects` does; the caller has passed the CREATE gate. */
+export async function newProject(deps: ApiDependencies, state: VigilState, body: t.TypeOf<typeof CreateProjectBody>): Promise<string> {
+  const { projectId, position } = await createProject(deps.commands, { name: body.name, description: body.description ?? '', owner_id: state.caller.userId }, actorOf(state));
+  await settled(deps, position, state);
+  return projectId;
+}
+
+/** Who may delete a project: its owner, with an account key that has the destroy scope. */
+export const DESTROY = { scope: 'destroy', accountKeyOnly: true, minimumRole: 'OWNER' } as const;
+
+/** Changes a project as `PATCH /v1/projects/<id>` does; the caller has passed the MANAGE gate. */
+export async function changeProject(deps: ApiDependencies, state: VigilState, projectId: string, patch: t.TypeOf<typeof UpdateProjectBody>): Promise<void> {
+  const { auto_provisioning, ...body } = patch;
+  // The setting first: refused (defaults that could make no monitor), it leaves the rest unchanged too.
+  const configured = auto_provisioning ? await configureAutoProvisioning(deps.commands, { project_id: projectId, patch: auto_provisioning }, actorOf(state)) : null;
+  const outcome = await updateProject(deps.commands, { project_id: projectId, ...body }, actorOf(state));
+  await settled(deps, outcome.position ?? configured?.position ?? null, state);
+}
+
+/** Deletes a project and everything in it, as `DELETE /v1/projects/<id>` does; the caller has passed the DESTROY gate. */
+export async function removeProject(deps: ApiDependencies, state: VigilState, projectId: string): Promise<void> {
+  // Everything in the project goes with it: its monitors, and with them their pings and incidents.
+  for (const monitor of await listMonitors(deps.readModels, projectId)) {
+    await settled(deps, await deleteMonitor(deletion(deps), monitor.id, null, actorOf(state)), state);
+  }
+  const outcome = await deleteProject(deps.commands, { project_id: projectId }, actorOf(state));
+  await settled(deps, outcome.position, state);
+}
+
 export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
 
@@ -67,14 +99,8 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
   });
 
   router.post('/projects', async (ctx) => {
-    await gate(readModels, ctx.state.caller, { scope: 'manage_projects', accountKeyOnly: true }, null);
-    const body = decode(CreateProjectBody, ctx.request.body);
-    const { projectId, position } = await createProject(
-      commands,
-      { name: body.name, description: body.description ?? '', owner_id: ctx.state.caller.userId },
-      actorOf(ctx.state),
-    );
-    await settled(deps, position, ctx.state);
+    await gate(readModels, ctx.state.caller, CREATE, null);
+    const projectId = await newProject(deps, ctx.state, decode(CreateProjectBody, ctx.request.body));
     ctx.status = 201;
     ctx.body = { project: await projectOr404(projectId, true) };
   });
@@ -82,23 +108,14 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
   router.patch('/projects/:projectId', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, MANAGE, projectId);
-    const { auto_provisioning, ...body } = decode(UpdateProjectBody, ctx.request.body);
-    // The setting first: refused (defaults that could make no monitor), it leaves the rest unchanged too.
-    const configured = auto_provisioning ? await configureAutoProvisioning(commands, { project_id: projectId, patch: auto_provisioning }, actorOf(ctx.state)) : null;
-    const outcome = await updateProject(commands, { project_id: projectId, ...body }, actorOf(ctx.state));
-    await settled(deps, outcome.position ?? configured?.position ?? null, ctx.state);
+    await changeProject(deps, ctx.state, projectId, decode(UpdateProjectBody, ctx.request.body));
     ctx.body = { project: await projectOr404(projectId, true) };
   });
 
   router.delete('/projects/:projectId', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
-    await gate(readModels, ctx.state.caller, { scope: 'destroy', accountKeyOnly: true, minimumRole: 'OWNER' }, projectId);
-    // Everything in the project goes with it: its monitors, and with them their pings and incidents.
-    for (const monitor of await listMonitors(readModels, projectId)) {
-      await settled(deps, await deleteMonitor(deletion(deps), monitor.id, null, actorOf(ctx.state)), ctx.state);
-    }
-    const outcome = await deleteProject(commands, { project_id: projectId }, actorOf(ctx.state));
-    await settled(deps, outcome.position, ctx.state);
+    await gate(readModels, ctx.state.caller, DESTROY, projectId);
+    await removeProject(deps, ctx.state, projectId);
     ctx.status = 204;
   });
 

@@ -15,9 +15,10 @@ export function projectsPage(viewer: Viewer, projects: readonly ProjectSummary[]
   return page({
     title: 'Projects',
     viewer,
-    body: html`<div class="page-head"><div><h1>Projects</h1><p class="lede">${plural(projects.length, 'project')} ${byKey ? 'this key can see' : 'you are a member of'}.</p></div></div>
+    body: html`<div class="page-head"><div><h1>Projects</h1><p class="lede">${plural(projects.length, 'project')} ${byKey ? 'this key can see' : 'you are a member of'}.</p></div>
+<div class="actions"><a class="button button-primary" href="/new-project">New project</a></div></div>
 ${projects.length === 0
-  ? html`<div class="panel"><p>${byKey ? 'This key reaches no project yet.' : 'You are not a member of any project yet.'} Ask a project's owner for an invitation.</p></div>`
+  ? html`<div class="panel"><p>${byKey ? 'This key reaches no project yet.' : 'You are not a member of any project yet.'} <a href="/new-project">Create a project</a> (you become its owner), or ask a project's owner for an invitation.</p></div>`
   : html`<div class="table-wrap"><table>
 <caption class="visually-hidden">Projects</caption>
 <thead><tr><th scope="col">Project</th><th scope="col" class="hide-narrow">Your role</th><th scope="col" class="num">Monitors</th><th scope="col">Status</th></tr></thead>

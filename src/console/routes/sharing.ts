@@ -15,7 +15,7 @@ import { DomainError } from '../../domain/errors.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { getProject } from '../../queries/projects.js';
 import { badgeKeyOfProject, getStatusPage, listStatusPages } from '../../queries/status-pages.js';
-import { type StatusPageDraft, sharingPage } from '../pages/sharing.js';
+import { type StatusPageDraft, deleteStatusPagePage, sharingPage } from '../pages/sharing.js';
 import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, doneNotice, render } from '../routes.js';
 
 const READ = { scope: 'read' } as const;
@@ -61,12 +61,29 @@ const bodyOf = (draft: StatusPageDraft) => ({
   monitors: [...draft.monitors].map(([monitor_id, name]) => ({ monitor_id, display_name: name.trim() === '' ? null : name.trim() })),
 });
 
+/**
+ * An API refusal in the form's words: its "Address" field is the API's `slug`, and a monitor's
+ * public name is `monitors[<i>].display_name`. `names`: the chosen monitors, in the body's order.
+ */
+export function inFormWords(error: string, names: readonly string[]): { message: string; field: string | null } {
+  const field = /^slug\b/.test(error) || /address .* is taken/.test(error) ? 'slug' : /^title\b/.test(error) ? 'title' : /^description\b/.test(error) ? 'description' : null;
+  const message = error
+    .replace(/^slug\b/, 'Address')
+    .replace(/choose another slug/, 'choose another address')
+    .replace(/^title\b/, 'Title')
+    .replace(/^description\b/, 'Description')
+    .replace(/^monitors\[(\d+)\]\.display_name\b/, (_, i: string) => `Public name of ${names[Number(i)] ?? 'a monitor'}`)
+    .replace(/^monitors\[(\d+)\]\.monitor_id\b/, 'Monitors shown')
+    .replace(/^monitors\b/, 'Monitors shown');
+  return { message: message.charAt(0).toUpperCase() + message.slice(1), field };
+}
+
 /** The "Badges & status pages" page of a project (`/projects/<id>/sharing`) and its forms. */
 export const sharingRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const { router, deps, signedIn, may } = kit;
   const { readModels, commands } = deps;
 
-  async function show(ctx: Context & { state: ConsoleState }, projectId: string, refused: { form: string; error: string; draft: StatusPageDraft; status: number } | null) {
+  async function show(ctx: Context & { state: ConsoleState }, projectId: string, refused: { form: string; error: string; field: string | null; draft: StatusPageDraft; status: number } | null) {
     ctx.set('Cache-Control', 'no-store');
     const project = await getProject(readModels, projectId);
     if (!project) throw new HttpError(404, 'project not found');
@@ -94,8 +111,9 @@ export const sharingRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     } catch (error) {
       const refusal = error instanceof HttpError || error instanceof DomainError ? errorResponse(error) : null;
       if (!refusal || (refusal.status !== 400 && refusal.status !== 409)) throw error;
-      const message = refusal.body.error;
-      await show(ctx, projectId, { form, error: message.charAt(0).toUpperCase() + message.slice(1), draft, status: refusal.status });
+      const monitors = await listMonitors(readModels, projectId);
+      const { message, field } = inFormWords(refusal.body.error, [...draft.monitors.keys()].map((id) => monitors.find((m) => m.id === id)?.name ?? id));
+      await show(ctx, projectId, { form, error: message, field, draft, status: refusal.status });
     }
   }
 
@@ -147,6 +165,15 @@ export const sharingRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       await settled(deps, await updateStatusPage(commands, page.id, patch, actorOf(ctx.state)));
       back(ctx, projectId, 'saved');
     });
+  });
+
+  router.get('/projects/:projectId/sharing/status-pages/:statusPageId/delete', signedIn, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    const statusPage = await gatedPage(ctx.state, projectId, ctx.params['statusPageId']);
+    const project = await getProject(readModels, projectId);
+    if (!project) throw new HttpError(404, 'project not found');
+    render(ctx, deleteStatusPagePage({ viewer: ctx.state.viewer, project, statusPage, origin: `${ctx.protocol}://${ctx.host}` }));
   });
 
   router.post('/projects/:projectId/sharing/status-pages/:statusPageId/delete', signedIn, async (ctx) => {
