@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CONSOLE_JS } from './assets/script.js';
 import { CONSOLE_CSS } from './assets/stylesheet.js';
+import { STATES_CSS } from './assets/stylesheet-states.js';
 
 export interface Asset {
   /** Where it is served: its name carries a hash of its content, so it can be cached for a year. */
@@ -21,7 +22,7 @@ function hashed(name: string, extension: string, type: string, body: string): As
  * (which compiles only TypeScript) ships them and their hash is known at start-up.
  */
 export const ASSETS = {
-  css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS),
+  css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS + STATES_CSS),
   js: hashed('console', 'js', 'text/javascript; charset=utf-8', CONSOLE_JS),
 } as const;
 

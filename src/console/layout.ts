@@ -71,12 +71,15 @@ ${body}
 `;
 }
 
-export function statusBadge(status: 'UP' | 'DOWN' | 'PAUSED' | 'WAITING'): Html {
+export function statusBadge(status: keyof typeof STATUS_TEXT): Html {
   const text = STATUS_TEXT[status];
   return html`<span class="status status-${status.toLowerCase()}">${text}</span>`;
 }
 
-export const STATUS_TEXT = { UP: 'UP', DOWN: 'DOWN', PAUSED: 'PAUSED', WAITING: 'Waiting for first ping' } as const;
+/** The console's words for a monitor's state (src/queries/monitor-state.ts); docs/concepts.md says what each means. */
+export const STATUS_TEXT = {
+  UP: 'UP', DEGRADED: 'DEGRADED', LATE: 'LATE', DOWN: 'DOWN', MAINTENANCE: 'MAINTENANCE', PAUSED: 'PAUSED', WAITING: 'Waiting for first ping',
+} as const;
 
 export function incidentBadge(status: 'OPEN' | 'ACKNOWLEDGED' | 'RESOLVED'): Html {
   return html`<span class="status status-${status.toLowerCase()}">${status}</span>`;

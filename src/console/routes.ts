@@ -32,7 +32,7 @@ import { type Html, html } from './html.js';
 import { type Viewer, page } from './layout.js';
 import { LiveStreams } from './live.js';
 import { consoleRateLimit } from './rate-limit.js';
-import { displayStatus, monitorActivity, monitorOverviews } from './overview.js';
+import { displayStatuses, monitorActivity, monitorOverviews } from './overview.js';
 import { RecentRuns } from '../queries/recent-runs.js';
 import { shownNextExpected } from '../api/representations/monitors.js';
 import { dashboardPage } from './pages/dashboard.js';
@@ -84,7 +84,10 @@ const DONE = {
 } as const;
 
 const SignInQuery = t.partial({ next: t.string, ended: t.string });
-const DashboardQuery = t.partial({ status: t.keyof({ '': null, UP: null, DOWN: null, PAUSED: null, WAITING: null }), q: BoundedString(0, 200) });
+const DashboardQuery = t.partial({
+  status: t.keyof({ '': null, UP: null, DEGRADED: null, LATE: null, DOWN: null, MAINTENANCE: null, PAUSED: null, WAITING: null }),
+  q: BoundedString(0, 200),
+});
 const DoneQuery = t.partial({ done: t.string });
 
 /** Only the console's own pages may be where sign-in leads: never another site, never a protocol-relative URL. */
@@ -146,9 +149,10 @@ function retryAdvice(headers: Record<string, string> | undefined): string {
 }
 
 /** What `monitor` depends on (in the order set; one deleted since is not shown) and what depends on it. */
-async function relatedMonitors(readModels: ApiDependencies['readModels'], monitor: MonitorDocument): Promise<{ dependencies: RelatedMonitor[]; dependents: RelatedMonitor[] }> {
-  const related = (doc: MonitorDocument): RelatedMonitor => ({ id: doc.id, name: doc.name, status: displayStatus(doc) });
+async function relatedMonitors(readModels: ApiDependencies['readModels'], monitor: MonitorDocument, now: Date): Promise<{ dependencies: RelatedMonitor[]; dependents: RelatedMonitor[] }> {
   const [dependencies, dependents] = await Promise.all([monitorsOf(readModels, monitor.depends_on ?? []), dependentsOf(readModels, monitor)]);
+  const statuses = await displayStatuses(readModels, [...dependencies, ...dependents], now);
+  const related = (doc: MonitorDocument): RelatedMonitor => ({ id: doc.id, name: doc.name, status: statuses.get(doc.id) ?? 'UP' });
   return { dependencies: dependencies.map(related), dependents: dependents.map(related) };
 }
 
@@ -382,7 +386,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const project = await getProject(readModels, projectId);
     if (!project) throw new HttpError(404, 'project not found');
     const query = decode(DashboardQuery, ctx.query, 'query');
-    const overviews = await monitorOverviews(readModels, recentRuns, projectId, await listMonitors(readModels, projectId));
+    const overviews = await monitorOverviews(readModels, recentRuns, await listMonitors(readModels, projectId), clock());
     const projectCount = (await reachableProjectRoles(ctx.state.caller)).size;
     render(ctx, dashboardPage({
       viewer: ctx.state.viewer, project, overviews, now: clock(), projectCount,
@@ -419,10 +423,10 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       may(ctx.state.caller, MANAGE_MONITOR, monitor.project_id),
       isUptime ? Promise.resolve([]) : recentUnheard(commands.events, monitor.id, PINGS_SHOWN),
     ]);
-    const related = await relatedMonitors(readModels, monitor);
+    const [related, statuses] = await Promise.all([relatedMonitors(readModels, monitor, now), displayStatuses(readModels, [monitor], now)]);
     render(ctx, monitorPage({
       viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage, ...related,
-      status: displayStatus(monitor), lastSeenAt: activity.lastSeenAt, runs: activity.runs,
+      status: statuses.get(monitor.id) ?? 'UP', lastSeenAt: activity.lastSeenAt, runs: activity.runs,
       upcoming: shownNextExpected(monitor) === null ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
       pings: pings.pings, unheard, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),
       uptimeDays: isUptime ? await uptimeByDay(monitor.id, now) : null,

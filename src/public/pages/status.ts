@@ -31,7 +31,10 @@ ${options.body}
 
 const PAST_SHOWN = 50;
 
-const STATE_TEXT: Record<PublicState, string> = { up: 'Operational', late: 'Late', down: 'Down', paused: 'Paused', new: 'No data yet' };
+/** The state's words on a status page; the badge says the state itself (`up`, `late`, `maintenance`, …). */
+export const STATE_TEXT: Record<PublicState, string> = {
+  up: 'Operational', degraded: 'Degraded', late: 'Late', down: 'Down', maintenance: 'Under maintenance', paused: 'Paused', new: 'No data yet',
+};
 
 /** What happened, in the public's words; the incident's own cause (error texts, addresses) stays private. */
 const KIND_TEXT: Record<IncidentKind, string> = {
@@ -42,15 +45,23 @@ const KIND_TEXT: Record<IncidentKind, string> = {
   SSL_EXPIRING: 'TLS certificate about to expire',
 };
 
+/** The page's banner for its worst state: its tone (a colour) and its words. */
+const BANNERS: Record<PublicState, [string, string]> = {
+  down: ['down', 'Major outage'],
+  late: ['late', 'Some systems are late to report'],
+  degraded: ['late', 'Some systems are degraded'],
+  maintenance: ['maintenance', 'Under maintenance'],
+  up: ['up', 'All systems operational'],
+  new: ['none', 'Waiting for the first data'],
+  paused: ['none', 'Monitoring is paused'],
+};
+
 function banner(view: StatusView): Html {
   const downs = view.monitors.filter((m) => m.state === 'down').length;
   const [tone, text]: [string, string] =
     view.overall === null ? ['none', 'No monitors are shown on this page yet']
-      : view.overall === 'down' ? (downs === view.monitors.length ? ['down', 'Major outage'] : ['partial', 'Partial outage'])
-        : view.overall === 'late' ? ['late', 'Some systems are late to report']
-          : view.overall === 'paused' ? ['none', 'Monitoring is paused']
-            : view.overall === 'new' ? ['none', 'Waiting for the first data']
-              : ['up', 'All systems operational'];
+      : view.overall === 'down' && downs < view.monitors.length ? ['partial', 'Partial outage']
+        : BANNERS[view.overall];
   return html`<div class="status-banner banner-${tone}"><span class="banner-mark" aria-hidden="true"></span><p class="banner-text">${text}</p></div>`;
 }
 
