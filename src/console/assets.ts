@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CONSOLE_JS } from './assets/script.js';
+import { FAVICON_SVG } from './assets/favicon.js';
 import { CONSOLE_CSS } from './assets/stylesheet.js';
 import { STATES_CSS } from './assets/stylesheet-states.js';
 
@@ -18,12 +19,13 @@ function hashed(name: string, extension: string, type: string, body: string): As
 }
 
 /**
- * The stylesheet and the script, kept as modules rather than loose files so that the build
+ * The stylesheet, the script and the icon, kept as modules rather than loose files so that the build
  * (which compiles only TypeScript) ships them and their hash is known at start-up.
  */
 export const ASSETS = {
   css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS + STATES_CSS),
   js: hashed('console', 'js', 'text/javascript; charset=utf-8', CONSOLE_JS),
+  favicon: hashed('favicon', 'svg', 'image/svg+xml', FAVICON_SVG),
 } as const;
 
 export const ASSET_PATH = `${PREFIX}:file`;

@@ -43,6 +43,7 @@ export function page(options: { title: string; viewer: Viewer | null; crumbs?: r
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${title} · Vigil</title>
+<link rel="icon" href="${ASSETS.favicon.path}" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS.css.path}">
 <script type="module" src="${ASSETS.js.path}"></script>
 </head>

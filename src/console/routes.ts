@@ -24,9 +24,11 @@ import { dependentsOf, getMonitor, listMonitors, monitorsOf, pagedFind } from '.
 import { pingPage, recentPings, recentUnheard } from '../queries/pings.js';
 import { getProject, projectDetails, projectIdsOfUser } from '../queries/projects.js';
 import { incidentTimeline } from '../queries/timeline.js';
+import { recentChecks } from '../queries/check-log.js';
+import { channelNames } from './timeline.js';
 import { checkHours, periodStart, summarize } from '../queries/uptime.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../queries/warnings.js';
-import { ASSET_PATH, assetNamed } from './assets.js';
+import { ASSETS, ASSET_PATH, assetNamed } from './assets.js';
 import { ActionForm, SignInForm, readForm } from './forms.js';
 import { type Html, html } from './html.js';
 import { type Viewer, page } from './layout.js';
@@ -301,6 +303,13 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     ctx.body = asset.body;
   });
 
+  // Browsers ask for /favicon.ico by themselves, whatever the page links: the same icon, for a day.
+  router.get('/favicon.ico', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.type = ASSETS.favicon.type;
+    ctx.body = ASSETS.favicon.body;
+  });
+
   router.get('/sign-in', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const query = decode(SignInQuery, ctx.query, 'query');
@@ -415,20 +424,21 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     if (!project) throw new HttpError(404, 'monitor not found');
     const now = clock();
     const isUptime = isUptimeType(monitor.type);
-    const [activity, pings, incidents, warningPings, canManage, unheard] = await Promise.all([
+    const [activity, pings, incidents, warningPings, canManage, unheard, checks] = await Promise.all([
       monitorActivity(commands.events, monitor, CHART_RUNS),
       isUptime ? Promise.resolve({ pings: [] }) : pingPage(commands.events, monitor.id, {}, { page: 1, limit: PINGS_SHOWN }),
       pagedFind<IncidentDocument>(readModels, 'incidents', { monitor_id: monitor.id }, [['started_at', -1]], { page: 1, limit: INCIDENTS_SHOWN }),
       recentPings(commands.events, monitor.id, new Date(now.getTime() - WARNING_WINDOW_DAYS * 86_400_000).toISOString(), WARNING_MAX_PINGS),
       may(ctx.state.caller, MANAGE_MONITOR, monitor.project_id),
       isUptime ? Promise.resolve([]) : recentUnheard(commands.events, monitor.id, PINGS_SHOWN),
+      isUptime ? recentChecks(readModels, monitor.id, PINGS_SHOWN) : Promise.resolve([]),
     ]);
     const [related, statuses] = await Promise.all([relatedMonitors(readModels, monitor, now), displayStatuses(readModels, [monitor], now)]);
     render(ctx, monitorPage({
       viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage, ...related,
       status: statuses.get(monitor.id) ?? 'UP', lastSeenAt: activity.lastSeenAt, runs: activity.runs,
       upcoming: shownNextExpected(monitor) === null ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
-      pings: pings.pings, unheard, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),
+      pings: pings.pings, checks, unheard, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),
       uptimeDays: isUptime ? await uptimeByDay(monitor.id, now) : null,
       maintenance: await monitorMaintenance(readModels, monitor, now.toISOString()),
     }));
@@ -451,14 +461,15 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     if (ctx.query['as_of'] !== undefined) return next();
     ctx.set('Cache-Control', 'no-store');
     const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], READ);
-    const [timeline, monitor, project, canAct] = await Promise.all([
+    const [timeline, monitor, project, canAct, channels] = await Promise.all([
       incidentTimeline(readModels, commands.events, incident.id, incident.project_id),
       getMonitor(readModels, incident.monitor_id),
       getProject(readModels, incident.project_id),
       may(ctx.state.caller, ACT_ON_INCIDENT, incident.project_id),
+      channelNames(readModels, incident.project_id),
     ]);
     render(ctx, incidentPage({
-      viewer: ctx.state.viewer, notice: doneNotice(ctx), incident, projectName: project?.name ?? 'Project', entries: timeline.entries, canAct, monitorExists: monitor !== null, now: clock(),
+      viewer: ctx.state.viewer, notice: doneNotice(ctx), incident, projectName: project?.name ?? 'Project', entries: timeline.entries, channels, canAct, monitorExists: monitor !== null, now: clock(),
     }));
   });
 

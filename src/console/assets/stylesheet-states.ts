@@ -30,7 +30,9 @@ export const STATES_CSS = `
 .timeline .page-failed { color: var(--down); font-weight: 600; }
 .timeline details.internal { margin-top: 4px; font-size: 0.85rem; }
 .timeline details.internal summary { cursor: pointer; color: var(--muted); }
-.timeline details.internal ol { margin: 4px 0 0; padding-left: 18px; }
+.timeline details.internal ol { margin: 4px 0 0; padding-left: 18px; border: 0; }
+.timeline details.internal li { padding: 0 0 4px; overflow-wrap: anywhere; }
+.timeline details.internal li::before { content: none; }
 .check-up { color: var(--up); font-weight: 700; }
 .check-down { color: var(--down); font-weight: 700; }
 td.error-text { overflow-wrap: anywhere; }

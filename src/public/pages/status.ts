@@ -1,7 +1,7 @@
 import { ASSETS } from '../../console/assets.js';
 import { duration, utc } from '../../console/format.js';
+import { INCIDENT_WORDS } from '../../console/timeline.js';
 import { type Fragment, type Html, html, trustedHtml } from '../../console/html.js';
-import type { IncidentKind } from '../../domain/monitors/incidents.js';
 import type { PublicState } from '../monitor-state.js';
 import { type DayFigure, type PublicIncident, type PublicMonitor, type StatusView, barState, dayLabel } from '../status-data.js';
 
@@ -18,6 +18,7 @@ export function publicPage(options: { title: string; body: Fragment }): Html {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
 <title>${options.title}</title>
+<link rel="icon" href="${ASSETS.favicon.path}" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS.css.path}">
 </head>
 <body class="public">
@@ -36,14 +37,8 @@ export const STATE_TEXT: Record<PublicState, string> = {
   up: 'Operational', degraded: 'Degraded', late: 'Late', down: 'Down', maintenance: 'Under maintenance', paused: 'Paused', new: 'No data yet',
 };
 
-/** What happened, in the public's words; the incident's own cause (error texts, addresses) stays private. */
-const KIND_TEXT: Record<IncidentKind, string> = {
-  MISSED: 'did not check in on time',
-  FAILED: 'failed',
-  DURATION_HIGH: 'ran longer than expected',
-  DURATION_LOW: 'finished sooner than expected',
-  SSL_EXPIRING: 'TLS certificate about to expire',
-};
+/** What happened, in the public's words (as the console's incident titles): the incident's own cause (error texts, addresses) stays private. */
+const KIND_TEXT = INCIDENT_WORDS;
 
 /** The page's banner for its worst state: its tone (a colour) and its words. */
 const BANNERS: Record<PublicState, [string, string]> = {
