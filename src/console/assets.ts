@@ -3,6 +3,7 @@ import { CONSOLE_JS } from './assets/script.js';
 import { FAVICON_SVG } from './assets/favicon.js';
 import { CONSOLE_CSS } from './assets/stylesheet.js';
 import { STATES_CSS } from './assets/stylesheet-states.js';
+import { PHONE_CSS } from './assets/stylesheet-phone.js';
 
 export interface Asset {
   /** Where it is served: its name carries a hash of its content, so it can be cached for a year. */
@@ -23,7 +24,7 @@ function hashed(name: string, extension: string, type: string, body: string): As
  * (which compiles only TypeScript) ships them and their hash is known at start-up.
  */
 export const ASSETS = {
-  css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS + STATES_CSS),
+  css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS + STATES_CSS + PHONE_CSS),
   js: hashed('console', 'js', 'text/javascript; charset=utf-8', CONSOLE_JS),
   favicon: hashed('favicon', 'svg', 'image/svg+xml', FAVICON_SVG),
 } as const;
