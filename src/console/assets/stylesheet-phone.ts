@@ -7,14 +7,23 @@ export const PHONE_CSS = `
    cannot be reached by keyboard, and a phone cannot show it whole. */
 .copy-row code, .copy-row pre.crontab { overflow-x: visible; white-space: pre-wrap; overflow-wrap: anywhere; min-width: 0; }
 .copy-row { flex-wrap: wrap; }
-/* A table wider than its panel scrolls inside its frame, never the page; its cells wrap first. */
+/* A table wider than its panel scrolls inside its frame, never the page; its cells wrap first
+   (a long word only where nothing else fits), and a row's actions take their width before the
+   text around them, so a button is never the part cut off. */
 .table-wrap { max-width: 100%; }
-td { overflow-wrap: anywhere; }
-td .button, td button, .row-actions { white-space: nowrap; }
+td { overflow-wrap: break-word; }
+td.row-actions { width: 1%; white-space: nowrap; }
+td .button, td button { white-space: nowrap; }
+@media (max-width: 1100px) { th, td { padding-left: 10px; padding-right: 10px; } }
 main { min-width: 0; }
+/* A fieldset is as wide as its widest content unless told otherwise: a date field would push it out. */
+fieldset { min-width: 0; max-width: 100%; }
+input, select, textarea { max-width: 100%; }
 .grid-2 { grid-template-columns: repeat(auto-fit, minmax(min(340px, 100%), 1fr)); }
 .grid-incident { grid-template-columns: minmax(min(300px, 100%), 2fr) 3fr; }
 pre, code { max-width: 100%; }
+/* A URL or a host in a sentence breaks where it must rather than push the page wider. */
+.lede, .panel p, .hint, code, .notice, .error-summary { overflow-wrap: anywhere; }
 @media (max-width: 760px) {
   .grid-incident { grid-template-columns: minmax(0, 1fr); }
   .page-head > div { min-width: 0; }
