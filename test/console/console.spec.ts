@@ -239,7 +239,7 @@ describe('The web console in a real browser', function () {
   it('shows a READONLY member no action buttons, and refuses their forged POSTs with or without a valid CSRF token', async () => {
     const context = await newContext();
     const page = await signIn(context, seed.readerKey, `/incidents/${seed.incident}`);
-    expect(await page.locator('h1').innerText()).to.contain('FAILED incident');
+    expect(await page.locator('h1').innerText()).to.contain('Database backup: failed');
     expect(await page.getByRole('button', { name: 'Acknowledge' }).count()).to.equal(0);
     expect(await page.getByRole('button', { name: 'Resolve' }).count()).to.equal(0);
     await shoot(page, 'incident-readonly');

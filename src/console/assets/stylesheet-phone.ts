@@ -7,10 +7,11 @@ export const PHONE_CSS = `
    cannot be reached by keyboard, and a phone cannot show it whole. */
 .copy-row code, .copy-row pre.crontab { overflow-x: visible; white-space: pre-wrap; overflow-wrap: anywhere; min-width: 0; }
 .copy-row { flex-wrap: wrap; }
-/* A table wider than its panel scrolls inside its frame, never the page; its cells wrap first
+/* A table wider than its panel scrolls inside its frame, never the page (the frame is the
+   containing block of what is positioned in it, a visually hidden caption too); its cells wrap first
    (a long word only where nothing else fits), and a row's actions take their width before the
    text around them, so a button is never the part cut off. */
-.table-wrap { max-width: 100%; }
+.table-wrap { max-width: 100%; position: relative; }
 td { overflow-wrap: break-word; }
 td.row-actions { width: 1%; white-space: nowrap; }
 td .button, td button { white-space: nowrap; }
@@ -24,7 +25,13 @@ input, select, textarea { max-width: 100%; }
 pre, code { max-width: 100%; }
 /* A URL or a host in a sentence breaks where it must rather than push the page wider. */
 .lede, .panel p, .hint, code, .notice, .error-summary { overflow-wrap: anywhere; }
+/* White on the day's colour, readable (4.5:1 at least). */
+.day-good { background: #1d7a43; }
+.day-some { background: #946200; }
 @media (max-width: 760px) {
+  /* On a phone a table's cells wrap, times and headings too, before the table needs to scroll. */
+  td, th, td time, td .nowrap, thead th { white-space: normal; overflow-wrap: anywhere; }
+  td.row-actions { overflow-wrap: normal; }
   .grid-incident { grid-template-columns: minmax(0, 1fr); }
   .page-head > div { min-width: 0; }
   h1 { overflow-wrap: anywhere; }
