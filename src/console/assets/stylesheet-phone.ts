@@ -14,6 +14,9 @@ export const PHONE_CSS = `
 .table-wrap { max-width: 100%; position: relative; }
 td { overflow-wrap: break-word; }
 td.row-actions { width: 1%; white-space: nowrap; }
+/* A time or a date kept on one line when there is room, on two when the row would not fit otherwise
+   (auto table layout wraps a cell only when the table needs it). */
+.table-wrap td.nowrap, .table-wrap td time { white-space: normal; }
 td .button, td button { white-space: nowrap; }
 @media (max-width: 1100px) { th, td { padding-left: 10px; padding-right: 10px; } }
 main { min-width: 0; }
