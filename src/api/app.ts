@@ -6,6 +6,7 @@ import { publicRouter } from '../public/router.js';
 import { authenticate } from './authentication.js';
 import { clientAddressResolver, peerIsProxyResolver, trustsAnyProxy } from './client-address.js';
 import type { ApiDependencies } from './dependencies.js';
+import { browserErrors } from './browser-errors.js';
 import { errorMiddleware } from './errors.js';
 import { httpRequestMetrics } from './http-metrics.js';
 import { jsonBody } from './json-body.js';
@@ -77,6 +78,8 @@ export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottl
   });
   app.use(httpRequestMetrics(deps.metrics));
   app.use(requestContext(deps.logger));
+  // A browser asking for a page outside the APIs gets one, never `{ error }`.
+  app.use(browserErrors());
   app.use(errorMiddleware(deps.logger));
 
   // The OpenAPI document and its explorer: public, outside /v1.

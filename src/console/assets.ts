@@ -5,10 +5,13 @@ import { dirname, join } from 'node:path';
 import { FACTORS_CSS } from './assets/factors-stylesheet.js';
 import { PASSKEYS_JS } from './assets/passkeys.js';
 import { CONSOLE_JS } from './assets/script.js';
+import { FAVICON_SVG } from './assets/favicon.js';
 import { CONSOLE_CSS } from './assets/stylesheet.js';
 import { MONITOR_FORM_JS } from './assets/monitor-form-script.js';
 import { MONITOR_FORM_CSS } from './assets/monitor-form-style.js';
 import { SETTINGS_CSS } from './assets/settings-style.js';
+import { STATES_CSS } from './assets/stylesheet-states.js';
+import { PHONE_CSS } from './assets/stylesheet-phone.js';
 
 export interface Asset {
   /** Where it is served: its name carries a hash of its content, so it can be cached for a year. */
@@ -25,14 +28,15 @@ function hashed(name: string, extension: string, type: string, body: string): As
 }
 
 /**
- * The stylesheet and the script, kept as modules rather than loose files so that the build
+ * The stylesheet, the script and the icon, kept as modules rather than loose files so that the build
  * (which compiles only TypeScript) ships them and their hash is known at start-up.
  */
 export const ASSETS = {
-  css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS + FACTORS_CSS + MONITOR_FORM_CSS + SETTINGS_CSS),
+  css: hashed('console', 'css', 'text/css; charset=utf-8', CONSOLE_CSS + STATES_CSS + PHONE_CSS + FACTORS_CSS + MONITOR_FORM_CSS + SETTINGS_CSS),
   js: hashed('console', 'js', 'text/javascript; charset=utf-8', CONSOLE_JS),
   /** Only on the monitor form's pages. */
   monitorForm: hashed('monitor-form', 'js', 'text/javascript; charset=utf-8', MONITOR_FORM_JS),
+  favicon: hashed('favicon', 'svg', 'image/svg+xml', FAVICON_SVG),
 } as const;
 
 export const ASSET_PATH = `${PREFIX}:file`;

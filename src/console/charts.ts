@@ -1,4 +1,4 @@
-import { duration, utc } from './format.js';
+import { duration, plural, utc } from './format.js';
 import { type Html, html } from './html.js';
 import type { Run } from '../queries/recent-runs.js';
 
@@ -10,7 +10,7 @@ function runTitle(run: Run): string {
 
 function summary(runs: readonly Run[]): string {
   const failed = runs.filter((r) => !r.ok).length;
-  return `Last ${runs.length} runs: ${runs.length - failed} OK, ${failed} failed`;
+  return `${runs.length === 1 ? 'Last run' : `Last ${runs.length} runs`}: ${runs.length - failed} OK, ${failed} failed`;
 }
 
 /**
@@ -113,12 +113,13 @@ export function responseTimeChart(runs: readonly Run[]): Html {
   const x = (i: number) => round(left + (runs.length === 1 ? plotW / 2 : (i / (runs.length - 1)) * plotW));
   const y = (ms: number) => round(top + plotH - (ms / topMs) * plotH);
   const points = runs.map((r, i) => `${x(i)},${y(r.durationMs ?? 0)}`).join(' ');
+  const lastChecks = runs.length === 1 ? 'the last check' : `the last ${plural(runs.length, 'check')}`;
   return html`<figure class="chart">
-<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="Response times of the last ${runs.length} checks">
+<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="Response times of ${lastChecks}">
 ${axes(topMs)}
 <polyline class="response-line" points="${points}"></polyline>
 ${runs.map((r, i) => html`<circle class="${r.ok ? 'point-ok' : 'point-fail'}" cx="${x(i)}" cy="${y(r.durationMs ?? 0)}" r="${r.ok ? 2.5 : 4}"><title>${runTitle(r)}</title></circle>`)}
 </svg>
-<figcaption>Response time of the last ${runs.length} checks; failed checks are the larger red dots.</figcaption>
+<figcaption>Response time of ${lastChecks}; failed checks are the larger red dots.</figcaption>
 </figure>`;
 }

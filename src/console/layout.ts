@@ -46,6 +46,7 @@ export function page(options: {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${title} · Vigil</title>
+<link rel="icon" href="${ASSETS.favicon.path}" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS.css.path}">
 <script type="module" src="${ASSETS.js.path}"></script>
 ${scripts.map((script) => html`<script defer src="${script.path}"></script>
@@ -75,12 +76,15 @@ ${body}
 `;
 }
 
-export function statusBadge(status: 'UP' | 'DOWN' | 'PAUSED' | 'WAITING'): Html {
+export function statusBadge(status: keyof typeof STATUS_TEXT): Html {
   const text = STATUS_TEXT[status];
   return html`<span class="status status-${status.toLowerCase()}">${text}</span>`;
 }
 
-export const STATUS_TEXT = { UP: 'UP', DOWN: 'DOWN', PAUSED: 'PAUSED', WAITING: 'Waiting for first ping' } as const;
+/** The console's words for a monitor's state (src/queries/monitor-state.ts); docs/concepts.md says what each means. */
+export const STATUS_TEXT = {
+  UP: 'UP', DEGRADED: 'DEGRADED', LATE: 'LATE', DOWN: 'DOWN', MAINTENANCE: 'MAINTENANCE', PAUSED: 'PAUSED', WAITING: 'Waiting for first ping',
+} as const;
 
 export function incidentBadge(status: 'OPEN' | 'ACKNOWLEDGED' | 'RESOLVED'): Html {
   return html`<span class="status status-${status.toLowerCase()}">${status}</span>`;

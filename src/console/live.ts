@@ -256,7 +256,7 @@ export class LiveStreams {
     const { readModels, commands, metrics } = this.deps;
     metrics?.consoleLiveRenders.inc();
     const now = commands.clock();
-    const overviews = await monitorOverviews(readModels, this.recentRuns, feed.projectId, await listMonitors(readModels, feed.projectId));
+    const overviews = await monitorOverviews(readModels, this.recentRuns, await listMonitors(readModels, feed.projectId), now);
     const rows = new Map<string, Row>();
     let changed = '';
     for (const o of overviews) {

@@ -22,13 +22,16 @@ import { dependentsOf, getMonitor, listMonitors, monitorsOf, pagedFind } from '.
 import { pingPage, recentPings, recentUnheard } from '../queries/pings.js';
 import { getProject, projectDetails, projectIdsOfUser } from '../queries/projects.js';
 import { incidentTimeline } from '../queries/timeline.js';
+import { recentChecks } from '../queries/check-log.js';
+import { channelNames } from './timeline.js';
 import { checkHours, periodStart, summarize } from '../queries/uptime.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../queries/warnings.js';
-import { ASSET_PATH, assetNamed } from './assets.js';
-import { type Html } from './html.js';
+import { ASSETS, ASSET_PATH, assetNamed } from './assets.js';
+import { type Html, html } from './html.js';
+import { page } from './layout.js';
 import { LiveStreams } from './live.js';
 import { consoleRateLimit } from './rate-limit.js';
-import { displayStatus, monitorActivity, monitorOverviews } from './overview.js';
+import { displayStatuses, monitorActivity, monitorOverviews } from './overview.js';
 import { RecentRuns } from '../queries/recent-runs.js';
 import { shownNextExpected } from '../api/representations/monitors.js';
 import { dashboardPage } from './pages/dashboard.js';
@@ -86,7 +89,10 @@ const DONE = {
   'monitor-deleted': 'Monitor deleted.',
 } as const;
 
-const DashboardQuery = t.partial({ status: t.keyof({ '': null, UP: null, DOWN: null, PAUSED: null, WAITING: null }), q: BoundedString(0, 200) });
+const DashboardQuery = t.partial({
+  status: t.keyof({ '': null, UP: null, DEGRADED: null, LATE: null, DOWN: null, MAINTENANCE: null, PAUSED: null, WAITING: null }),
+  q: BoundedString(0, 200),
+});
 const DoneQuery = t.partial({ done: t.string });
 
 export { render };
@@ -136,9 +142,10 @@ export interface SignInFailures {
 export const ACCOUNT_SIGN_IN_FAILURES = { authFailures: 10, authFailureWindowSeconds: 15 * 60 } as const;
 
 /** What `monitor` depends on (in the order set; one deleted since is not shown) and what depends on it. */
-async function relatedMonitors(readModels: ApiDependencies['readModels'], monitor: MonitorDocument): Promise<{ dependencies: RelatedMonitor[]; dependents: RelatedMonitor[] }> {
-  const related = (doc: MonitorDocument): RelatedMonitor => ({ id: doc.id, name: doc.name, status: displayStatus(doc) });
+async function relatedMonitors(readModels: ApiDependencies['readModels'], monitor: MonitorDocument, now: Date): Promise<{ dependencies: RelatedMonitor[]; dependents: RelatedMonitor[] }> {
   const [dependencies, dependents] = await Promise.all([monitorsOf(readModels, monitor.depends_on ?? []), dependentsOf(readModels, monitor)]);
+  const statuses = await displayStatuses(readModels, [...dependencies, ...dependents], now);
+  const related = (doc: MonitorDocument): RelatedMonitor => ({ id: doc.id, name: doc.name, status: statuses.get(doc.id) ?? 'UP' });
   return { dependencies: dependencies.map(related), dependents: dependents.map(related) };
 }
 
@@ -235,6 +242,13 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     ctx.body = asset.body;
   });
 
+  // Browsers ask for /favicon.ico by themselves, whatever the page links: the same icon, for a day.
+  router.get('/favicon.ico', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.type = ASSETS.favicon.type;
+    ctx.body = ASSETS.favicon.body;
+  });
+
   router.get('/', signedIn, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     await gate(readModels, ctx.state.caller, READ, null);
@@ -256,7 +270,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     const project = await getProject(readModels, projectId);
     if (!project) throw new HttpError(404, 'project not found');
     const query = decode(DashboardQuery, ctx.query, 'query');
-    const overviews = await monitorOverviews(readModels, recentRuns, projectId, await listMonitors(readModels, projectId));
+    const overviews = await monitorOverviews(readModels, recentRuns, await listMonitors(readModels, projectId), clock());
     const projectCount = (await reachableProjectRoles(ctx.state.caller)).size;
     render(ctx, dashboardPage({
       viewer: ctx.state.viewer, project, overviews, now: clock(), projectCount, notice: doneNotice(ctx), canCreate: await may(ctx.state.caller, CREATE_MONITOR, projectId),
@@ -283,20 +297,21 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     if (!project) throw new HttpError(404, 'monitor not found');
     const now = clock();
     const isUptime = isUptimeType(monitor.type);
-    const [activity, pings, incidents, warningPings, canManage, unheard] = await Promise.all([
+    const [activity, pings, incidents, warningPings, canManage, unheard, checks] = await Promise.all([
       monitorActivity(commands.events, monitor, CHART_RUNS),
       isUptime ? Promise.resolve({ pings: [] }) : pingPage(commands.events, monitor.id, {}, { page: 1, limit: PINGS_SHOWN }),
       pagedFind<IncidentDocument>(readModels, 'incidents', { monitor_id: monitor.id }, [['started_at', -1]], { page: 1, limit: INCIDENTS_SHOWN }),
       recentPings(commands.events, monitor.id, new Date(now.getTime() - WARNING_WINDOW_DAYS * 86_400_000).toISOString(), WARNING_MAX_PINGS),
       may(ctx.state.caller, MANAGE_MONITOR, monitor.project_id),
       isUptime ? Promise.resolve([]) : recentUnheard(commands.events, monitor.id, PINGS_SHOWN),
+      isUptime ? recentChecks(readModels, monitor.id, PINGS_SHOWN) : Promise.resolve([]),
     ]);
-    const [related, routing] = await Promise.all([relatedMonitors(readModels, monitor), routingInWords(readModels, monitor)]);
+    const [related, routing, statuses] = await Promise.all([relatedMonitors(readModels, monitor, now), routingInWords(readModels, monitor), displayStatuses(readModels, [monitor], now)]);
     render(ctx, monitorPage({
       viewer: ctx.state.viewer, notice: doneNotice(ctx), monitor, project, now, origin: `${ctx.protocol}://${ctx.host}`, canManage, ...related, routing,
-      status: displayStatus(monitor), lastSeenAt: activity.lastSeenAt, runs: activity.runs,
+      status: statuses.get(monitor.id) ?? 'UP', lastSeenAt: activity.lastSeenAt, runs: activity.runs,
       upcoming: shownNextExpected(monitor) === null ? [] : upcomingSlots(monitor.type, monitor.schedule, monitor.timezone, monitor.next_expected_at, 5),
-      pings: pings.pings, unheard, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),
+      pings: pings.pings, checks, unheard, incidents: incidents.docs, warnings: monitorWarnings(monitor, warningPings, now.toISOString()),
       uptimeDays: isUptime ? await uptimeByDay(monitor.id, now) : null,
       maintenance: await monitorMaintenance(readModels, monitor, now.toISOString()),
     }));
@@ -319,14 +334,15 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     if (ctx.query['as_of'] !== undefined) return next();
     ctx.set('Cache-Control', 'no-store');
     const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], READ);
-    const [timeline, monitor, project, canAct] = await Promise.all([
+    const [timeline, monitor, project, canAct, channels] = await Promise.all([
       incidentTimeline(readModels, commands.events, incident.id, incident.project_id),
       getMonitor(readModels, incident.monitor_id),
       getProject(readModels, incident.project_id),
       may(ctx.state.caller, ACT_ON_INCIDENT, incident.project_id),
+      channelNames(readModels, incident.project_id),
     ]);
     render(ctx, incidentPage({
-      viewer: ctx.state.viewer, notice: doneNotice(ctx), incident, projectName: project?.name ?? 'Project', entries: timeline.entries, canAct, monitorExists: monitor !== null, now: clock(),
+      viewer: ctx.state.viewer, notice: doneNotice(ctx), incident, projectName: project?.name ?? 'Project', entries: timeline.entries, channels, canAct, monitorExists: monitor !== null, now: clock(),
     }));
   });
 

@@ -1,7 +1,6 @@
 import { Router } from '@koa/router';
 import type { Context, Next } from 'koa';
 import { makeBadge } from 'badge-maker';
-import type { CheckResultDocument } from '../../projections/check-results.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import type { ApiDependencies } from '../api/dependencies.js';
 import type { AuthFailureThrottle } from '../api/rate-limit.js';
@@ -10,10 +9,10 @@ import { BADGE_KEY_PATTERN, hashBadgeKey } from '../app/badge-keys.js';
 import { getProject } from '../queries/projects.js';
 import { badgeKeyByHash, publishedStatusPageBySlug } from '../queries/status-pages.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
-import { BADGE_COLOURS, type PublicState, publicState, worstState } from './monitor-state.js';
+import { BADGE_COLOURS, type PublicState, worstState } from './monitor-state.js';
+import { statesOf } from '../queries/monitor-state.js';
 import { publicNotFound, statusDayPage, statusPage } from './pages/status.js';
 import { incidentsOfDay, loadStatusView } from './status-data.js';
-import { isUptimeType } from '../domain/monitors/schedule.js';
 
 /** Nothing but the page's own stylesheet: no script at all, no form, no frame. */
 export const PUBLIC_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -47,14 +46,6 @@ function notFound(ctx: Context, as: 'html' | 'json' = 'json'): void {
 async function projectOfBadgeKey(readModels: ReadModelStore, key: string): Promise<string | null> {
   if (!BADGE_KEY_PATTERN.test(key)) return null;
   return (await badgeKeyByHash(readModels, hashBadgeKey(key)))?.project_id ?? null;
-}
-
-/** Each monitor's public state, in two queries (the monitors, and the latest checks of the uptime ones). */
-async function statesOf(readModels: ReadModelStore, monitors: readonly MonitorDocument[], now: Date): Promise<PublicState[]> {
-  const uptimeIds = monitors.filter((m) => isUptimeType(m.type)).map((m) => m.id);
-  const checks = uptimeIds.length === 0 ? [] : await readModels.find<CheckResultDocument>('check_results_latest', { $id: { $in: uptimeIds } });
-  const checked = new Set(checks.map((c) => c.doc.monitor_id));
-  return monitors.map((m) => publicState(m, checked.has(m.id), now));
 }
 
 function svgBadge(ctx: Context, label: string, state: PublicState | null): void {

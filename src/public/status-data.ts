@@ -1,13 +1,13 @@
 import type { CheckDayDocument } from '../../projections/check-days.js';
-import type { CheckResultDocument } from '../../projections/check-results.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import type { StatusPageDocument } from '../../projections/status-pages.js';
 import type { IncidentKind } from '../domain/monitors/incidents.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
-import { type PublicState, publicState, worstState } from './monitor-state.js';
+import { type PublicState, worstState } from './monitor-state.js';
+import { monitorState } from '../queries/monitor-state.js';
 import { isUptimeType } from '../domain/monitors/schedule.js';
-import { type MaintenanceWindow, covers, nextStartAfter, occurrenceAt } from '../domain/maintenance/window.js';
+import { type MaintenanceWindow, activeWindowFor, covers, nextStartAfter, occurrenceAt } from '../domain/maintenance/window.js';
 import { currentMaintenanceWindows } from '../queries/maintenance.js';
 
 /** Days of daily bars a status page shows: today (UTC) and the 89 before it. */
@@ -198,8 +198,8 @@ interface NoteDocument {
 
 /**
  * Everything a status page shows, read in a fixed number of queries however many monitors and
- * days it has (seven at most: monitors, latest checks, daily check counts, incidents resolved in
- * the window, incidents still open, maintenance windows, public notes; the page itself is the eighth).
+ * days it has (six at most: monitors, daily check counts, incidents resolved in
+ * the window, incidents still open, maintenance windows, public notes; the page itself is the seventh).
  */
 export async function loadStatusView(readModels: ReadModelStore, page: StatusPageDocument, now: Date): Promise<StatusView> {
   const days = statusDays(now);
@@ -215,8 +215,7 @@ export async function loadStatusView(readModels: ReadModelStore, page: StatusPag
   const ids = shown.map((s) => s.monitor.id);
   const uptimeIds = shown.filter((s) => isUptimeType(s.monitor.type)).map((s) => s.monitor.id);
 
-  const [latest, checkDays, resolved, open, windows] = await Promise.all([
-    uptimeIds.length === 0 ? [] : readModels.find<CheckResultDocument>('check_results_latest', { $id: { $in: uptimeIds } }),
+  const [checkDays, resolved, open, windows] = await Promise.all([
     uptimeIds.length === 0 ? [] : readModels.find<CheckDayDocument>('check_days', { monitor_id: { $in: uptimeIds }, day: { $gte: days[0]! } }),
     ids.length === 0 ? [] : readModels.find<IncidentDocument>('incidents', { monitor_id: { $in: ids }, resolved_at: { $gte: windowStart } }),
     ids.length === 0 ? [] : readModels.find<IncidentDocument>('incidents', { monitor_id: { $in: ids }, status: { $ne: 'RESOLVED' } }),
@@ -227,7 +226,11 @@ export async function loadStatusView(readModels: ReadModelStore, page: StatusPag
     ? []
     : (await readModels.find<NoteDocument>('incident_notes', { incident_id: { $in: incidents.map((i) => i.id) }, visibility: 'public' }, { sort: [['added_at', 1]] })).map((s) => s.doc);
 
-  const checked = new Set(latest.map((s) => s.doc.monitor_id));
+  const openCount = (id: string) => open.filter((s) => s.doc.monitor_id === id).length;
+  const at = now.toISOString();
+  // The state the badge and the console tell (src/queries/monitor-state.ts), from what is read here.
+  const stateOf = (monitor: MonitorDocument) =>
+    monitorState(monitor, { openIncidents: openCount(monitor.id), inMaintenance: activeWindowFor(windows, monitor.id, at) !== null }, now);
   const nameOf = new Map(shown.map((s) => [s.monitor.id, s.name]));
   const monitors: PublicMonitor[] = shown.map(({ monitor, name }) => {
     const own = incidents.filter((i) => i.monitor_id === monitor.id);
@@ -235,7 +238,7 @@ export async function loadStatusView(readModels: ReadModelStore, page: StatusPag
     const figures = isUptime
       ? uptimeDays(checkDays.map((s) => s.doc).filter((d) => d.monitor_id === monitor.id), own, days, now)
       : jobDays(monitor, own, days, now);
-    return { name, kind: isUptime ? 'uptime' : 'job', state: publicState(monitor, checked.has(monitor.id), now), days: figures.days, uptime: figures.uptime };
+    return { name, kind: isUptime ? 'uptime' : 'job', state: stateOf(monitor), days: figures.days, uptime: figures.uptime };
   });
 
   const toPublic = (i: IncidentDocument): PublicIncident => ({

@@ -27,7 +27,7 @@ export function monitorWarnings(monitor: MonitorDocument, pings: readonly PingRe
   if (starts.length > 0 && withoutRunId.length > 0) {
     warnings.push({
       type: 'MISSING_RUN_ID',
-      message: `${withoutRunId.length} START or completion pings carry no run_id, so overlapping runs cannot be told apart and durations may pair the wrong START.`,
+      message: `${withoutRunId.length === 1 ? '1 START or completion ping carries' : `${withoutRunId.length} START or completion pings carry`} no run_id, so overlapping runs cannot be told apart and durations may pair the wrong START.`,
       affected_count: withoutRunId.length,
       recommendation: 'Send the same run_id (?run_id=...) on the START and on its SUCCESS or FAILURE ping; `vigil exec` does this for you.',
     });
@@ -38,7 +38,7 @@ export function monitorWarnings(monitor: MonitorDocument, pings: readonly PingRe
   if (durationsWanted && starts.length === 0 && unmeasured.length > 0) {
     warnings.push({
       type: 'MISSING_START',
-      message: `Duration limits are set, but no START ping arrived, so ${unmeasured.length} runs could not be measured.`,
+      message: `Duration limits are set, but no START ping arrived, so ${unmeasured.length === 1 ? '1 run' : `${unmeasured.length} runs`} could not be measured.`,
       affected_count: unmeasured.length,
       recommendation: 'Send a START ping (/start) when the job begins, or pass duration_ms on the completion ping.',
     });
@@ -50,7 +50,7 @@ export function monitorWarnings(monitor: MonitorDocument, pings: readonly PingRe
   if (unfinished.length > 0) {
     warnings.push({
       type: 'UNFINISHED_RUNS',
-      message: `${unfinished.length} runs sent START but never reported SUCCESS or FAILURE.`,
+      message: `${unfinished.length === 1 ? '1 run' : `${unfinished.length} runs`} sent START but never reported SUCCESS or FAILURE.`,
       affected_count: unfinished.length,
       recommendation: 'Make sure the job pings /success or /fail on every exit path (a shell trap, a finally block, or `vigil exec`).',
     });
@@ -74,7 +74,7 @@ export function monitorWarnings(monitor: MonitorDocument, pings: readonly PingRe
   if (monitor.type !== 'JOB_BASIC' && pings.length > 0 && checkins.length === 0) {
     warnings.push({
       type: 'ONLY_LOG_PINGS',
-      message: `All ${pings.length} recent pings are LOG pings, which record output but never count as a check-in.`,
+      message: `${pings.length === 1 ? 'The one recent ping is a LOG ping' : `All ${pings.length} recent pings are LOG pings`}, which record output but never count as a check-in.`,
       affected_count: pings.length,
       recommendation: 'Ping /success (or the bare ping URL) when the job completes; keep /log for extra output.',
     });

@@ -135,7 +135,7 @@ describe('Console time travel and audit in a real browser', function () {
     await page.waitForURL(`${vigil.url}/projects/${seed.project}/audit`);
     expect(await page.locator('[data-head-position], dd.hash').count()).to.equal(0);
     expect(await page.locator('main').innerText()).to.contain('has not been checked yet');
-    expect(await page.getByRole('link', { name: `/v1/projects/${seed.project}/events` }).count()).to.equal(1);
+    expect(await page.getByRole('link', { name: 'Download the events (NDJSON)' }).getAttribute('href')).to.equal(`/projects/${seed.project}/audit/export`);
     await browser!.accessible(page);
 
     await page.getByRole('button', { name: 'Verify now' }).click();

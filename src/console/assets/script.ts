@@ -89,4 +89,18 @@ for (const element of document.querySelectorAll('[data-local-time]')) {
   element.textContent = '(' + at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' }) + ', your time)';
   element.hidden = false;
 }
+
+// A table wider than the screen scrolls inside its frame: the frame then takes the keyboard focus,
+// named by the table's caption, so it can be scrolled without a mouse.
+function scrollableTables() {
+  for (const wrap of document.querySelectorAll('.table-wrap')) {
+    if (wrap.scrollWidth <= wrap.clientWidth + 1 || wrap.hasAttribute('tabindex')) continue;
+    const caption = wrap.querySelector('caption');
+    wrap.tabIndex = 0;
+    wrap.setAttribute('role', 'region');
+    wrap.setAttribute('aria-label', caption ? caption.textContent.trim() : 'Table');
+  }
+}
+scrollableTables();
+window.addEventListener('resize', scrollableTables);
 `;

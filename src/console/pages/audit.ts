@@ -55,8 +55,9 @@ ${v.chained
   : html`<p class="hint">This event store (EventStoreDB) keeps no hash chain: <code>vigil verify</code> compares the read models with a replay.</p>`}
 </section>
 <section class="panel" aria-labelledby="export-title"><h2 id="export-title">Export</h2>
-<p>The REST API lists this project's recorded events but its pings (each monitor's own history has those), oldest first, 200 a page: each with its type, time, actor, stream, revision and data, secrets redacted. Filter with <code>from</code>, <code>to</code> and <code>type</code>. It takes your API key, as every API call does:</p>
-<p><a href="${exportPath}">${exportPath}</a></p>
+<p>This project's recorded events but its pings (each monitor's own history has those), oldest first: each with its type, time, actor, stream, revision and data, secrets redacted, one JSON object a line.</p>
+<p><a class="button button-secondary" href="/projects/${project.id}/audit/export" download>Download the events (NDJSON)</a></p>
+<p>The REST API lists the same events 200 a page, filtered with <code>from</code>, <code>to</code> and <code>type</code>; it takes your API key, as every API call does:</p>
 <div class="copy-row"><code id="export-curl" class="wrap">${curl}</code><button type="button" class="button button-secondary button-small" data-copy="export-curl" hidden>Copy</button></div>
 <p class="hint">For the whole log of the project as it is recorded, to keep or to replay elsewhere, run <code>vigil events export --project ${project.id} &gt; project.ndjson</code> on the server.</p>
 </section>`,

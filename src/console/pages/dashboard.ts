@@ -42,7 +42,7 @@ export function monitorRow(o: MonitorOverview, now: Date): Html {
 }
 
 export function statusCounts(overviews: readonly MonitorOverview[]): Record<DisplayStatus, number> {
-  const counts = { UP: 0, DOWN: 0, PAUSED: 0, WAITING: 0 };
+  const counts = { UP: 0, DEGRADED: 0, LATE: 0, DOWN: 0, MAINTENANCE: 0, PAUSED: 0, WAITING: 0 };
   for (const o of overviews) counts[o.status] += 1;
   return counts;
 }
@@ -59,7 +59,9 @@ const NAME_ORDER = new Intl.Collator('en', { sensitivity: 'base' });
 /** By name, as a person scans a list; the id keeps equal names in a stable order. */
 const byName = (a: MonitorOverview, b: MonitorOverview) => NAME_ORDER.compare(a.monitor.name, b.monitor.name) || (a.monitor.id < b.monitor.id ? -1 : a.monitor.id > b.monitor.id ? 1 : 0);
 
-const FILTER_LABELS: Record<DisplayStatus, string> = { UP: 'Up', DOWN: 'Down', PAUSED: 'Paused', WAITING: 'Waiting for first ping' };
+const FILTER_LABELS: Record<DisplayStatus, string> = {
+  UP: 'Up', DEGRADED: 'Degraded', LATE: 'Late', DOWN: 'Down', MAINTENANCE: 'In maintenance', PAUSED: 'Paused', WAITING: 'Waiting for first ping',
+};
 
 export function dashboardPage(options: {
   viewer: Viewer; project: ProjectDocument; overviews: readonly MonitorOverview[]; filter: DashboardFilter; now: Date; projectCount: number;

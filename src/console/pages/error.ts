@@ -20,6 +20,7 @@ export function errorPage(status: number, message: string, viewer: Viewer | null
     viewer,
     body: html`<div class="panel error-page"><h1>${title}</h1>
 <p>${status >= 500 && status !== 503 ? 'The server could not answer this request. It has been logged; try again in a moment.' : sentence}</p>
+${status === 503 ? html`<p>Vigil is busy or still starting up: reload this page in a few seconds.</p>` : null}
 <p class="muted">HTTP ${status}</p>
 <p><a href="/">Back to your projects</a></p></div>`,
   });

@@ -4,7 +4,8 @@ import { relativeTime, utc } from '../format.js';
 import { type Html, html } from '../html.js';
 import { asOfForm } from './past.js';
 import { type Viewer, csrfField, incidentBadge, page, timeAgo } from '../layout.js';
-import { NOTE_ENTRY, type NoteFormError, noteEntry, noteForm } from './incident-notes.js';
+import { type NoteFormError, noteForm } from './incident-notes.js';
+import { incidentTitle, timelineList } from '../timeline.js';
 
 export interface IncidentView {
   viewer: Viewer;
@@ -13,22 +14,14 @@ export interface IncidentView {
   incident: IncidentDocument;
   projectName: string;
   entries: TimelineEntry[];
+  /** The project's channels by id, as the timeline names them. */
+  channels: ReadonlyMap<string, string>;
   canAct: boolean;
   /** False once its monitor is deleted: the incident is archived and can no longer change. */
   monitorExists: boolean;
   now: Date;
   /** A note sent back to be corrected. */
   noteError?: NoteFormError | null;
-}
-
-const EVIDENCE = new Set(['PingReceived', 'CheckCompleted', 'CheckInMissed', 'RunOverdue']);
-const PAGING = new Set(['PageScheduled', 'PageFannedOut', 'PageDelivered', 'PageDeliveryFailed']);
-
-function kindOf(entry: TimelineEntry): string {
-  if (EVIDENCE.has(entry.type)) return 'kind-evidence';
-  if (PAGING.has(entry.type)) return 'kind-page';
-  if (entry.type === 'IncidentAcknowledged' || (entry.type === 'IncidentResolved' && entry.data['by_kind'] === 'user')) return 'kind-human';
-  return 'kind-other';
 }
 
 function actor(by: IncidentActor | null): string {
@@ -46,12 +39,12 @@ export function incidentPage(v: IncidentView): Html {
       ? html`<p class="hint">${i.status === 'RESOLVED' ? 'Writing a postmortem needs' : 'Acknowledging, resolving and adding notes need'} the MEMBER role or higher on this project, and a key with the manage_monitors scope.</p>`
       : null;
   return page({
-    title: `${i.event} incident: ${i.monitor.name}`,
+    title: incidentTitle(i.monitor.name, i.event),
     viewer: v.viewer,
     notice: v.notice,
     crumbs: [{ label: v.projectName, href: `/projects/${i.project_id}` }, { label: i.monitor.name, ...(v.monitorExists ? { href: `/monitors/${i.monitor_id}` } : {}) }, { label: 'Incident' }],
     body: html`<div class="page-head"><div>
-<h1>${i.event} incident ${incidentBadge(i.status)}</h1>
+<h1>${incidentTitle(i.monitor.name, i.event)} ${incidentBadge(i.status)}</h1>
 <p class="lede">${i.cause}</p>
 </div>${actions}</div>
 <div class="grid-2 grid-incident">
@@ -67,7 +60,7 @@ ${i.caused_upstream ? html`<dt>Caused upstream</dt><dd><a href="/monitors/${i.ca
 <section class="panel" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
 ${v.entries.length === 0
   ? html`<p class="muted">Nothing recorded.</p>`
-  : html`<ol class="timeline">${v.entries.map((e) => e.type === NOTE_ENTRY ? noteEntry(e) : html`<li class="${kindOf(e)}"><time class="when" datetime="${e.at}" title="${e.at}">${utc(e.at)}</time><span class="what">${e.summary}</span><span class="type">${e.type}</span></li>`)}</ol>`}
+  : timelineList(v.entries, v.channels)}
 </section>
 </div>
 ${noteForm({ viewer: v.viewer, incident: i, canAct: v.canAct, monitorExists: v.monitorExists, error: v.noteError ?? null })}

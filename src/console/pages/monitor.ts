@@ -4,6 +4,8 @@ import type { ProjectDocument } from '../../../projections/projects.js';
 import type { PingRecord } from '../../queries/pings.js';
 import type { UnheardObservation } from '../../domain/monitors/monitor.js';
 import type { Warning } from '../../queries/warnings.js';
+import type { CheckLogEntry } from '../../queries/check-log.js';
+import { INCIDENT_WORDS } from '../timeline.js';
 import { durationChart, responseTimeChart } from '../charts.js';
 import { TYPE_NAMES, duration, inZone, plural, relativeTime, scheduleInWords, utc, utcSeconds } from '../format.js';
 import { type Fragment, type Html, html } from '../html.js';
@@ -31,6 +33,8 @@ export interface MonitorView {
   /** Where Vigil is reached from the browser: the base of the ping URLs. */
   origin: string;
   pings: PingRecord[];
+  /** An uptime monitor's newest checks, newest first (none for a job). */
+  checks: CheckLogEntry[];
   /** Slots and runs Vigil could not hear (its own outages), newest first. */
   unheard: UnheardObservation[];
   runs: Run[];
@@ -87,7 +91,7 @@ function facts(m: MonitorDocument, routing: string | undefined): Html {
   if (m.tags.length > 0) rows.push(['Tags', m.tags.join(', ')]);
   if (m.description) rows.push(['Description', m.description]);
   rows.push(['Slug', html`<code>${m.slug}</code>`]);
-  if (!isUptimeType(m.type)) rows.push(['Keeps', `the last ${m.retention_count} pings`]);
+  if (!isUptimeType(m.type)) rows.push(['Keeps', m.retention_count === 1 ? 'the last ping' : `the last ${plural(m.retention_count, 'ping')}`]);
   return html`<dl class="facts">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
 }
 
@@ -135,6 +139,34 @@ function pingsTable(pings: readonly PingRecord[], now: Date): Html {
 </tr>`)}</tbody></table></div>`;
 }
 
+function checksTable(checks: readonly CheckLogEntry[], now: Date): Html {
+  if (checks.length === 0) return html`<p class="muted">No check yet.</p>`;
+  return html`<div class="table-wrap"><table>
+<caption class="visually-hidden">Recent checks, newest first</caption>
+<thead><tr><th scope="col">Checked</th><th scope="col">Result</th><th scope="col" class="num">Response time</th><th scope="col">Error</th></tr></thead>
+<tbody>${checks.map((c) => html`<tr>
+<td>${timeAgo(c.checkedAt, now, relativeTime)}</td>
+<td>${c.isUp ? html`<span class="check-up">Up</span>` : html`<span class="check-down">Down</span>`}${c.statusCode !== null ? html` <span class="muted">HTTP ${c.statusCode}</span>` : null}</td>
+<td class="num">${duration(c.responseTimeMs)}</td>
+<td class="error-text">${c.error ?? html`<span class="muted">–</span>`}</td>
+</tr>`)}</tbody></table></div>`;
+}
+
+/** Why the monitor is in its state, where the badge alone does not say. */
+function stateWhy(v: MonitorView): Html | null {
+  const open = v.incidents.filter((i) => i.status !== 'RESOLVED').length;
+  switch (v.status) {
+    case 'DEGRADED':
+      return html`<p class="state-why">Its last ${isUptimeType(v.monitor.type) ? 'check' : 'run'} succeeded, but ${open === 1 ? 'an incident is' : `${open} incidents are`} still open: see <a href="#incidents">Incidents</a>.</p>`;
+    case 'LATE':
+      return html`<p class="state-why">The check-in expected ${v.monitor.next_expected_at ? timeAgo(v.monitor.next_expected_at, v.now, relativeTime) : ''} has not come yet; its grace period is running.</p>`;
+    case 'MAINTENANCE':
+      return html`<p class="state-why">A maintenance window covers it: what it reports now opens no incident and pages nobody.</p>`;
+    default:
+      return null;
+  }
+}
+
 /** Only shown where Vigil had an outage of its own while this monitor's deadlines fell due. */
 function unheardPanel(unheard: readonly UnheardObservation[]): Html | null {
   if (unheard.length === 0) return null;
@@ -158,7 +190,7 @@ function incidentsTable(incidents: readonly IncidentDocument[], now: Date): Html
 <thead><tr><th scope="col">Started</th><th scope="col">What</th><th scope="col">Status</th></tr></thead>
 <tbody>${incidents.map((i) => html`<tr>
 <td>${timeAgo(i.started_at, now, relativeTime)}</td>
-<td><a href="/incidents/${i.id}">${i.event}</a>: ${i.cause}${i.caused_upstream ? html` <span class="muted">(caused upstream: ${i.caused_upstream.name} was DOWN; not paged)</span>` : null}</td>
+<td><a href="/incidents/${i.id}">${INCIDENT_WORDS[i.event]}</a>: ${i.cause}${i.caused_upstream ? html` <span class="muted">(caused upstream: ${i.caused_upstream.name} was DOWN; not paged)</span>` : null}</td>
 <td>${incidentBadge(i.status)}</td>
 </tr>`)}</tbody></table></div>`;
 }
@@ -188,6 +220,9 @@ function uptimeDays(days: readonly UptimeDay[]): Html {
 
 export function monitorPage(v: MonitorView): Html {
   const { monitor: m, now } = v;
+  // Slots off the minute (a heartbeat counts from its last ping: 14:03:41, 14:04:41, …) are shown
+  // to the second: to the minute they would read a minute early, and repeat under a minute apart.
+  const offMinute = v.upcoming.some((at) => Date.parse(at) % 60_000 !== 0);
   const action = (path: string, label: string) =>
     html`<form method="post" action="/monitors/${m.id}/${path}">${csrfField(v.viewer)}<button type="submit" class="button button-secondary">${label}</button></form>`;
   return page({
@@ -198,6 +233,7 @@ export function monitorPage(v: MonitorView): Html {
     body: html`<div class="page-head"><div>
 <h1>${m.name} ${v.status === 'WAITING' ? html`<span class="status status-waiting">${isUptimeType(m.type) ? 'Waiting for first check' : 'Waiting for first ping'}</span>` : statusBadge(v.status)}</h1>
 <p class="lede">${scheduleInWords(m)}. Last ${isUptimeType(m.type) ? 'check' : 'ping'} ${timeAgo(v.lastSeenAt, now, relativeTime)}.</p>
+${stateWhy(v)}
 </div>
 ${v.canManage ? html`<div class="actions"><a class="button button-secondary" href="/monitors/${m.id}/edit">Edit</a>${m.paused ? action('resume', 'Resume monitoring') : action('pause', 'Pause monitoring')}<a class="button button-warning" href="/monitors/${m.id}/delete">Delete…</a></div>` : null}
 </div>
@@ -211,7 +247,7 @@ ${m.paused
   ? html`<p class="muted">Paused: nothing is expected until it is resumed.</p>`
   : v.upcoming.length === 0
     ? html`<p class="muted">${m.type === 'JOB_BASIC' ? 'No schedule: this monitor waits for the job to report.' : 'Nothing scheduled.'}</p>`
-    : html`<p class="hint">In ${m.timezone}:</p><ol class="upcoming">${v.upcoming.map((at) => html`<li><time datetime="${at}">${inZone(at, m.timezone)}</time></li>`)}</ol>`}
+    : html`<p class="hint">In ${m.timezone}:</p><ol class="upcoming">${v.upcoming.map((at) => html`<li><time datetime="${at}">${inZone(at, m.timezone, offMinute)}</time></li>`)}</ol>`}
 </section>
 </div>
 <div class="stack">
@@ -226,7 +262,9 @@ ${v.uptimeDays ? html`<h3>Uptime by day (UTC)</h3>${uptimeDays(v.uptimeDays)}` :
 ${v.maintenance ? monitorMaintenancePanel(v.maintenance) : null}
 <section aria-labelledby="incidents"><h2 id="incidents">Incidents</h2>${incidentsTable(v.incidents, now)}</section>
 ${unheardPanel(v.unheard)}
-${isUptimeType(m.type) ? null : html`<section aria-labelledby="pings"><h2 id="pings">Recent pings</h2>${pingsTable(v.pings, now)}</section>`}
+${isUptimeType(m.type)
+  ? html`<section aria-labelledby="checks"><h2 id="checks">Recent checks</h2>${checksTable(v.checks, now)}</section>`
+  : html`<section aria-labelledby="pings"><h2 id="pings">Recent pings</h2>${pingsTable(v.pings, now)}</section>`}
 </div>`,
   });
 }

@@ -4,6 +4,7 @@ import type { DeletedMonitorDocument } from '../../../projections/deleted-monito
 import type { MonitorDocument } from '../../../projections/monitors.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
 import type { TimelineEntry } from '../../queries/timeline.js';
+import { incidentTitle, timelineList } from '../timeline.js';
 import { TYPE_NAMES, relativeTime, utc } from '../format.js';
 import { type Html, html } from '../html.js';
 import { type Viewer, incidentBadge, page, projectNav, statusBadge, timeAgo } from '../layout.js';
@@ -94,16 +95,16 @@ function actor(by: IncidentActor | null): string {
   return by.kind === 'user' ? by.email || `user ${by.user_id}` : `Vigil (${by.reason.toLowerCase().replace(/_/g, ' ')})`;
 }
 
-export function pastIncidentPage(v: { viewer: Viewer; incident: IncidentDocument; projectName: string; asOf: string; entries: TimelineEntry[] }): Html {
+export function pastIncidentPage(v: { viewer: Viewer; incident: IncidentDocument; projectName: string; asOf: string; entries: TimelineEntry[]; channels: ReadonlyMap<string, string> }): Html {
   const { incident: i, asOf } = v;
   const nowHref = `/incidents/${i.id}`;
   return page({
-    title: `${i.event} incident as of ${utc(asOf)}: ${i.monitor.name}`,
+    title: `${incidentTitle(i.monitor.name, i.event)}, as of ${utc(asOf)}`,
     viewer: v.viewer,
     crumbs: [{ label: v.projectName, href: `/projects/${i.project_id}?as_of=${encodeURIComponent(asOf)}` }, { label: i.monitor.name }, { label: 'Incident', href: nowHref }, { label: `As of ${utc(asOf)}` }],
     body: html`${pastBanner(asOf, nowHref)}
 <div class="page-head"><div>
-<h1>${i.event} incident ${incidentBadge(i.status)}</h1>
+<h1>${incidentTitle(i.monitor.name, i.event)} ${incidentBadge(i.status)}</h1>
 <p class="lede">${i.cause}</p>
 </div></div>
 ${asOfForm(nowHref, asOf)}
@@ -119,7 +120,7 @@ ${i.reopened_at ? html`<dt>Reopened</dt><dd>${utc(i.reopened_at)}</dd>` : null}
 <section class="panel" aria-labelledby="timeline"><h2 id="timeline">Timeline up to then</h2>
 ${v.entries.length === 0
   ? html`<p class="muted">Nothing recorded by then.</p>`
-  : html`<ol class="timeline">${v.entries.map((e) => html`<li><time class="when" datetime="${e.at}" title="${e.at}">${utc(e.at)}</time><span class="what">${e.summary}</span><span class="type">${e.type}</span></li>`)}</ol>`}
+  : timelineList(v.entries, v.channels)}
 </section>
 </div>`,
   });

@@ -1,14 +1,18 @@
+import { Readable } from 'node:stream';
+import type { AuditEventDocument } from '../../../projections/audit-events.js';
 import { LATEST_CHECK, type LogIntegrityDocument, projectCheckId } from '../../../projections/log-integrity.js';
 import { actorOf } from '../../api/actor.js';
 import { settled } from '../../api/dependencies.js';
 import { HttpError, badRequest } from '../../api/errors.js';
 import { gate } from '../../api/gate.js';
 import { pathId } from '../../api/validation.js';
+import { eventBody } from '../../api/routes/history.js';
 import { storeLogCheck } from '../../audit/log-check.js';
 import { integrityCheck } from '../../audit/verify-log.js';
 import { recordIntegrityCheck } from '../../app/log-integrity.js';
 import { getUser } from '../../queries/identity.js';
 import { getProject } from '../../queries/projects.js';
+import type { ReadModelStore } from '../../readstore/read-model-store.js';
 import { auditPage } from '../pages/audit.js';
 import { type ConsoleKit, type ConsoleRoutes, doneNotice, render } from '../routes.js';
 
@@ -22,6 +26,25 @@ const READ = { scope: 'read' } as const;
  * and the check is shown on this project's page only.
  */
 export const VERIFY_LOG = { scope: 'manage_projects', accountKeyOnly: true, minimumRole: 'OWNER' } as const;
+
+/** Events read from the read model at a time while an export streams. */
+const EXPORT_BATCH = 500;
+
+/**
+ * The project's events as `GET /v1/projects/<id>/events` lists them (the same bodies, secrets
+ * redacted, oldest first), every page of them, one JSON object a line: read a batch at a time as
+ * the browser takes them, so a long history is never held whole.
+ */
+function exportLines(readModels: ReadModelStore, projectId: string): Readable {
+  async function* lines() {
+    for (let skip = 0; ; skip += EXPORT_BATCH) {
+      const batch = await readModels.find<AuditEventDocument>('audit_events', { project_id: projectId }, { sort: [['position', 1]], skip, limit: EXPORT_BATCH });
+      if (batch.length > 0) yield batch.map((s) => `${JSON.stringify(eventBody(s.doc))}\n`).join('');
+      if (batch.length < EXPORT_BATCH) return;
+    }
+  }
+  return Readable.from(lines());
+}
 
 const DONE = { verified: 'The log was checked: the result is below.' } as const;
 
@@ -56,6 +79,18 @@ export const auditRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       viewer: ctx.state.viewer, project, notice: doneNotice(ctx, DONE), last, checkedBy: checker?.email ?? null,
       chained, canVerify, origin: `${ctx.protocol}://${ctx.host}`, now: clock(),
     }));
+  });
+
+  // The export link of the page: the API's export, gated by the session's caller rather than an
+  // X-API-Key header a browser cannot send, and saved as a file rather than shown as JSON.
+  router.get('/projects/:projectId/audit/export', signedIn, async (ctx) => {
+    const projectId = pathId(ctx.params['projectId'], 'project');
+    await gate(readModels, ctx.state.caller, READ, projectId);
+    if (!(await getProject(readModels, projectId))) throw new HttpError(404, 'project not found');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Content-Disposition', `attachment; filename="vigil-project-${projectId}-events.ndjson"`);
+    ctx.type = 'application/x-ndjson; charset=utf-8';
+    ctx.body = exportLines(readModels, projectId);
   });
 
   router.post('/projects/:projectId/audit/verify', signedIn, async (ctx) => {

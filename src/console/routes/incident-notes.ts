@@ -14,6 +14,7 @@ import { NOTE_KINDS, NOTE_VISIBILITIES, type NoteVisibility } from '../../domain
 import { getMonitor } from '../../queries/monitors.js';
 import { getProject } from '../../queries/projects.js';
 import { incidentTimeline } from '../../queries/timeline.js';
+import { channelNames } from '../timeline.js';
 import type { NoteFormError } from '../pages/incident-notes.js';
 import { incidentPage } from '../pages/incident.js';
 import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
@@ -34,15 +35,16 @@ export const incidentNoteRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
 
   /** The incident page again, with the note sent back to be corrected (GOV.UK: the error names the field and links to it). */
   async function sendBack(ctx: Context & { state: ConsoleState }, incident: IncidentDocument, error: NoteFormError): Promise<void> {
-    const [timeline, monitor, project] = await Promise.all([
+    const [timeline, monitor, project, channels] = await Promise.all([
       incidentTimeline(readModels, commands.events, incident.id, incident.project_id),
       getMonitor(readModels, incident.monitor_id),
       getProject(readModels, incident.project_id),
+      channelNames(readModels, incident.project_id),
     ]);
     // Archived with its deleted monitor: the page has no form to send it back to.
     if (!monitor) throw new HttpError(400, error.message);
     render(ctx, incidentPage({
-      viewer: ctx.state.viewer, notice: null, incident, projectName: project?.name ?? 'Project', entries: timeline.entries, canAct: true, monitorExists: true, now: clock(), noteError: error,
+      viewer: ctx.state.viewer, notice: null, incident, projectName: project?.name ?? 'Project', entries: timeline.entries, channels, canAct: true, monitorExists: true, now: clock(), noteError: error,
     }), 400);
   }
 

@@ -9,6 +9,7 @@ import { inlineAsOfReader } from '../../audit/as-of-reader.js';
 import { listMonitors, monitorsDeletedSince } from '../../queries/monitors.js';
 import { getProject, projectIdsOfUser } from '../../queries/projects.js';
 import { incidentTimeline } from '../../queries/timeline.js';
+import { channelNames } from '../timeline.js';
 import { type PastMonitorRow, pastDashboardPage, pastIncidentPage } from '../pages/past.js';
 import { type ConsoleKit, type ConsoleRoutes, render } from '../routes.js';
 
@@ -81,9 +82,11 @@ export const timeTravelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const { docs } = await asOfReader.incidents({ project_id: today.project_id, id: today.id }, asOf, { page: 1, limit: 1 });
     const then = docs[0];
     if (!then) throw new HttpError(404, `this incident had not opened yet at ${asOf}`);
-    const [timeline, project] = await Promise.all([incidentTimeline(readModels, commands.events, today.id, today.project_id), getProject(readModels, today.project_id)]);
+    const [timeline, project, channels] = await Promise.all([
+      incidentTimeline(readModels, commands.events, today.id, today.project_id), getProject(readModels, today.project_id), channelNames(readModels, today.project_id),
+    ]);
     render(ctx, pastIncidentPage({
-      viewer: ctx.state.viewer, incident: then, projectName: project?.name ?? 'Project', asOf, entries: timeline.entries.filter((e) => e.at <= asOf),
+      viewer: ctx.state.viewer, incident: then, projectName: project?.name ?? 'Project', asOf, entries: timeline.entries.filter((e) => e.at <= asOf), channels,
     }));
   });
 };

@@ -1,5 +1,6 @@
 import { reviewSuppressed } from './maintenance-suppression.js';
 import { hungRunCause, missedCause } from './causes.js';
+import { resolveOpen } from './incident-decisions.js';
 import type { MonitorCommandOf } from './monitor-commands.js';
 import type { MonitorConfig } from './monitor-config.js';
 import type { CheckInUnheardData, DeadlineObservation, MonitorEvent, PingCounters, RunOverdueData, UnheardObservation } from './monitor-events.js';
@@ -155,7 +156,12 @@ export function followUpDeadlines(state: MonitorState, config: MonitorConfig, ob
     }
     // The maximum the run was judged by, whatever the settings are by now.
     const max = (Date.parse(data.deadline_at) - Date.parse(data.started_at)) / 1000;
-    if (!slowOpen) open(incidentIds.overdue, 'DURATION_HIGH', hungRunCause(data.started_at, max, false), data.deadline_at, data.start_ping_id);
+    if (!slowOpen) {
+      // The job's runs cannot both take too long and too little: the newest run out of range says
+      // which, as a SUCCESS too slow resolves "finished sooner" (receive-ping.ts).
+      events.push(...resolveOpen(state, ['DURATION_LOW'], data.deadline_at, { by_kind: 'system', reason: 'RUN_TOO_SLOW' }));
+      open(incidentIds.overdue, 'DURATION_HIGH', hungRunCause(data.started_at, max, false), data.deadline_at, data.start_ping_id);
+    }
     slowOpen = true;
     if (data.closed_as_failure && data.consecutive_failures >= config.failure_tolerance) {
       down('FAILURES', data.deadline_at);

@@ -1,7 +1,7 @@
 import { ASSETS } from '../../console/assets.js';
 import { duration, utc } from '../../console/format.js';
+import { INCIDENT_WORDS } from '../../console/timeline.js';
 import { type Fragment, type Html, html, trustedHtml } from '../../console/html.js';
-import type { IncidentKind } from '../../domain/monitors/incidents.js';
 import type { PublicState } from '../monitor-state.js';
 import { type DayFigure, type PublicIncident, type PublicMonitor, type StatusView, barState, dayLabel } from '../status-data.js';
 
@@ -18,6 +18,7 @@ export function publicPage(options: { title: string; body: Fragment }): Html {
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
 <title>${options.title}</title>
+<link rel="icon" href="${ASSETS.favicon.path}" type="image/svg+xml">
 <link rel="stylesheet" href="${ASSETS.css.path}">
 </head>
 <body class="public">
@@ -31,26 +32,31 @@ ${options.body}
 
 const PAST_SHOWN = 50;
 
-const STATE_TEXT: Record<PublicState, string> = { up: 'Operational', late: 'Late', down: 'Down', paused: 'Paused', new: 'No data yet' };
+/** The state's words on a status page; the badge says the state itself (`up`, `late`, `maintenance`, …). */
+export const STATE_TEXT: Record<PublicState, string> = {
+  up: 'Operational', degraded: 'Degraded', late: 'Late', down: 'Down', maintenance: 'Under maintenance', paused: 'Paused', new: 'No data yet',
+};
 
-/** What happened, in the public's words; the incident's own cause (error texts, addresses) stays private. */
-const KIND_TEXT: Record<IncidentKind, string> = {
-  MISSED: 'did not check in on time',
-  FAILED: 'failed',
-  DURATION_HIGH: 'ran longer than expected',
-  DURATION_LOW: 'finished sooner than expected',
-  SSL_EXPIRING: 'TLS certificate about to expire',
+/** What happened, in the public's words (as the console's incident titles): the incident's own cause (error texts, addresses) stays private. */
+const KIND_TEXT = INCIDENT_WORDS;
+
+/** The page's banner for its worst state: its tone (a colour) and its words. */
+const BANNERS: Record<PublicState, [string, string]> = {
+  down: ['down', 'Major outage'],
+  late: ['late', 'Some systems are late to report'],
+  degraded: ['late', 'Some systems are degraded'],
+  maintenance: ['maintenance', 'Under maintenance'],
+  up: ['up', 'All systems operational'],
+  new: ['none', 'Waiting for the first data'],
+  paused: ['none', 'Monitoring is paused'],
 };
 
 function banner(view: StatusView): Html {
   const downs = view.monitors.filter((m) => m.state === 'down').length;
   const [tone, text]: [string, string] =
     view.overall === null ? ['none', 'No monitors are shown on this page yet']
-      : view.overall === 'down' ? (downs === view.monitors.length ? ['down', 'Major outage'] : ['partial', 'Partial outage'])
-        : view.overall === 'late' ? ['late', 'Some systems are late to report']
-          : view.overall === 'paused' ? ['none', 'Monitoring is paused']
-            : view.overall === 'new' ? ['none', 'Waiting for the first data']
-              : ['up', 'All systems operational'];
+      : view.overall === 'down' && downs < view.monitors.length ? ['partial', 'Partial outage']
+        : BANNERS[view.overall];
   return html`<div class="status-banner banner-${tone}"><span class="banner-mark" aria-hidden="true"></span><p class="banner-text">${text}</p></div>`;
 }
 

@@ -238,6 +238,46 @@ describe('Monitor', () => {
       given([created({ max_duration_seconds: 120, min_duration_seconds: 60 }), incidentOpened('DURATION_HIGH', 'slow', 'inc-0'), incidentOpened('DURATION_LOW', 'fast', 'inc-9')])
         .when(receive({ duration_ms: 300_000 }))
         .then([received({ duration_ms: 300_000, duration_assertion: 'TOO_SLOW' }), resolvedBySuccess('inc-9')]));
+    describe('a run too long while a run too short is still an open incident', () => {
+      // The last run finished in 3 s (under the 60 s minimum); the next, started at 10:00, passes its 2 min maximum.
+      const bounded = created({ min_duration_seconds: 60, max_duration_seconds: 120 });
+      const tooFast = incidentOpened('DURATION_LOW', 'Run took 3 s, shorter than the 1 min minimum', 'inc-fast');
+      const expire = (now: string): MonitorCommand => ({ type: 'ExpireDeadlines', monitor_id, incident_ids: { missed: 'm', overdue: 'o', failed: 'f' }, repage_after_seconds: 3600, now });
+      const overdue: MonitorEvent = {
+        type: 'RunOverdue',
+        data: {
+          ...ids, start_ping_id: 's-a', run_id: 'a', started_at: T0, deadline_at: '2026-11-21T10:02:00.000Z', closed_as_failure: false, consecutive_failures: 0,
+          counters: {
+            consecutive_failures: 0, consecutive_misses: 0, last_checkin_at: T0, last_ping_at: T0, last_success_at: null, next_expected_at: HOUR_AFTER_T1,
+            retention_count: 200, total_pings_received: 1,
+          },
+        },
+      };
+
+      it('resolves "finished sooner than expected" when it opens "ran longer than expected": both cannot be ongoing', () =>
+        given([bounded, tooFast, started('s-a', 'a')])
+          .when(expire('2026-11-21T10:03:00.000Z'))
+          .then([
+            overdue,
+            {
+              type: 'IncidentResolved',
+              data: { ...ids, incident_id: 'inc-fast', resolved_at: '2026-11-21T10:02:00.000Z', by_kind: 'system', user_id: null, email: null, api_key_id: null, reason: 'RUN_TOO_SLOW' },
+            },
+            {
+              type: 'IncidentOpened',
+              data: { ...ids, incident_id: 'o', event: 'DURATION_HIGH', cause: 'A run started at 2026-11-21T10:00:00.000Z has not finished within the 2 min maximum', started_at: '2026-11-21T10:02:00.000Z', monitor_name: 'Backup', monitor_slug: 'backup', ping_id: 's-a' },
+            },
+          ]));
+
+      it('and a run too short afterwards resolves "ran longer than expected" in turn', () =>
+        given([bounded, incidentOpened('DURATION_HIGH', 'hung', 'inc-slow')])
+          .when(receive({ duration_ms: 3000 }))
+          .then([
+            received({ duration_ms: 3000, duration_assertion: 'TOO_FAST' }),
+            resolvedBySuccess('inc-slow'),
+            incidentOpened('DURATION_LOW', 'Run took 3 s, shorter than the 60 s minimum'),
+          ]));
+    });
   });
 
   describe('when paused', () => {
