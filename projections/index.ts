@@ -19,6 +19,7 @@ import { monitorDependenciesProjection } from './monitor-dependencies.js';
 import { maintenanceWindowsProjection } from './maintenance-windows.js';
 import { monitorRemovalsProjection } from './monitor-removals.js';
 import { monitorsProjection } from './monitors.js';
+import { peerAliasesProjection } from './peer-aliases.js';
 import { projectMembersProjection } from './project-members.js';
 import { projectsProjection } from './projects.js';
 import { usersProjection } from './users.js';
@@ -37,5 +38,5 @@ export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
     incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection,
-    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection] as Projection[];
+    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection, peerAliasesProjection] as Projection[];
 }

@@ -8,6 +8,7 @@ import { maintenanceEventCodecs } from './maintenance.js';
 import { monitorEventCodecs } from './monitors.js';
 import { notificationEventCodecs } from './notifications.js';
 import { projectEventCodecs } from './projects.js';
+import { peerEventCodecs } from './peers.js';
 import { statusPageEventCodecs } from './status-pages.js';
 
 /**
@@ -25,6 +26,7 @@ export const EVENT_CODECS = {
   ...auditEventCodecs,
   ...maintenanceEventCodecs,
   ...listeningEventCodecs,
+  ...peerEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];
