@@ -73,7 +73,7 @@ export async function answerHealthchecks(core: PeerPingCore, request: IncomingMe
     // Resolved when the ping is recorded: the id first, then the UUID an import kept.
   } else {
     if (target.slug !== target.slug.toLowerCase()) return text(400, 'invalid url format');
-    const found = await findSlugTarget(deps.readModels, target.pingKey, target.slug);
+    const found = await core.lookTwice(() => findSlugTarget(deps.readModels, target.pingKey, target.slug), (looked) => looked.monitor !== null);
     if (found.monitor) monitorId = found.monitor.id;
     else if (!found.project) throw core.unknownSecret(origin.address, new HttpError(404, 'not found'));
     else if (query.get('create') === '1' && found.project.auto_provisioning.enabled) {
@@ -94,7 +94,7 @@ export async function answerHealthchecks(core: PeerPingCore, request: IncomingMe
   if ('uuid' in target) {
     recorded = await core.recordIfThere(target.uuid.toLowerCase(), ping, origin);
     if (recorded === null) {
-      const aliased = await monitorByPeerAlias(deps.readModels, 'healthchecks', target.uuid);
+      const aliased = await core.lookTwice(() => monitorByPeerAlias(deps.readModels, 'healthchecks', target.uuid), (id) => id !== null);
       recorded = aliased === null ? null : await core.recordIfThere(aliased, ping, origin);
     }
     if (recorded === null) throw core.unknownSecret(origin.address, new HttpError(404, 'not found'));

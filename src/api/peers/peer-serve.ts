@@ -121,6 +121,19 @@ export class PeerPingCore {
     return throttled ?? refusal;
   }
 
+  /**
+   * Looks again once the read models have caught up with the log (up to 2 s), where a first look
+   * found nothing: a monitor a check-in created a moment ago, or an alias an import just claimed,
+   * is in the log before it is in the read models, and the job's next ping must find it.
+   */
+  async lookTwice<T>(look: () => Promise<T>, found: (value: T) => boolean): Promise<T> {
+    const first = await look();
+    if (found(first)) return first;
+    const head = await this.deps.commands.events.headPosition();
+    await this.deps.progress.waitForPosition(head, 2_000).catch(() => undefined);
+    return look();
+  }
+
   /** The Vigil-Position of a write, for a client that reads back its own pings. */
   static positionHeaders(position: number | null): Record<string, string> {
     return position === null ? {} : { [POSITION_HEADER]: positionToken(position) };

@@ -4,6 +4,7 @@ import { gunzip, inflate } from 'node:zlib';
 import type { MonitorDocument } from '../../../projections/monitors.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
 import { provisionOnFirstPing } from '../../app/auto-provisioning.js';
+import { KeyedMutex } from '../../app/keyed-mutex.js';
 import { updateMonitor } from '../../app/monitors.js';
 import { assertConsistent } from '../../domain/monitors/monitor-config.js';
 import type { PingKind } from '../../domain/monitors/pings.js';
@@ -55,12 +56,24 @@ export async function answerSentryEnvelope(core: PeerPingCore, request: Incoming
   const pingKey =
     query.get('sentry_key') ?? sentryKeyFromAuth(typeof auth === 'string' ? auth : undefined) ?? sentryKeyFromAuth(request.headers.authorization) ?? sentryKeyFromDsn(envelope.header['dsn']);
   if (!pingKey) return json(401, { detail: 'missing authorization information: the DSN’s public key (sentry_key) is the project’s ping key' });
-  const [project] = await deps.readModels.find<ProjectDocument>('projects', { ping_key: pingKey }, { limit: 1 });
+  const [project] = await core.lookTwice(() => deps.readModels.find<ProjectDocument>('projects', { ping_key: pingKey }, { limit: 1 }), (found) => found.length > 0);
   if (!project) throw core.unknownSecret(origin.address, new HttpError(403, 'the DSN’s public key is not the ping key of any project'));
   const checkIns = envelope.items.filter((item) => item.header['type'] === 'check_in').map((item, index) => checkInOf(item.payload, index));
+  // A job's in_progress and ok go out on two connections at once; the first of a new monitor
+  // creates it, and the other must wait for that to find it (the SDK sends each only once).
+  const slugs = [...new Set(checkIns.map((checkIn) => `${project.doc.id}/${checkIn.slug}`))].sort();
+  const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), () => recordCheckIns(core, project.doc, envelope.header, checkIns, origin));
+  return locked();
+}
+
+/** One lock per project and slug, in this process, for the check-ins of a slug to be decided in turn. */
+const bySlug = new KeyedMutex();
+
+async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, header: Record<string, unknown>, checkIns: CheckIn[], origin: PingOrigin): Promise<PeerAnswer> {
+  const { config, deps } = core;
   // Every check-in is judged before any is recorded: a refusal stores nothing.
   const targets: (MonitorDocument | null)[] = [];
-  for (const checkIn of checkIns) targets.push(await targetOf(core, project.doc, checkIn));
+  for (const checkIn of checkIns) targets.push(await targetOf(core, project, checkIn));
   const actor = { kind: 'system' as const, user_id: null, api_key_id: null, request_id: origin.requestId };
   let position: number | null = null;
   for (const [index, checkIn] of checkIns.entries()) {
@@ -68,7 +81,7 @@ export async function answerSentryEnvelope(core: PeerPingCore, request: Incoming
     let monitorId: string;
     if (monitor === null) {
       const provisioned = await provisionOnFirstPing(deps.commands, {
-        project_id: project.doc.id,
+        project_id: project.id,
         slug: checkIn.slug,
         request_ip: origin.address || null,
         request_ua: origin.userAgent,
@@ -87,13 +100,13 @@ export async function answerSentryEnvelope(core: PeerPingCore, request: Incoming
     );
     position = recorded.position ?? position;
   }
-  const eventId = envelope.header['event_id'];
+  const eventId = header['event_id'];
   return json(200, typeof eventId === 'string' ? { id: eventId } : {}, PeerPingCore.positionHeaders(position));
 }
 
 /** The monitor a check-in names, or null for one its monitor_config is to create; refuses anything else. */
 async function targetOf(core: PeerPingCore, project: ProjectDocument, checkIn: CheckIn): Promise<MonitorDocument | null> {
-  const { monitor } = await findSlugTarget(core.deps.readModels, project.ping_key, checkIn.slug);
+  const { monitor } = await core.lookTwice(() => findSlugTarget(core.deps.readModels, project.ping_key, checkIn.slug), (found) => found.monitor !== null);
   if (monitor) {
     if (checkIn.settings && checkIn.settings.type !== monitor.type) {
       throw new HttpError(400, `monitor ${checkIn.slug} is a ${monitor.type} monitor and its type cannot change; its monitor_config schedule makes it a ${checkIn.settings.type}`);

@@ -42,7 +42,7 @@ export async function answerKumaPush(core: PeerPingCore, request: IncomingMessag
   };
   let recorded = UUID_PATTERN.test(token) ? await core.recordIfThere(token.toLowerCase(), peerPing, origin) : null;
   if (recorded === null) {
-    const aliased = await monitorByPeerAlias(deps.readModels, 'uptime_kuma', token);
+    const aliased = await core.lookTwice(() => monitorByPeerAlias(deps.readModels, 'uptime_kuma', token), (id) => id !== null);
     recorded = aliased === null ? null : await core.recordIfThere(aliased, peerPing, origin);
   }
   if (recorded === null) throw core.unknownSecret(origin.address, new HttpError(404, NOT_FOUND));
