@@ -10,7 +10,6 @@ import { assertConsistent } from '../../domain/monitors/monitor-config.js';
 import type { PingKind } from '../../domain/monitors/pings.js';
 import { slugify } from '../../domain/monitors/slug-claim.js';
 import { provisionedConfig } from '../../domain/projects/auto-provisioning.js';
-import { findSlugTarget } from '../../queries/monitors.js';
 import { HttpError } from '../errors.js';
 import type { CappedBody } from '../raw-body.js';
 import { jsonObject, parseEnvelope, sentryKeyFromAuth, sentryKeyFromDsn } from './sentry-envelope.js';
@@ -93,20 +92,51 @@ async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, head
       monitorId = monitor.id;
       if (checkIn.settings && changes(checkIn.settings.patch, monitor)) await updateMonitor(deps.commands, monitorId, checkIn.settings.patch, actor);
     }
-    const recorded = await core.record(
-      monitorId,
-      { kind: checkIn.kind, runId: checkIn.runId, exitCode: null, durationMs: checkIn.durationMs, message: null, body: capped(checkIn.payload, config.payloadLimitBytes) },
-      origin,
-    );
+    const ping = { kind: checkIn.kind, runId: checkIn.runId, exitCode: null, durationMs: checkIn.durationMs, message: null, body: capped(checkIn.payload, config.payloadLimitBytes) };
+    let recorded = await core.recordIfThere(monitorId, ping, origin);
+    if (recorded === null) {
+      // Deleted since it was found (or since the last second's lookup): found again, or refused.
+      recentMonitors.delete(`${project.id}/${checkIn.slug}`);
+      const again = await monitorBySlug(core, project, checkIn.slug, true);
+      if (again === null) throw new HttpError(404, `no monitor has the slug ${checkIn.slug} in this project`);
+      recorded = await core.record(again.id, ping, origin);
+    }
     position = recorded.position ?? position;
   }
   const eventId = header['event_id'];
   return json(200, typeof eventId === 'string' ? { id: eventId } : {}, PeerPingCore.positionHeaders(position));
 }
 
+/**
+ * Monitors found by slug in the last second, by `<project id>/<slug>`: a job's check-ins name the
+ * same few monitors again and again, and reading and parsing a monitor's document for each was
+ * most of what a check-in cost beyond a ping by id. A second is within what the read models
+ * themselves lag behind the log under load; a monitor deleted since is not found when the ping
+ * is recorded, and is looked up again. A check-in with a monitor_config always reads the
+ * document, to compare its settings.
+ */
+const recentMonitors = new Map<string, { monitor: MonitorDocument; until: number }>();
+const RECENT_MS = 1_000;
+const RECENT_KEPT = 10_000;
+
+async function monitorBySlug(core: PeerPingCore, project: ProjectDocument, slug: string, fresh: boolean): Promise<MonitorDocument | null> {
+  const key = `${project.id}/${slug}`;
+  const now = core.deps.commands.clock().getTime();
+  const recent = recentMonitors.get(key);
+  if (!fresh && recent && recent.until > now) return recent.monitor;
+  const look = async () => (await core.deps.readModels.find<MonitorDocument>('monitors', { project_id: project.id, slug }, { limit: 1 }))[0]?.doc ?? null;
+  const monitor = await core.lookTwice(look, (found) => found !== null);
+  recentMonitors.delete(key);
+  if (monitor) {
+    if (recentMonitors.size >= RECENT_KEPT) recentMonitors.delete(recentMonitors.keys().next().value!);
+    recentMonitors.set(key, { monitor, until: now + RECENT_MS });
+  }
+  return monitor;
+}
+
 /** The monitor a check-in names, or null for one its monitor_config is to create; refuses anything else. */
 async function targetOf(core: PeerPingCore, project: ProjectDocument, checkIn: CheckIn): Promise<MonitorDocument | null> {
-  const { monitor } = await core.lookTwice(() => findSlugTarget(core.deps.readModels, project.ping_key, checkIn.slug), (found) => found.monitor !== null);
+  const monitor = await monitorBySlug(core, project, checkIn.slug, checkIn.settings !== null);
   if (monitor) {
     if (checkIn.settings && checkIn.settings.type !== monitor.type) {
       throw new HttpError(400, `monitor ${checkIn.slug} is a ${monitor.type} monitor and its type cannot change; its monitor_config schedule makes it a ${checkIn.settings.type}`);
