@@ -3,7 +3,9 @@ import { provisionOnFirstPing } from '../../app/auto-provisioning.js';
 import { monitorByPeerAlias } from '../../app/peer-aliases.js';
 import type { PingKind } from '../../domain/monitors/pings.js';
 import { findSlugTarget } from '../../queries/monitors.js';
+import { Slug } from '../codecs/monitors.js';
 import { HttpError } from '../errors.js';
+import { decode } from '../validation.js';
 import { readCappedBody } from '../raw-body.js';
 import { type PeerAnswer, type PeerPing, PeerPingCore, type PingOrigin, UUID_PATTERN, decodeSegment } from './peer-serve.js';
 
@@ -77,6 +79,8 @@ export async function answerHealthchecks(core: PeerPingCore, request: IncomingMe
     if (found.monitor) monitorId = found.monitor.id;
     else if (!found.project) throw core.unknownSecret(origin.address, new HttpError(404, 'not found'));
     else if (query.get('create') === '1' && found.project.auto_provisioning.enabled) {
+      // Healthchecks' slugs may hold underscores, Vigil's may not: refused before the project counts a creation.
+      decode(Slug, target.slug, 'slug');
       const provisioned = await provisionOnFirstPing(deps.commands, {
         project_id: found.project.id,
         slug: target.slug,

@@ -99,6 +99,11 @@ describe('Healthchecks ping URLs', () => {
     expect((await vigil.request('PATCH', `/v1/projects/${project.id}`, { key, body: { auto_provisioning: { enabled: true } } })).status).to.equal(200);
     const created = await curl(['-fsS', '-m', '10', '--retry', '5', `${vigil.url}/ping/${project.ping_key}/new-job?create=1`]);
     expect(created).to.deep.include({ status: 201, body: 'Created' });
+    const before = await logHead();
+    const underscore = await curl([`${vigil.url}/ping/${project.ping_key}/new_job?create=1`]);
+    expect(underscore.status, 'a Healthchecks slug Vigil cannot take').to.equal(400);
+    expect(underscore.body).to.match(/slug must be lowercase letters, digits and hyphens/);
+    expect(await logHead(), 'nothing recorded, no creation counted').to.equal(before);
     const again = await curl(['-fsS', `${vigil.url}/ping/${project.ping_key}/new-job?create=1`]);
     expect(again).to.deep.include({ status: 200, body: 'OK' });
     const made = ((await vigil.request('GET', `/v1/monitors?project_id=${project.id}`, { key })).body.monitors as { id: string; slug: string }[]).find((x) => x.slug === 'new-job');
