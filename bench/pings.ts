@@ -4,6 +4,8 @@
  * default log level, logs to /dev/null), and this process only drives the load, so the load
  * generator never competes with a server inside one event loop. Per round:
  *   1. Vigil `GET /v1/ping/<id>` over many monitors, closed loop at full speed (autocannon): its peak;
+ *   1b. each of the other tools' ping URLs (src/api/peers: Healthchecks, Uptime Kuma, a Sentry
+ *      check-in) on the same monitors in the same server, at full speed: beside /v1/ping's peak;
  *   2. Vigil at half of that peak, paced evenly (open loop, see paced-load.ts), for the latency there;
  *   3. the bare server at full speed, then at the same paced rate (the floor of that latency);
  *   4. the durable floor at full speed (durable-floor-server.ts): node:http plus one indexed SQLite
@@ -20,7 +22,7 @@
  * the acknowledged ones in the newer half of its window (ping ids are time-ordered), all that it
  * keeps being in the ping history: 0 lost is the rule.
  * The result goes to bench/results/pings.json and bench/RESULTS.md.
- *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3
+ *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3 --skip-peers
  *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --perf DIR --node-option X --paced-rate N]
  * --server-env (repeatable) sets a variable for the Vigil server; --profile writes its CPU profiles
  * to DIR; --perf DIR has Linux perf (Debian's linux-perf) sample Vigil's and the durable floor's
@@ -61,6 +63,7 @@ const { values } = parseArgs({
     perf: { type: 'string' },
     'node-option': { type: 'string', multiple: true, default: [] },
     'paced-rate': { type: 'string' },
+    'skip-peers': { type: 'boolean', default: false },
   },
 });
 const connections = Number(values.connections);
@@ -118,9 +121,10 @@ async function pingPastRetention(server: ServerProcess, paths: string[], onBody:
 }
 
 /** Closed loop at full speed: every connection sends its next request as soon as the last is answered. */
-async function drive(server: ServerProcess, paths: string[], options: { seconds: number; onBody?: (body: string) => void }): Promise<LoadResult> {
+async function drive(server: ServerProcess, paths: string[], options: { seconds: number; onBody?: (body: string) => void; request?: (path: string) => { method?: 'POST'; body?: string } }): Promise<LoadResult> {
   let next = 0;
   const { onBody } = options;
+  const shape = options.request ?? (() => ({}));
   await server.latency();
   const cpuBefore = server.cpuSeconds();
   const writtenBefore = server.writtenBytes();
@@ -130,7 +134,10 @@ async function drive(server: ServerProcess, paths: string[], options: { seconds:
     duration: options.seconds,
     requests: [
       {
-        setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }),
+        setupRequest: (request) => {
+          const path = paths[next++ % paths.length]!;
+          return { ...request, path, ...shape(path) };
+        },
         ...(onBody ? { onResponse: (status: number, body: string) => (status === 200 ? onBody(body) : undefined) } : {}),
       },
     ],
@@ -255,7 +262,9 @@ const loadAtStart = loadavg()[0]!;
 const dir = makeTempDir('vigil-bench-pings');
 const seed = await TestVigil.reopen(dir.path, {}, TestClock.atWallTime());
 const key = await seed.accountKey(await seed.user('bench@example.com'), ['manage_projects', 'manage_monitors']);
-const projectId = (await seed.request('POST', '/v1/projects', { key, body: { name: 'Bench' } })).body.project.id;
+const benchProject = (await seed.request('POST', '/v1/projects', { key, body: { name: 'Bench' } })).body.project;
+const projectId: string = benchProject.id;
+const pingKey: string = benchProject.ping_key;
 const monitorIds: string[] = [];
 for (let i = 0; i < monitorCount; i++) {
   const created = await seed.request('POST', '/v1/monitors', { key, body: { project_id: projectId, name: `m${i}`, type: 'JOB_HEARTBEAT', schedule: '1h' } });
@@ -273,6 +282,30 @@ const acknowledge = (body: string) => {
   acknowledged.get(answer.monitor_id)?.add(answer.ping_id);
 };
 
+/**
+ * The other tools' clients (src/api/peers), each against the same monitors in the same server
+ * right after /v1/ping's peak: Healthchecks' `/ping/<uuid>`, Uptime Kuma's `/api/push/<token>`,
+ * and a Sentry check-in envelope by slug (`m<i>`, the monitors' slugs) with the ping key as
+ * `sentry_key`. Their answers carry no ping id: what they record is counted with the rest.
+ */
+interface PeerLoad {
+  name: string;
+  paths: string[];
+  request?: (path: string) => { method?: 'POST'; body?: string };
+}
+const sentryEnvelope = (slug: string) => `{}\n{"type":"check_in"}\n{"check_in_id":"bench","monitor_slug":"${slug}","status":"ok"}`;
+const PEER_LOADS: PeerLoad[] = values['skip-peers']
+  ? []
+  : [
+      { name: 'healthchecks', paths: monitorIds.map((id) => `/ping/${id}`) },
+      { name: 'uptime_kuma', paths: monitorIds.map((id) => `/api/push/${id}?status=up`) },
+      {
+        name: 'sentry',
+        paths: monitorIds.map((_id, i) => `/api/1/envelope/?sentry_key=${pingKey}&slug=m${i}`),
+        request: (path) => ({ method: 'POST', body: sentryEnvelope(new URLSearchParams(path.slice(path.indexOf('?'))).get('slug')!) }),
+      },
+    ];
+const peerRuns = new Map<string, LoadResult[]>(PEER_LOADS.map((load) => [load.name, []]));
 const bareRuns: LoadResult[] = [];
 const bareHalfRuns: LoadResult[] = [];
 const peakRuns: LoadResult[] = [];
@@ -285,6 +318,10 @@ for (let round = 0; round < rounds; round++) {
   await drive(vigil, pingPaths, { seconds: WARMUP_SECONDS, onBody: acknowledge });
   const peak = await sampledOnCpu(vigil, `vigil-${round + 1}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge }));
   peakRuns.push(peak);
+  for (const load of PEER_LOADS) {
+    await drive(vigil, load.paths, { seconds: WARMUP_SECONDS, ...(load.request ? { request: load.request } : {}) });
+    peerRuns.get(load.name)!.push(await drive(vigil, load.paths, { seconds: duration, ...(load.request ? { request: load.request } : {}) }));
+  }
   const offered = values['paced-rate'] ? Number(values['paced-rate']) : Math.max(1, Math.round(peak.rate / 2));
   halfRuns.push({ ...(await sampledOnCpu(vigil, `vigil-half-${round + 1}`, () => paced(vigil, pingPaths, offered, acknowledge))), offered });
   await vigil.stop();
@@ -302,7 +339,8 @@ for (let round = 0; round < rounds; round++) {
   await floor.stop();
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${floorFile}${suffix}`, { force: true });
   fsyncRuns.push(probeFsync(dir.path));
-  console.log(`round ${round + 1}/${rounds}: vigil ${peak.rate.toFixed(0)} req/s, bare ${bareRuns.at(-1)!.rate.toFixed(0)} req/s, durable floor ${floorRuns.at(-1)!.rate.toFixed(0)} req/s`);
+  const peerLine = PEER_LOADS.map((load) => `, ${load.name} ${peerRuns.get(load.name)!.at(-1)!.rate.toFixed(0)} req/s`).join('');
+  console.log(`round ${round + 1}/${rounds}: vigil ${peak.rate.toFixed(0)} req/s${peerLine}, bare ${bareRuns.at(-1)!.rate.toFixed(0)} req/s, durable floor ${floorRuns.at(-1)!.rate.toFixed(0)} req/s`);
 }
 
 // Whatever the server acknowledged must be in the log after it stopped; the projector brings the
@@ -354,6 +392,7 @@ const floor = summary(floorRuns);
 const half = { ...summary(halfRuns), offered: median(halfRuns.map((r) => r.offered)) };
 const fsync = { p50: median(fsyncRuns.map((r) => r.p50)), p99: median(fsyncRuns.map((r) => r.p99)) };
 const ratio = peak.rate / bare.rate;
+const peers = PEER_LOADS.map((load) => ({ name: load.name, ...summary(peerRuns.get(load.name)!) }));
 // Judged against the durable floor, the least a log readable by stream costs a ping here (same run).
 const targets = [
   { what: 'peak at least 0.6x the durable floor', met: peak.rate >= 0.6 * floor.rate, value: `${(peak.rate / floor.rate).toFixed(2)}x` },
@@ -361,6 +400,7 @@ const targets = [
   { what: 'disk at most 15 KB per ping at peak', met: peak.diskKbPerRequest <= 15, value: `${peak.diskKbPerRequest.toFixed(1)} KB` },
   { what: 'p99 under 10 ms at half of peak, at the load generator', met: half.p99 < 10, value: `${half.p99} ms` },
   { what: 'no acknowledged ping lost', met: pingCheck.lost === 0, value: String(pingCheck.lost) },
+  ...peers.map((p) => ({ what: `${p.name} peak within 10% of /v1/ping's`, met: p.rate >= 0.9 * peak.rate && p.errors === 0, value: `${((p.rate / peak.rate) * 100).toFixed(0)}%, ${p.errors} errors` })),
 ];
 const met = targets.every((t) => t.met);
 const settings = Object.entries(serverEnv).map(([name, value]) => `${name}=${value}`).join(' ') || 'defaults';
@@ -374,6 +414,7 @@ console.log(`${connections} connections, ${duration} s per phase, medians of ${r
 console.log(row('bare node:http (baseline)', bare));
 console.log(row('durable floor (one indexed row per ping)', floor));
 console.log(row(`vigil GET /v1/ping peak (${monitorCount} monitors)`, peak));
+for (const p of peers) console.log(row(`vigil ${p.name} peak (same monitors)`, p));
 console.log(row(`vigil at half of peak (${half.offered} req/s paced)`, half));
 console.log(row('bare node:http at that paced rate', bareHalf));
 console.log(`the disk under the data dir: fdatasync of 16 KB p50 ${fsync.p50.toFixed(2)} ms, p99 ${fsync.p99.toFixed(2)} ms (the floor under a durable answer)`);
@@ -391,7 +432,7 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 recordResult({
   name: 'pings',
   date: new Date().toISOString(),
-  command: `npm run bench:pings -- --connections ${connections} --seconds ${duration} --monitors ${monitorCount} --rounds ${rounds}${values['server-env'].map((pair) => ` --server-env ${pair}`).join('')}`,
+  command: `npm run bench:pings -- --connections ${connections} --seconds ${duration} --monitors ${monitorCount} --rounds ${rounds}${values['server-env'].map((pair) => ` --server-env ${pair}`).join('')}${values['skip-peers'] ? ' --skip-peers' : ''}`,
   figures: {
     req_per_s: Math.round(peak.rate),
     peak_to_durable_floor: Math.round((peak.rate / floor.rate) * 100) / 100,
@@ -412,6 +453,15 @@ recordResult({
     kept_not_in_history: pingCheck.keptNotInHistory,
     errors: peak.errors + half.errors,
     connections,
+    ...Object.fromEntries(
+      peers.flatMap((p) => [
+        [`${p.name}_req_per_s`, Math.round(p.rate)],
+        [`${p.name}_percent_of_v1_ping`, Math.round((p.rate / peak.rate) * 100)],
+        [`${p.name}_p99_ms`, p.p99],
+        [`${p.name}_server_cpu_us_per_request`, Math.round(p.cpuPerRequestUs)],
+        [`${p.name}_errors`, p.errors],
+      ]),
+    ),
   },
   baseline: {
     name: 'bare node:http, same connections, same run',
@@ -434,12 +484,17 @@ recordResult({
   },
   ratio: Math.round(ratio * 1000) / 1000,
   target: {
-    description: 'ping ingestion on the embedded store, against the durable floor of the same run: peak at least 0.6x the floor, server CPU at most 60 µs and disk at most 15 KB per ping, p99 under 10 ms at half of peak, zero acknowledged pings lost',
+    description: `ping ingestion on the embedded store, against the durable floor of the same run: peak at least 0.6x the floor, server CPU at most 60 µs and disk at most 15 KB per ping, p99 under 10 ms at half of peak, zero acknowledged pings lost${peers.length > 0 ? "; the other tools' ping URLs (Healthchecks, Uptime Kuma, Sentry check-ins) each within 10% of /v1/ping's peak" : ''}`,
     met,
   },
   notes: [
     `Targets, each: ${targets.map((t) => `${t.what}: ${t.value}, ${t.met ? 'met' : 'not met'}`).join('; ')}.`,
     `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors at the default retention (200 pings), pinged round-robin past it before the first round, so that each measured ping also drops its monitor's oldest from the log; medians of ${rounds} round(s), ${duration} s per phase.`,
+    ...(peers.length > 0
+      ? [
+          "Other tools' clients: right after /v1/ping's peak, in the same server, each at full speed on the same monitors for the same time: Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item (status ok) by the monitor's slug.",
+        ]
+      : []),
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
     'Disk fdatasync: 500 syncs of a 16 KB write in the data dir after each round (bench/fsync-probe.ts). A ping is answered once its group commit has synced; one arriving during a commit waits for that one and then its own, so about twice the fdatasync p99 is the floor under the ping p99 on this disk.',
     'In the server: each request timed from Node having parsed its headers to the last byte of its answer handed to the socket (bench/server-latency.ts, preloaded into both servers). The latency above it is what the load generator saw, on the same cores: the difference is the generator waiting for a core while the server keeps the machine busy, and requests waiting in their socket while the server\'s event loop is blocked ("event loop blocked": timer delay sampled every 2 ms). The target is judged on what the load generator saw.',

@@ -22,6 +22,7 @@ import { operationsRoutes } from './routes/operations.js';
 import { historyRoutes } from './routes/history.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { pingApi } from './ping-api.js';
+import { peerPings } from './peers/index.js';
 import { uptimeRoutes } from './routes/uptime.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { projectRoutes } from './routes/projects.js';
@@ -45,14 +46,15 @@ export function authFailureThrottle(deps: ApiDependencies): AuthFailureThrottle 
 }
 
 /**
- * What the API's HTTP server runs: the Ping API (see pingApi) for its paths, the REST API for
- * everything else.
+ * What the API's HTTP server runs: the Ping API (see pingApi) for its paths, the peers' ping URLs
+ * (see peerPings) for theirs, the REST API for everything else.
  */
 export function apiListener(deps: ApiDependencies, rest: Koa<VigilState>, throttle: AuthFailureThrottle): RequestListener {
   const pings = pingApi(deps, { payloadLimitBytes: deps.config.pingPayloadLimitBytes, clientAddress: clientAddressResolver(deps.config.trustProxy), throttle });
+  const peers = peerPings(deps, { payloadLimitBytes: deps.config.pingPayloadLimitBytes, clientAddress: clientAddressResolver(deps.config.trustProxy), throttle });
   const answerRest = rest.callback();
   return (request, response) => {
-    if (!pings(request, response)) void answerRest(request, response);
+    if (!pings(request, response) && !peers(request, response)) void answerRest(request, response);
   };
 }
 

@@ -1,3 +1,4 @@
+import type { MonitorConfig } from '../domain/monitors/monitor-config.js';
 import { provisionedConfig } from '../domain/projects/auto-provisioning.js';
 import { type AutoProvisioningPatch } from '../domain/projects/auto-provisioning.js';
 import { projectDecider, projectStream, provisioningOf } from '../domain/projects/project.js';
@@ -19,7 +20,7 @@ export async function configureAutoProvisioning(context: CommandContext, input: 
  */
 export async function provisionOnFirstPing(
   context: CommandContext,
-  input: { project_id: string; slug: string; request_ip: string | null; request_ua: string | null; request_id: string | null },
+  input: { project_id: string; slug: string; request_ip: string | null; request_ua: string | null; request_id: string | null; configure?: (base: MonitorConfig) => MonitorConfig },
   ): Promise<{ monitorId: string; position: number | null }> {
   const { project_id, slug, request_ip, request_ua } = input;
   const actor: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: input.request_id, cause: 'first_ping', request_ip, request_ua };
@@ -30,12 +31,14 @@ export async function provisionOnFirstPing(
     { type: 'ProvisionMonitor', project_id, monitor_id: context.newId(), slug, request_ip, request_ua, now: nowIso(context) },
     actor,
   );
+  // A peer's client may say how the monitor is scheduled (Sentry's monitor_config): over the project's defaults.
+  const configured = input.configure ?? ((base: MonitorConfig) => base);
   const monitorId = provisioningOf(decided.state, slug);
   if (monitorId === null) throw new Error(`no monitor is being created for slug ${slug}`);
   if ((await loadMonitorState(context, monitorId)).lifecycle !== 'absent') return { monitorId, position: decided.position };
   const created = await createMonitor(
     context,
-    { project_id, config: provisionedConfig(decided.state.autoProvisioning.defaults, slug), slugGiven: true, monitor_id: monitorId },
+    { project_id, config: configured(provisionedConfig(decided.state.autoProvisioning.defaults, slug)), slugGiven: true, monitor_id: monitorId },
     actor,
   );
   return { monitorId, position: created.position };

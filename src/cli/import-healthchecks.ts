@@ -54,6 +54,7 @@ export function planHealthchecks(file: unknown): ImportPlan {
       plan.unmapped.push({ source, reason: 'the check has neither a timeout nor a schedule' });
       return;
     }
+    const uuid = checkUuid(check);
     const slug = slugs.allocate(ownSlug || name);
     if (ownSlug !== '' && slug !== ownSlug) notes.push(`slug ${ownSlug} became ${slug}`);
     const tags = tagsOf((stringAt(check, 'tags') ?? '').split(/\s+/), notes);
@@ -73,7 +74,16 @@ export function planHealthchecks(file: unknown): ImportPlan {
       },
       paused: stringAt(check, 'status') === 'paused',
       notes,
+      ...(uuid === null ? {} : { peerAlias: { peer: 'healthchecks' as const, alias: uuid } }),
     });
   });
   return plan;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The check's UUID: its `uuid`, or the last segment of its `ping_url` (`https://hc-ping.com/<uuid>`). */
+function checkUuid(check: Record<string, unknown>): string | null {
+  const given = stringAt(check, 'uuid') ?? (stringAt(check, 'ping_url') ?? '').split('/').pop() ?? '';
+  return UUID.test(given) ? given.toLowerCase() : null;
 }

@@ -1,3 +1,4 @@
+import type { PeerTool } from '../domain/peers/peer-alias.js';
 import { slugify } from '../domain/monitors/slug-claim.js';
 
 /**
@@ -14,6 +15,8 @@ export interface MonitorDraft {
   paused: boolean;
   /** What was kept only in part, or left out, of a monitor that was mapped. */
   notes: string[];
+  /** The ping URL's secret in the other tool (a check's UUID, a push token), which keeps reaching the monitor. */
+  peerAlias?: { peer: PeerTool; alias: string };
 }
 
 export interface Unmapped {

@@ -166,8 +166,16 @@ export function planUptimeKuma(file: unknown): ImportPlan {
     if (type === 'push') {
       // Kuma marks a push monitor down once a beat is `interval` late and each retry's wait has passed too.
       const grace = retries * (numberAt(monitor, 'retryInterval') ?? intervalSeconds);
-      notes.push('push clients must be pointed at the monitor’s Vigil ping URL');
-      plan.drafts.push({ source, slug, body: { ...common, slug, type: 'JOB_HEARTBEAT', schedule: interval, grace_period_seconds: graceOf(grace, notes) }, paused, notes });
+      const pushToken = (stringAt(monitor, 'pushToken') ?? '').trim();
+      if (pushToken === '') notes.push('push clients must be pointed at the monitor’s Vigil push URL (/api/push/<monitor id>)');
+      plan.drafts.push({
+        source,
+        slug,
+        body: { ...common, slug, type: 'JOB_HEARTBEAT', schedule: interval, grace_period_seconds: graceOf(grace, notes) },
+        paused,
+        notes,
+        ...(pushToken === '' ? {} : { peerAlias: { peer: 'uptime_kuma' as const, alias: pushToken } }),
+      });
       return;
     }
     // Kuma applies its timeout to HTTP requests only: TCP and DNS checks keep Vigil's defaults.

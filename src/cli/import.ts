@@ -6,6 +6,7 @@ import { configFromCreate } from '../api/monitor-input.js';
 import { type Actor, loadState } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import { createMonitor, loadMonitorState, pauseMonitor } from '../app/monitors.js';
+import { claimPeerAlias } from '../app/peer-aliases.js';
 import { DomainError } from '../domain/errors.js';
 import { assertConsistent } from '../domain/monitors/monitor-config.js';
 import { slugClaimDecider, slugClaimStream } from '../domain/monitors/slug-claim.js';
@@ -120,6 +121,7 @@ async function createDraft(context: CommandContext, projectId: string, draft: Mo
   assertConsistent(config, context.clock().toISOString());
   if (dryRun) return null;
   const { monitorId } = await createMonitor(context, { project_id: projectId, config, slugGiven: true }, actor);
+  if (draft.peerAlias) await claimPeerAlias(context, { ...draft.peerAlias, project_id: projectId, monitor_id: monitorId }, actor);
   if (draft.paused) await pauseMonitor(context, monitorId, actor);
   return monitorId;
 }

@@ -10,6 +10,7 @@ import type { ListeningEvent } from './listening/listening.js';
 import type { MaintenanceWindowEvent } from './maintenance/window.js';
 import type { MonitorEvent } from './monitors/monitor.js';
 import type { SlugClaimEvent } from './monitors/slug-claim.js';
+import type { PeerAliasEvent } from './peers/peer-alias.js';
 import type { ChannelEvent } from './notifications/channel.js';
 import type { GroupEvent } from './notifications/group.js';
 import type { PageEvent } from './notifications/page.js';
@@ -18,7 +19,7 @@ import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
 import type { StatusPageEvent } from './status-pages/status-page.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent;
+export type VigilEvent = UserEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -42,5 +43,6 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   LogIntegrityChecked: true,
   MaintenanceWindowScheduled: true, MaintenanceWindowUpdated: true, MaintenanceWindowEnded: true, IncidentSuppressed: true, SuppressedIncidentCleared: true, RepageHeld: true,
   CheckInUnheard: true, RunUnheard: true, ListeningConfirmed: true, ListeningInterrupted: true,
+  PeerAliasClaimed: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

@@ -11,6 +11,7 @@ import { notificationEventCodecs } from './notifications.js';
 import { projectEventCodecs } from './projects.js';
 import { secondFactorEventCodecs } from './second-factors.js';
 import { ssoEventCodecs } from './sso.js';
+import { peerEventCodecs } from './peers.js';
 import { statusPageEventCodecs } from './status-pages.js';
 
 /**
@@ -31,6 +32,7 @@ export const EVENT_CODECS = {
   ...maintenanceEventCodecs,
   ...listeningEventCodecs,
   ...ssoEventCodecs,
+  ...peerEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];

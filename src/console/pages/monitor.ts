@@ -14,6 +14,7 @@ import type { DisplayStatus } from '../overview.js';
 import type { Run } from '../../queries/recent-runs.js';
 import { isUptimeType } from '../../domain/monitors/schedule.js';
 import { type MonitorMaintenance, monitorMaintenancePanel } from './maintenance.js';
+import { peerPingUrls } from './peer-urls.js';
 
 export interface UptimeDay {
   day: string;
@@ -63,7 +64,7 @@ const PAYLOAD_SHOWN_CHARS = 2000;
 
 function copyable(id: string, label: string, text: string): Html {
   return html`<span class="copy-label" id="${id}-label">${label}</span>
-<div class="copy-row"><code id="${id}">${text}</code><button type="button" class="button button-secondary button-small" data-copy="${id}" aria-describedby="${id}-label" hidden>Copy</button></div>`;
+<div class="copy-row"><code id="${id}" tabindex="0">${text}</code><button type="button" class="button button-secondary button-small" data-copy="${id}" aria-describedby="${id}-label" hidden>Copy</button></div>`;
 }
 
 function seconds(s: number | null): string | null {
@@ -117,8 +118,9 @@ ${copyable('url-start', 'Start', `${base}/start`)}
 ${copyable('url-fail', 'Failure', `${base}/fail`)}
 ${copyable('url-log', 'Log (does not count as a check-in)', `${base}/log`)}
 ${copyable('url-slug', 'By slug', `${origin}/v1/s-ping/${project.ping_key}/${m.slug}`)}
+${peerPingUrls(m, project, origin)}
 <h3 class="copy-label">${isCron ? 'Crontab line' : 'Wrap the job'}</h3>
-<div class="copy-row"><pre class="crontab" id="crontab">${crontab}</pre><button type="button" class="button button-secondary button-small" data-copy="crontab" hidden>Copy</button></div>
+<div class="copy-row"><pre class="crontab" id="crontab" tabindex="0">${crontab}</pre><button type="button" class="button button-secondary button-small" data-copy="crontab" hidden>Copy</button></div>
 <p class="hint"><code>vigil exec</code> sends the start, success or failure pings with one run id, the exit code and the end of the output.</p>
 </section>`;
 }

@@ -3,6 +3,7 @@ import type { MonitorDocument } from '../../../projections/monitors.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
 import type { StatusPageDocument } from '../../../projections/status-pages.js';
 import { type Html, html } from '../html.js';
+import { peerClientsPanel } from './peer-urls.js';
 import { type Viewer, csrfField, page, projectNav } from '../layout.js';
 
 /** What a status page form holds: a page being edited, or the values of a refused form sent again. */
@@ -29,7 +30,7 @@ export interface SharingView {
 
 function copyable(id: string, label: string, text: string): Html {
   return html`<span class="copy-label" id="${id}-label">${label}</span>
-<div class="copy-row"><code id="${id}">${text}</code><button type="button" class="button button-secondary button-small" data-copy="${id}" aria-describedby="${id}-label" hidden>Copy</button></div>`;
+<div class="copy-row"><code id="${id}" tabindex="0">${text}</code><button type="button" class="button button-secondary button-small" data-copy="${id}" aria-describedby="${id}-label" hidden>Copy</button></div>`;
 }
 
 function badges(v: SharingView): Html {
@@ -124,7 +125,8 @@ export function sharingPage(v: SharingView): Html {
     body: html`<div class="page-head"><div><h1>Badges &amp; status pages</h1><p class="lede">Share the state of ${v.project.name}'s monitors outside Vigil.</p></div></div>
 ${v.refused ? html`<div class="error-summary" role="alert"><h2>There is a problem</h2><ul><li><a href="#${v.refused.field ? `${v.refused.form}-${v.refused.field}` : `form-${v.refused.form}`}">${v.refused.error}</a></li></ul></div>` : null}
 ${badges(v)}
-${statusPages(v)}`,
+${statusPages(v)}
+${peerClientsPanel(v.project, v.origin)}`,
   });
 }
 

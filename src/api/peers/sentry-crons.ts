@@ -1,0 +1,224 @@
+import type { IncomingMessage } from 'node:http';
+import { promisify } from 'node:util';
+import { gunzip, inflate } from 'node:zlib';
+import type { MonitorDocument } from '../../../projections/monitors.js';
+import type { ProjectDocument } from '../../../projections/projects.js';
+import { provisionOnFirstPing } from '../../app/auto-provisioning.js';
+import { KeyedMutex } from '../../app/keyed-mutex.js';
+import { updateMonitor } from '../../app/monitors.js';
+import { assertConsistent } from '../../domain/monitors/monitor-config.js';
+import type { PingKind } from '../../domain/monitors/pings.js';
+import { slugify } from '../../domain/monitors/slug-claim.js';
+import { provisionedConfig } from '../../domain/projects/auto-provisioning.js';
+import { HttpError } from '../errors.js';
+import type { CappedBody } from '../raw-body.js';
+import { jsonObject, parseEnvelope, sentryKeyFromAuth, sentryKeyFromDsn } from './sentry-envelope.js';
+import { type SentryMonitorSettings, changes, configuredFrom, sentryMonitorSettings } from './sentry-monitor-config.js';
+import { type PeerAnswer, PeerPingCore, type PingOrigin } from './peer-serve.js';
+
+/**
+ * Sentry's envelope endpoint, `POST /api/<project>/envelope/`, for Sentry Crons: an SDK whose DSN
+ * is `http://<project ping key>@<vigil host>/<any number>` sends its check-ins here. Each
+ * `check_in` item is a ping (in_progress START, ok SUCCESS, error FAILURE; check_in_id the run,
+ * duration the run's); its `monitor_config` creates the monitor by its slug (where the project
+ * creates monitors on a first ping) or updates it. Other items (errors, transactions, sessions) are
+ * accepted and ignored. Answered as Sentry's relay answers (`{}`, or `{"id": …}` for an envelope
+ * with an event id), with no rate-limit header unless the request really is throttled, so the SDK
+ * neither retries nor backs off.
+ */
+export const SENTRY_ENVELOPE_PATH = /^\/api\/\d{1,20}\/envelope\/?$/;
+
+const STATUSES: Record<string, PingKind> = { in_progress: 'START', ok: 'SUCCESS', error: 'FAILURE' };
+const gunzipAsync = promisify(gunzip);
+const inflateAsync = promisify(inflate);
+
+const json = (status: number, body: object, headers: Record<string, string> = {}): PeerAnswer => ({ status, body: JSON.stringify(body), contentType: 'application/json', headers });
+
+/** Relay's error body is `{"detail": …}`. */
+export const sentryRefusal = (status: number, message: string): PeerAnswer => json(status, { detail: message });
+
+interface CheckIn {
+  slug: string;
+  kind: PingKind;
+  runId: string | null;
+  durationMs: number | null;
+  settings: SentryMonitorSettings | null;
+  payload: Buffer;
+}
+
+export async function answerSentryEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin): Promise<PeerAnswer> {
+  const { config, deps } = core;
+  if (request.method !== 'POST') return json(405, { detail: 'method not allowed: send envelopes by POST' }, { Allow: 'POST' });
+  const limit = Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024);
+  const envelope = parseEnvelope(await decompressed(request, await readBytes(request, limit), limit));
+  const auth = request.headers['x-sentry-auth'];
+  const pingKey =
+    query.get('sentry_key') ?? sentryKeyFromAuth(typeof auth === 'string' ? auth : undefined) ?? sentryKeyFromAuth(request.headers.authorization) ?? sentryKeyFromDsn(envelope.header['dsn']);
+  if (!pingKey) return json(401, { detail: 'missing authorization information: the DSN’s public key (sentry_key) is the project’s ping key' });
+  const [project] = await core.lookTwice(() => deps.readModels.find<ProjectDocument>('projects', { ping_key: pingKey }, { limit: 1 }), (found) => found.length > 0);
+  if (!project) throw core.unknownSecret(origin.address, new HttpError(403, 'the DSN’s public key is not the ping key of any project'));
+  const checkIns = envelope.items.filter((item) => item.header['type'] === 'check_in').map((item, index) => checkInOf(item.payload, index));
+  // A job's in_progress and ok go out on two connections at once; the first of a new monitor
+  // creates it, and the other must wait for that to find it (the SDK sends each only once).
+  const slugs = [...new Set(checkIns.map((checkIn) => `${project.doc.id}/${checkIn.slug}`))].sort();
+  const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), () => recordCheckIns(core, project.doc, envelope.header, checkIns, origin));
+  return locked();
+}
+
+/** One lock per project and slug, in this process, for the check-ins of a slug to be decided in turn. */
+const bySlug = new KeyedMutex();
+
+async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, header: Record<string, unknown>, checkIns: CheckIn[], origin: PingOrigin): Promise<PeerAnswer> {
+  const { config, deps } = core;
+  // Every check-in is judged before any is recorded: a refusal stores nothing.
+  const targets: (MonitorDocument | null)[] = [];
+  for (const checkIn of checkIns) targets.push(await targetOf(core, project, checkIn));
+  const actor = { kind: 'system' as const, user_id: null, api_key_id: null, request_id: origin.requestId };
+  let position: number | null = null;
+  for (const [index, checkIn] of checkIns.entries()) {
+    const monitor = targets[index]!;
+    let monitorId: string;
+    if (monitor === null) {
+      const provisioned = await provisionOnFirstPing(deps.commands, {
+        project_id: project.id,
+        slug: checkIn.slug,
+        request_ip: origin.address || null,
+        request_ua: origin.userAgent,
+        request_id: origin.requestId,
+        configure: configuredFrom(checkIn.settings!),
+      });
+      monitorId = provisioned.monitorId;
+    } else {
+      monitorId = monitor.id;
+      if (checkIn.settings && changes(checkIn.settings.patch, monitor)) await updateMonitor(deps.commands, monitorId, checkIn.settings.patch, actor);
+    }
+    const ping = { kind: checkIn.kind, runId: checkIn.runId, exitCode: null, durationMs: checkIn.durationMs, message: null, body: capped(checkIn.payload, config.payloadLimitBytes) };
+    let recorded = await core.recordIfThere(monitorId, ping, origin);
+    if (recorded === null) {
+      // Deleted since it was found (or since the last second's lookup): found again, or refused.
+      recentMonitors.delete(`${project.id}/${checkIn.slug}`);
+      const again = await monitorBySlug(core, project, checkIn.slug, true);
+      if (again === null) throw new HttpError(404, `no monitor has the slug ${checkIn.slug} in this project`);
+      recorded = await core.record(again.id, ping, origin);
+    }
+    position = recorded.position ?? position;
+  }
+  const eventId = header['event_id'];
+  return json(200, typeof eventId === 'string' ? { id: eventId } : {}, PeerPingCore.positionHeaders(position));
+}
+
+/**
+ * Monitors found by slug in the last second, by `<project id>/<slug>`: a job's check-ins name the
+ * same few monitors again and again, and reading and parsing a monitor's document for each was
+ * most of what a check-in cost beyond a ping by id. A second is within what the read models
+ * themselves lag behind the log under load; a monitor deleted since is not found when the ping
+ * is recorded, and is looked up again. A check-in with a monitor_config always reads the
+ * document, to compare its settings.
+ */
+const recentMonitors = new Map<string, { monitor: MonitorDocument; until: number }>();
+const RECENT_MS = 1_000;
+const RECENT_KEPT = 10_000;
+
+async function monitorBySlug(core: PeerPingCore, project: ProjectDocument, slug: string, fresh: boolean): Promise<MonitorDocument | null> {
+  const key = `${project.id}/${slug}`;
+  const now = core.deps.commands.clock().getTime();
+  const recent = recentMonitors.get(key);
+  if (!fresh && recent && recent.until > now) return recent.monitor;
+  const look = async () => (await core.deps.readModels.find<MonitorDocument>('monitors', { project_id: project.id, slug }, { limit: 1 }))[0]?.doc ?? null;
+  const monitor = await core.lookTwice(look, (found) => found !== null);
+  recentMonitors.delete(key);
+  if (monitor) {
+    if (recentMonitors.size >= RECENT_KEPT) recentMonitors.delete(recentMonitors.keys().next().value!);
+    recentMonitors.set(key, { monitor, until: now + RECENT_MS });
+  }
+  return monitor;
+}
+
+/** The monitor a check-in names, or null for one its monitor_config is to create; refuses anything else. */
+async function targetOf(core: PeerPingCore, project: ProjectDocument, checkIn: CheckIn): Promise<MonitorDocument | null> {
+  const monitor = await monitorBySlug(core, project, checkIn.slug, checkIn.settings !== null);
+  if (monitor) {
+    if (checkIn.settings && checkIn.settings.type !== monitor.type) {
+      throw new HttpError(400, `monitor ${checkIn.slug} is a ${monitor.type} monitor and its type cannot change; its monitor_config schedule makes it a ${checkIn.settings.type}`);
+    }
+    return monitor;
+  }
+  if (!checkIn.settings) throw new HttpError(404, `no monitor has the slug ${checkIn.slug} in this project, and the check-in has no monitor_config to create it from`);
+  if (!project.auto_provisioning.enabled) throw new HttpError(404, `no monitor has the slug ${checkIn.slug} in this project, which does not create monitors on a first ping (auto_provisioning)`);
+  // What the creation will check, before the project counts it against its hourly cap.
+  assertConsistent(configuredFrom(checkIn.settings)(provisionedConfig(project.auto_provisioning.defaults, checkIn.slug)), core.deps.commands.clock().toISOString());
+  return null;
+}
+
+function checkInOf(payload: Buffer, index: number): CheckIn {
+  const item = jsonObject(payload, `check_in item ${index + 1}`);
+  const what = `check_in item ${index + 1}`;
+  const slugGiven = item['monitor_slug'];
+  if (typeof slugGiven !== 'string' || slugGiven.trim() === '') throw new HttpError(400, `${what}: monitor_slug is required`);
+  const status = item['status'];
+  const kind = typeof status === 'string' ? STATUSES[status] : undefined;
+  if (!kind) throw new HttpError(400, `${what}: status must be in_progress, ok or error, not ${JSON.stringify(status)}`);
+  const checkInId = item['check_in_id'];
+  if (checkInId !== undefined && (typeof checkInId !== 'string' || checkInId.length > 128)) throw new HttpError(400, `${what}: check_in_id must be a string of at most 128 characters`);
+  const duration = item['duration'];
+  if (duration !== undefined && duration !== null && (typeof duration !== 'number' || !(duration >= 0) || duration * 1000 > 2_147_483_647)) {
+    throw new HttpError(400, `${what}: duration must be a number of seconds from 0 to 2147483`);
+  }
+  const monitorConfig = item['monitor_config'];
+  return {
+    // As Sentry stores it: slugified (Vigil's slugs are lowercase letters, digits and hyphens, at most 50).
+    slug: slugify(slugGiven),
+    kind,
+    runId: typeof checkInId === 'string' && checkInId !== '' ? checkInId : null,
+    durationMs: typeof duration === 'number' ? Math.round(duration * 1000) : null,
+    settings: monitorConfig !== undefined && monitorConfig !== null ? sentryMonitorSettings(monitorConfig) : null,
+    payload,
+  };
+}
+
+/** The whole body, refused with a 413 past `limit` bytes (its rest read and dropped, so the client reads the answer). */
+async function readBytes(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const tooLarge = new HttpError(413, `envelope is larger than ${limit} bytes`);
+  if (Number(request.headers['content-length'] ?? 0) > limit) {
+    request.resume();
+    throw tooLarge;
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of request.iterator({ destroyOnReturn: false })) {
+      const buffer: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      bytes += buffer.length;
+      if (bytes > limit) {
+        request.resume();
+        throw tooLarge;
+      }
+      chunks.push(buffer);
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, 'envelope was not received in full');
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A gzip (or deflate) body inflated to at most `limit` bytes: a small body that inflates past it is a 413, never held in memory. */
+async function decompressed(request: IncomingMessage, body: Buffer, limit: number): Promise<Buffer> {
+  const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity' || encoding === '') return body;
+  const inflater = encoding === 'gzip' || encoding === 'x-gzip' ? gunzipAsync : encoding === 'deflate' ? inflateAsync : null;
+  if (inflater === null) throw new HttpError(415, `Content-Encoding ${encoding} is not supported: send gzip, deflate or none`);
+  try {
+    return await inflater(body, { maxOutputLength: limit });
+  } catch (error) {
+    if (error instanceof RangeError) throw new HttpError(413, `envelope is larger than ${limit} bytes once decompressed`);
+    throw new HttpError(400, `the body is not valid ${encoding} data`);
+  }
+}
+
+/** A check-in's JSON as the ping's payload, cut to the Ping API's limit and flagged when it was. */
+function capped(payload: Buffer, limit: number): CappedBody {
+  if (payload.length <= limit) return { text: payload.toString('utf8'), bytes: payload.length, truncated: false };
+  return { text: new TextDecoder().decode(payload.subarray(0, limit), { stream: true }), bytes: payload.length, truncated: true };
+}
+

@@ -1,0 +1,72 @@
+import { HttpError } from '../errors.js';
+
+/**
+ * Sentry's envelope format (develop.sentry.dev/sdk/data-model/envelopes): a JSON header line, then
+ * items, each a JSON header line and a payload that is either `length` bytes (then an optional
+ * newline) or, without `length`, the rest of the line.
+ */
+export interface Envelope {
+  header: Record<string, unknown>;
+  items: { header: Record<string, unknown>; payload: Buffer }[];
+}
+
+const NEWLINE = 0x0a;
+
+export function parseEnvelope(bytes: Buffer): Envelope {
+  let at = 0;
+  const line = (): Buffer => {
+    const end = bytes.indexOf(NEWLINE, at);
+    const stop = end < 0 ? bytes.length : end;
+    const slice = bytes.subarray(at, stop);
+    at = end < 0 ? bytes.length : end + 1;
+    return slice;
+  };
+  const header = jsonObject(line(), 'envelope header');
+  const items: Envelope['items'] = [];
+  while (at < bytes.length) {
+    const headerLine = line();
+    // Blank lines between items (a trailing newline, a payload's own) carry nothing.
+    if (headerLine.length === 0 || (headerLine.length === 1 && headerLine[0] === 0x0d)) continue;
+    const itemHeader = jsonObject(headerLine, `item ${items.length + 1} header`);
+    const length = itemHeader['length'];
+    let payload: Buffer;
+    if (typeof length === 'number') {
+      if (!Number.isInteger(length) || length < 0 || at + length > bytes.length) throw invalidEnvelope(`item ${items.length + 1} says it is ${length} bytes long, but the envelope ends before`);
+      payload = bytes.subarray(at, at + length);
+      at += length;
+      if (bytes[at] === NEWLINE) at += 1;
+    } else payload = line();
+    items.push({ header: itemHeader, payload });
+  }
+  return { header, items };
+}
+
+export function jsonObject(bytes: Buffer, what: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw invalidEnvelope(`the ${what} is not JSON`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidEnvelope(`the ${what} is not a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+export const invalidEnvelope = (reason: string) => new HttpError(400, `invalid envelope: ${reason}`);
+
+/** The public key of `X-Sentry-Auth: Sentry sentry_key=<key>, sentry_version=7, …` (or an Authorization header of that form). */
+export function sentryKeyFromAuth(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /(?:^|[\s,])sentry_key\s*=\s*([^,\s]+)/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/** The public key of a DSN, `http://<key>@host/<project>` (an envelope's `dsn` header, sent through a tunnel). */
+export function sentryKeyFromDsn(dsn: unknown): string | null {
+  if (typeof dsn !== 'string') return null;
+  try {
+    return decodeURIComponent(new URL(dsn).username) || null;
+  } catch {
+    return null;
+  }
+}
