@@ -41,7 +41,8 @@ export const keyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       caller.kind === 'ACCOUNT' ? ownsAProject(readModels, caller.userId) : Promise.resolve(false),
     ]);
     const held = effectiveScopes(caller.kind, caller.scopes);
-    const maxDays = Math.max(KEY_LIFETIME_DAYS.min, Math.min(KEY_LIFETIME_DAYS.max, Math.floor((Date.parse(caller.expiresAt) - now.getTime()) / 86_400_000)));
+    // A person (no key) mints keys of any allowed lifetime; a key, none that outlives it.
+    const maxDays = caller.apiKeyId === null ? KEY_LIFETIME_DAYS.max : Math.max(KEY_LIFETIME_DAYS.min, Math.min(KEY_LIFETIME_DAYS.max, Math.floor((Date.parse(caller.expiresAt) - now.getTime()) / 86_400_000)));
     return { ...frame(ctx, project), keys, accountScopes: owner ? SCOPES.filter((s) => held.has(s)) : [], canMintProjectKey, maxDays, now };
   }
 

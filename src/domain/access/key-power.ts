@@ -21,8 +21,9 @@ export type MintRefusal = { status: 403; code: 'INSUFFICIENT_API_KEY_SCOPE' | nu
 
 /**
  * A key can never mint a key with more power than itself: no scope it lacks, no project it
- * cannot reach, and no life beyond its own expiry. Project keys are minted by the project's
- * Owners and Managers only.
+ * cannot reach, and no life beyond its own expiry. A person signed in to the console (no key:
+ * `apiKeyId` null) is bounded by the key lifetime alone, not by their session's end, which is
+ * hours away. Project keys are minted by the project's Owners and Managers only.
  */
 export function refuseMint(
   caller: Caller,
@@ -35,7 +36,7 @@ export function refuseMint(
   if (wanted.kind === 'PROJECT' && (callerRoleOnProject === null || !roleAtLeast(callerRoleOnProject, 'MANAGER'))) {
     return { status: 403, code: null, message: 'project-scoped keys are created by the Owners and Managers of the project' };
   }
-  if (Date.parse(wanted.expiresAt) > Date.parse(caller.expiresAt)) {
+  if (caller.apiKeyId !== null && Date.parse(wanted.expiresAt) > Date.parse(caller.expiresAt)) {
     return { status: 403, code: null, message: 'a new API key cannot outlive the key that creates it' };
   }
   return null;
