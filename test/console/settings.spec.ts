@@ -91,14 +91,14 @@ describe('Console settings in a real browser', function () {
     await context.close();
   });
 
-  it('adds a member by email, changes their role and removes them; the owner has no remove button', async () => {
+  it('invites by email (the link shown once), changes a member role and removes them; the owner has no remove button', async () => {
     const context = await browser!.context();
     const page = await browser!.signIn(context, seed.ownerKey, settings('members'));
     expect(await page.locator('tr', { hasText: 'owner@example.com' }).getByRole('button', { name: 'Remove' }).count()).to.equal(0);
-    await page.getByLabel('Email of a Vigil user').fill('colleague@example.com');
-    await page.getByLabel('Role', { exact: true }).selectOption('MEMBER');
-    await page.getByRole('button', { name: 'Add member' }).click();
-    await page.locator('.notice', { hasText: 'Member added.' }).waitFor();
+    // A colleague who already has an account joins (invitations are specced in test/api/invitations.spec.ts).
+    const added = await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { email: 'colleague@example.com', role: 'MEMBER' } });
+    expect(added.status).to.equal(201);
+    await page.reload();
 
     const row = page.locator(`tr[data-user-id="${seed.colleague}"]`);
     await row.getByLabel('Role of colleague@example.com').selectOption('MANAGER');
@@ -113,9 +113,12 @@ describe('Console settings in a real browser', function () {
     await page.locator('.notice', { hasText: 'Member removed.' }).waitFor();
     expect(await page.locator(`tr[data-user-id="${seed.colleague}"]`).count()).to.equal(0);
 
-    await page.getByLabel('Email of a Vigil user').fill('nobody@example.com');
-    await page.getByRole('button', { name: 'Add member' }).click();
-    expect(await page.locator('main').innerText()).to.contain('No user has the email nobody@example.com');
+    // An address with no account is invited all the same: the page says nothing of who has one.
+    await page.getByLabel('Email address').fill('nobody@example.com');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.locator('.notice', { hasText: 'Invitation for nobody@example.com created.' }).waitFor();
+    expect(await page.locator('#invitation-link').innerText()).to.match(/\/invitations\/[A-Za-z0-9_-]{20,}$/);
+    expect(await page.locator('main').innerText()).not.to.contain('No user has');
     await context.close();
   });
 
@@ -123,7 +126,7 @@ describe('Console settings in a real browser', function () {
     // Channels and groups: test/console/channels.spec.ts and groups-projects.spec.ts.
     const context = await browser!.context();
     const page = await browser!.signIn(context, seed.readerKey, settings('members'));
-    expect(await page.getByRole('button', { name: 'Add member' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Invite' }).count()).to.equal(0);
     expect(await page.getByRole('button', { name: 'Change role' }).count()).to.equal(0);
     expect(await page.getByRole('button', { name: 'Remove' }).count()).to.equal(0);
     await page.goto(`${vigil.url}${settings('keys')}`);
@@ -133,7 +136,7 @@ describe('Console settings in a real browser', function () {
     const token = await page.locator('input[name="csrf_token"]').first().inputValue();
     const forged = async (path: string, form: Record<string, string>) =>
       (await context.request.post(`${vigil.url}${path}`, { form: { csrf_token: token, ...form }, maxRedirects: 0 })).status();
-    expect(await forged(settings('members'), { email: 'colleague@example.com', role: 'MANAGER' })).to.equal(403);
+    expect(await forged(settings('invitations'), { email: 'colleague@example.com', role: 'MANAGER' })).to.equal(403);
     expect(await forged(settings('keys'), { name: 'Forged', expires_in_days: '5', kind: 'account', scopes: 'read' })).to.equal(403);
     await context.close();
   });
