@@ -151,6 +151,13 @@ describe('OpenAPI document', () => {
         await call('POST', `/v1/projects/${project.id}/members`, { key, body: { user_id: colleagueId, role: 'MEMBER' } });
         await call('PATCH', `/v1/projects/${project.id}/members/${colleagueId}`, { key, body: { role: 'READONLY' } });
         await call('DELETE', `/v1/projects/${project.id}/members/${colleagueId}`, { key });
+        const invited = (await call('POST', `/v1/projects/${project.id}/invitations`, { key, body: { email: 'colleague@example.com', role: 'MEMBER' } })).body;
+        await call('GET', `/v1/projects/${project.id}/invitations`, { key });
+        const token = String(invited.url).split('/invitations/')[1];
+        await call('POST', '/v1/invitations/accept', { key: await vigil.accountKey(colleagueId, ['read']), body: { token } });
+        const revocable = (await call('POST', `/v1/projects/${project.id}/invitations`, { key, body: { email: 'later@example.com', role: 'READONLY' } })).body.invitation;
+        await call('DELETE', `/v1/projects/${project.id}/invitations/${revocable.id}`, { key });
+        await call('DELETE', `/v1/projects/${project.id}/members/${colleagueId}`, { key });
 
         const minted = (await call('POST', '/v1/api-keys', { key, body: { name: 'ci', expires_in_days: 7, scopes: ['read'] } })).body.api_key;
         await call('GET', '/v1/api-keys', { key });
