@@ -1,36 +1,11 @@
 import { expect } from 'chai';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { Webhook } from 'standardwebhooks';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { type Handler, type SeenRequest, type Target, reply, startTarget } from '../support/http-targets.js';
+import { startSmtpSink } from '../support/smtp-sink.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
 
 const MINUTE = 60_000;
-
-interface Mail {
-  to: string[];
-  data: string;
-}
-
-async function startSmtp(): Promise<{ port: number; mails: Mail[]; close: () => Promise<void> }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 describe('Paging', function () {
   this.timeout(60_000);
@@ -39,14 +14,14 @@ describe('Paging', function () {
   let projectId: string;
   let sink: Target;
   let handler: Handler;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
   const seen = (path: string) => sink.seen.filter((r) => r.url.startsWith(path));
   const json = (request: SeenRequest | undefined) => JSON.parse(request?.body ?? 'null');
 
   beforeEach(async () => {
     handler = reply(200, 'ok');
     sink = await startTarget((request, response) => handler(request, response));
-    smtp = await startSmtp();
+    smtp = await startSmtpSink();
     // Receivers check webhook timestamps against real time, so this clock starts at real time.
     vigil = await TestVigil.start({
       clock: new TestClock(Date.now()),
