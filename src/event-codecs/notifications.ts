@@ -5,7 +5,11 @@ import { NullableString, oneOf } from './fields.js';
 export const PageReason = oneOf(['opened', 'repage', 'acknowledged', 'resolved'], 'PageReason');
 
 const ChannelIds = { channel_id: t.string, project_id: t.string };
-const ChannelSettings = { name: t.string, config_sealed: t.string, config_fields: t.array(t.string), enabled: t.boolean, is_default: t.boolean };
+export const QuietHoursCodec = t.type({ days: t.array(t.number), start: t.string, end: t.string, time_zone: t.string });
+const ChannelSettings = {
+  name: t.string, config_sealed: t.string, config_fields: t.array(t.string), enabled: t.boolean, is_default: t.boolean,
+  quiet_hours: t.union([QuietHoursCodec, t.null]), owner_user_id: NullableString,
+};
 const GroupIds = { group_id: t.string, project_id: t.string };
 const GroupSettings = { name: t.string, description: t.string, is_default: t.boolean };
 const PageIds = { page_id: t.string, project_id: t.string };

@@ -62,6 +62,8 @@ export const EVENT_VERSIONS: Partial<Record<VigilEventType, number>> = {
   LogIntegrityChecked: 2,
   IncidentAcknowledged: 2,
   IncidentNoteAdded: 2,
+  ChannelCreated: 2,
+  ChannelUpdated: 2,
 };
 
 const VERSIONS: ReadonlyMap<string, number> = new Map(Object.entries(EVENT_VERSIONS));
