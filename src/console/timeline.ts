@@ -2,6 +2,7 @@ import type { ChannelDocument } from '../../projections/notification-channels.js
 import type { IncidentKind } from '../domain/monitors/incidents.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { TimelineEntry } from '../queries/timeline.js';
+import { wallClock } from '../domain/notifications/quiet-hours.js';
 import { duration, plural, utc, utcSeconds } from './format.js';
 import { type Html, html } from './html.js';
 import { NOTE_ENTRY, noteEntry } from './pages/incident-notes.js';
@@ -33,7 +34,7 @@ export interface TimelineRow {
   entry: TimelineEntry;
 }
 
-const PAGING = new Set(['PageScheduled', 'PageFannedOut', 'PageDelivered', 'PageDeliveryFailed']);
+const PAGING = new Set(['PageScheduled', 'PageFannedOut', 'PageDelivered', 'PageDeliveryFailed', 'DeliveryHeld']);
 
 const PAGE_VERBS: Record<string, string> = {
   opened: 'Paged',
@@ -59,14 +60,23 @@ const text = (value: unknown) => (value === null || value === undefined ? '' : S
 function channelOutcome(name: string, events: readonly TimelineEntry[], decidedAt: string): { words: string; failed: boolean } {
   const last = events.at(-1);
   if (!last) return { words: `${name}: sending`, failed: false };
-  const attempts = Number(last.data['attempt']) || events.length;
+  if (last.type === 'DeliveryHeld') return { words: `${name} — ${heldWords(last)}`, failed: false };
+  const held = events.find((e) => e.type === 'DeliveryHeld');
+  const attempts = Number(last.data['attempt']) || events.filter((e) => e.type !== 'DeliveryHeld').length;
   const tries = attempts > 1 ? ` (attempt ${attempts})` : '';
-  if (last.type === 'PageDelivered') return { words: `${name} — delivered in ${duration(Math.max(0, Date.parse(last.at) - Date.parse(decidedAt)))}${tries}`, failed: false };
+  const after = held ? ', after quiet hours' : '';
+  if (last.type === 'PageDelivered') return { words: `${name} — delivered in ${duration(Math.max(0, Date.parse(last.at) - Date.parse(decidedAt)))}${tries}${after}`, failed: false };
   const next = last.data['next_attempt_at'];
   return {
     words: `${name} — failed${tries}: ${text(last.data['error'])}; ${typeof next === 'string' ? `retrying at ${utc(next)}` : `gave up after ${plural(attempts, 'attempt')}`}`,
     failed: typeof next !== 'string',
   };
+}
+
+/** "Held for quiet hours until 07:00 (Europe/Berlin)": the hour they end, on the quiet hours' own clock. */
+function heldWords(held: TimelineEntry): string {
+  const zone = text(held.data['time_zone']);
+  return `held for quiet hours until ${wallClock(text(held.data['until']), zone)} (${zone})`;
 }
 
 /** A page's events told as one row: who was paged and what became of each delivery. */

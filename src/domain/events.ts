@@ -37,7 +37,7 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   IncidentAcknowledged: true, IncidentResolved: true, MonitorDeleted: true, PageScheduled: true, AlertsPaused: true,
   SlugClaimed: true, SlugReleased: true, ChannelCreated: true, ChannelUpdated: true, ChannelDeleted: true,
   GroupCreated: true, GroupUpdated: true, GroupChannelAttached: true, GroupChannelDetached: true, GroupDeleted: true,
-  PageFannedOut: true, PageDelivered: true, PageDeliveryFailed: true, IncidentEvidenceRecorded: true, IncidentArchived: true,
+  PageFannedOut: true, PageDelivered: true, PageDeliveryFailed: true, DeliveryHeld: true, IncidentEvidenceRecorded: true, IncidentArchived: true,
   IncidentNoteAdded: true,
   ProjectBadgeKeyIssued: true, StatusPageCreated: true, StatusPageUpdated: true, StatusPageDeleted: true, StatusPageSlugClaimed: true, StatusPageSlugReleased: true,
   LogIntegrityChecked: true,

@@ -35,4 +35,5 @@ export const notificationEventCodecs = {
     next_attempt_at: NullableString,
     at: t.string,
   }),
+  DeliveryHeld: t.type({ ...PageIds, incident_id: t.string, monitor_id: t.string, channel_id: t.string, until: t.string, time_zone: t.string, at: t.string }),
 };

@@ -5,7 +5,8 @@ import type { CommandContext } from '../app/context.js';
 import type { SecretBox } from '../app/secret-box.js';
 import { UNCONTESTED, type WorkClaims } from '../coordination/work-claims.js';
 import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
-import { pageDecider, pageStream } from '../domain/notifications/page.js';
+import { type PageState, pageDecider, pageStream } from '../domain/notifications/page.js';
+import { quietUntil } from '../domain/notifications/quiet-hours.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { pageMessage } from '../notifications/message.js';
@@ -135,12 +136,19 @@ export class Notifier {
   private async attempt(delivery: DeliveryDocument): Promise<void> {
     const key = `${delivery.id}#${delivery.attempts}`;
     let claimed = false;
+    let heldNow = false;
     try {
       // Another notifier making this delivery right now keeps it; it is looked at again next tick.
       claimed = await this.claims.claim(delivery.id, this.config.timeoutMs);
       if (!claimed) return;
       this.inFlight.add(key);
-      if (!(await this.stillDue(delivery))) return;
+      const page = await this.stillDue(delivery);
+      if (!page) return;
+      if (await this.held(delivery, page)) {
+        // Due again only when the quiet hours end: nothing to keep from a second attempt meanwhile.
+        heldNow = true;
+        return;
+      }
       const outcome = await this.send(delivery);
       await handleCommand(
         this.commands,
@@ -154,7 +162,8 @@ export class Notifier {
     } finally {
       if (claimed) {
         await this.claims.release(delivery.id).catch((error: unknown) => this.onError(error));
-        setTimeout(() => this.inFlight.delete(key), 5_000).unref();
+        if (heldNow) this.inFlight.delete(key);
+        else setTimeout(() => this.inFlight.delete(key), 5_000).unref();
       }
     }
   }
@@ -163,10 +172,30 @@ export class Notifier {
    * The page stream, not the read model, says whether this attempt is still to be made: the
    * delivery document may trail an outcome another notifier (or this one) has just recorded.
    */
-  private async stillDue(delivery: DeliveryDocument): Promise<boolean> {
+  private async stillDue(delivery: DeliveryDocument): Promise<PageState | null> {
     const { state } = await loadState(this.commands.events, pageStream(delivery.page_id), pageDecider);
     const recorded = state.deliveries.get(delivery.channel_id);
-    return recorded !== undefined && !recorded.delivered && recorded.attempts === delivery.attempts;
+    return recorded !== undefined && !recorded.delivered && recorded.attempts === delivery.attempts ? state : null;
+  }
+
+  /**
+   * A delivery to a channel in its quiet hours is not made (unless the page is urgent): the page
+   * records it held, and it is due again when the quiet hours end, when they are asked again (the
+   * channel's hours may have changed meanwhile).
+   */
+  private async held(delivery: DeliveryDocument, page: PageState): Promise<boolean> {
+    if (page.urgent) return false;
+    const quiet = (await this.readModels.get<ChannelDocument>('notification_channels', delivery.channel_id))?.doc.quiet_hours ?? null;
+    const until = quiet ? quietUntil(quiet, this.now()) : null;
+    if (!quiet || !until) return false;
+    await handleCommand(
+      this.commands,
+      pageStream(delivery.page_id),
+      pageDecider,
+      { type: 'HoldDelivery', page_id: delivery.page_id, channel_id: delivery.channel_id, until, time_zone: quiet.time_zone, now: this.now() },
+      NOTIFIER_ACTOR,
+    );
+    return true;
   }
 
   private async send(delivery: DeliveryDocument): Promise<{ delivered: true } | { delivered: false; error: string; next_attempt_at: string | null }> {

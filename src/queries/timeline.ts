@@ -1,3 +1,4 @@
+import { wallClock } from '../domain/notifications/quiet-hours.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import type { Filter, ReadModelStore } from '../readstore/read-model-store.js';
 import { historyEntryOfPing, recordedPings } from './pings.js';
@@ -97,6 +98,8 @@ function summarize(e: AuditEventDocument, channels: Map<string, string>): string
       return `Delivered to ${channel()} (attempt ${text(d['attempt'])})`;
     case 'PageDeliveryFailed':
       return `Delivery to ${channel()} failed (attempt ${text(d['attempt'])}): ${text(d['error'])}; ${d['next_attempt_at'] ? `retrying at ${text(d['next_attempt_at'])}` : 'gave up'}`;
+    case 'DeliveryHeld':
+      return `Held for quiet hours on ${channel()} until ${wallClock(text(d['until']), text(d['time_zone']))} (${text(d['time_zone'])}, ${text(d['until'])})`;
     case 'IncidentAcknowledged':
       return `Acknowledged by ${text(d['email'])}`;
     case 'IncidentResolved':
