@@ -236,6 +236,8 @@ const ChannelFields = {
   type: t.string,
   enabled: t.boolean,
   is_default: t.boolean,
+  quiet_hours: nullable(t.type({ days: t.array(t.number), start: t.string, end: t.string, time_zone: t.string })),
+  owner_user_id: nullable(Id),
   last_delivery_at: nullable(Time),
   last_error: nullable(t.string),
   owner: nullable(User),
