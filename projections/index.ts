@@ -20,6 +20,7 @@ import { monitorDependenciesProjection } from './monitor-dependencies.js';
 import { maintenanceWindowsProjection } from './maintenance-windows.js';
 import { monitorRemovalsProjection } from './monitor-removals.js';
 import { monitorsProjection } from './monitors.js';
+import { onCallSchedulesProjection } from './on-call-schedules.js';
 import { peerAliasesProjection } from './peer-aliases.js';
 import { projectMembersProjection } from './project-members.js';
 import { projectsProjection } from './projects.js';
@@ -40,5 +41,6 @@ export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
     incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection,
-    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection, secondFactorsProjection, invitationsProjection, peerAliasesProjection] as Projection[];
+    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection, secondFactorsProjection, invitationsProjection, peerAliasesProjection,
+    onCallSchedulesProjection] as Projection[];
 }

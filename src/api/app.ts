@@ -28,6 +28,7 @@ import { invitationRoutes } from './routes/invitations.js';
 import { projectRoutes } from './routes/projects.js';
 import { statusPageRoutes } from './routes/status-pages.js';
 import { maintenanceRoutes } from './routes/maintenance.js';
+import { onCallRoutes } from './routes/on-call.js';
 import type { VigilState } from './state.js';
 
 /** The version of the REST contract the OpenAPI document describes. */
@@ -118,6 +119,7 @@ export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottl
   historyRoutes(rest, deps);
   statusPageRoutes(rest, deps);
   maintenanceRoutes(rest, deps);
+  onCallRoutes(rest, deps);
 
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));

@@ -14,12 +14,13 @@ import type { PeerAliasEvent } from './peers/peer-alias.js';
 import type { ChannelEvent } from './notifications/channel.js';
 import type { GroupEvent } from './notifications/group.js';
 import type { PageEvent } from './notifications/page.js';
+import type { OnCallScheduleEvent } from './on-call/schedule.js';
 import type { ProjectEvent } from './projects/project.js';
 import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
 import type { StatusPageEvent } from './status-pages/status-page.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent;
+export type VigilEvent = UserEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent | OnCallScheduleEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -44,5 +45,6 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   MaintenanceWindowScheduled: true, MaintenanceWindowUpdated: true, MaintenanceWindowEnded: true, IncidentSuppressed: true, SuppressedIncidentCleared: true, RepageHeld: true,
   CheckInUnheard: true, RunUnheard: true, ListeningConfirmed: true, ListeningInterrupted: true,
   PeerAliasClaimed: true,
+  OnCallScheduleCreated: true, OnCallScheduleUpdated: true, OnCallScheduleDeleted: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

@@ -8,6 +8,7 @@ import { listeningEventCodecs } from './listening.js';
 import { maintenanceEventCodecs } from './maintenance.js';
 import { monitorEventCodecs } from './monitors.js';
 import { notificationEventCodecs } from './notifications.js';
+import { onCallEventCodecs } from './on-call.js';
 import { projectEventCodecs } from './projects.js';
 import { secondFactorEventCodecs } from './second-factors.js';
 import { ssoEventCodecs } from './sso.js';
@@ -33,6 +34,7 @@ export const EVENT_CODECS = {
   ...listeningEventCodecs,
   ...ssoEventCodecs,
   ...peerEventCodecs,
+  ...onCallEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];

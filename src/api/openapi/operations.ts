@@ -24,6 +24,8 @@ import * as S from './status-page-responses.js';
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
 import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../codecs/maintenance.js';
 import * as M from './maintenance-responses.js';
+import * as O from './on-call-responses.js';
+import { CreateOnCallScheduleBody, UpdateOnCallScheduleBody } from '../codecs/on-call.js';
 import * as I from './invitation-responses.js';
 import { AcceptInvitationBody, InviteBody } from '../codecs/invitations.js';
 
@@ -135,6 +137,11 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/v1/notification-groups/:groupId/channels', ...about('Notifications', "A group's channels"), access: READ, success: { status: 200, description: 'The channels', body: t.array(R.ChannelItem) } },
   { method: 'post', path: '/v1/notification-groups/:groupId/channels', ...about('Notifications', 'Add a channel to a group'), access: MANAGE_NOTIFICATIONS, body: AttachChannelBody, success: { status: 204, description: 'Added' } },
   { method: 'delete', path: '/v1/notification-groups/:groupId/channels/:channelId', ...about('Notifications', 'Take a channel out of a group'), access: MANAGE_NOTIFICATIONS, success: { status: 204, description: 'Removed' } },
+  { method: 'get', path: '/v1/on-call-schedules', ...about('On call', "A project's on-call schedules, with who is on call now and next"), access: READ, query: ProjectScopeQuery, success: { status: 200, description: 'The schedules', body: t.type({ on_call_schedules: t.array(O.OnCallSchedule) }) } },
+  { method: 'post', path: '/v1/on-call-schedules', ...about('On call', 'Create an on-call schedule: a rotation of project members with a hand-off time in a zone'), access: MANAGE_NOTIFICATIONS, body: CreateOnCallScheduleBody, success: { status: 201, description: 'The schedule', body: t.type({ on_call_schedule: O.OnCallSchedule }) } },
+  { method: 'get', path: '/v1/on-call-schedules/:scheduleId', ...about('On call', 'Read an on-call schedule'), access: READ, success: { status: 200, description: 'The schedule', body: t.type({ on_call_schedule: O.OnCallSchedule }) } },
+  { method: 'patch', path: '/v1/on-call-schedules/:scheduleId', ...about('On call', 'Change an on-call schedule (overrides: the whole new list)'), access: MANAGE_NOTIFICATIONS, body: UpdateOnCallScheduleBody, success: { status: 200, description: 'The schedule', body: t.type({ on_call_schedule: O.OnCallSchedule }) } },
+  { method: 'delete', path: '/v1/on-call-schedules/:scheduleId', ...about('On call', 'Delete an on-call schedule'), access: DESTROY, success: { status: 204, description: 'Deleted' } },
 
   // Status pages and badges
   { method: 'get', path: '/v1/projects/:projectId/status-pages', ...about('Status pages', "A project's status pages"), access: READ, success: { status: 200, description: 'The status pages', body: t.type({ status_pages: t.array(S.StatusPage) }) } },
