@@ -29,6 +29,8 @@ export interface ProjectFixtures {
   statusPageId: string;
   /** An upcoming maintenance window over `monitorId`. */
   maintenanceWindowId: string;
+  /** An on-call schedule rotating the keeper. */
+  scheduleId: string;
 }
 
 export type Aim = 'home' | 'foreign';
@@ -158,7 +160,8 @@ export class MatrixFixtures {
     const bystanderId = await this.member(projectId);
     const statusPageId = await this.statusPage(projectId);
     const maintenanceWindowId = await this.maintenanceWindow(projectId, monitorId);
-    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId, maintenanceWindowId };
+    const scheduleId = await this.onCallSchedule(projectId);
+    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId, maintenanceWindowId, scheduleId };
     return { ...fixtures, incidentId: await this.openIncident(fixtures) };
   }
 
@@ -178,6 +181,11 @@ export class MatrixFixtures {
   async channel(projectId: string): Promise<string> {
     const body = { project_id: projectId, name: 'Sink', type: 'WEBHOOK', config: { url: this.sinkUrl } };
     return (await this.keeper('POST', '/v1/notification-channels', body)).channel.id;
+  }
+
+  async onCallSchedule(projectId: string): Promise<string> {
+    const body = { project_id: projectId, name: 'Matrix', time_zone: 'UTC', handoff_time: '09:00', rotation: 'weekly', starts_on: '2026-01-05', participants: [this.keeperId] };
+    return (await this.keeper('POST', '/v1/on-call-schedules', body)).on_call_schedule.id;
   }
 
   async group(projectId: string): Promise<string> {

@@ -184,6 +184,16 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
   const gatedGroup = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
     gatedDocument<GroupDocument>(readModels, state, 'notification_groups', rawId, 'notification group', requirement);
 
+  /** The channel, when it is the caller's own and they may keep it (OWN_CHANNEL); null otherwise. */
+  const ownChannel = async (state: VigilState, rawId: string | undefined): Promise<ChannelDocument | null> => {
+    try {
+      const channel = await gatedChannel(state, rawId, OWN_CHANNEL);
+      return channel.owner_user_id === state.caller.userId ? channel : null;
+    } catch {
+      return null;
+    }
+  };
+
   const freshChannel = async (id: string) => {
     const doc = (await readModels.get<ChannelDocument>('notification_channels', id))?.doc;
     if (!doc) throw new HttpError(404, 'notification channel not found');
@@ -236,12 +246,19 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
 
   router.patch('/notification-channels/:channelId', async (ctx) => {
     const { caller } = ctx.state;
-    const readable = await gatedChannel(ctx.state, ctx.params['channelId'], READ);
-    const mine = readable.owner_user_id !== null && readable.owner_user_id === caller.userId;
-    const channel = mine ? readable : await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
+    let channel: ChannelDocument;
+    let mine = false;
+    try {
+      channel = await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
+    } catch (error) {
+      // Below MANAGER, a member may still change a channel of their own.
+      const own = await ownChannel(ctx.state, ctx.params['channelId']);
+      if (!own) throw error;
+      [channel, mine] = [own, true];
+    }
     const body = decode(UpdateChannelBody, ctx.request.body);
     // Their own channel a member may change, but not give away: that takes a manager.
-    if (mine) await gate(readModels, caller, body.owner_user_id === undefined || body.owner_user_id === caller.userId ? OWN_CHANNEL : WRITE, channel.project_id);
+    if (mine && body.owner_user_id !== undefined && body.owner_user_id !== caller.userId) await gate(readModels, caller, WRITE, channel.project_id);
     await changeChannel(deps, ctx.state, channel, body, outbound);
     ctx.body = { channel: await freshChannel(channel.id) };
   });

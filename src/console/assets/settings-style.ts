@@ -31,6 +31,12 @@ ul.group-cards { list-style: none; margin: 0; padding: 0; display: grid; gap: 12
 ul.check-list { list-style: none; margin: 4px 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 6px 18px; }
 ul.check-list li { display: flex; gap: 8px; align-items: center; }
 ul.check-list label { font-weight: 400; overflow-wrap: anywhere; }
+ul.check-list.day-list { grid-template-columns: repeat(auto-fill, minmax(120px, 1fr)); }
+fieldset.quiet-days { border: 0; padding: 0; margin: 8px 0; }
+fieldset.quiet-days legend, .time-row label { font-weight: 600; }
+.time-row { display: flex; flex-wrap: wrap; gap: 10px 18px; align-items: flex-end; }
+.time-row > div { display: flex; flex-direction: column; gap: 4px; min-width: 0; }
+.time-row input[type=text] { max-width: 100%; }
 ul.loss-list { margin: 8px 0 14px; padding-left: 22px; }
 ul.loss-list li + li { margin-top: 6px; }
 .danger-panel h2 { color: var(--down); }

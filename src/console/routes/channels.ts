@@ -20,6 +20,7 @@ import { formError } from '../channel-guide.js';
 import { type ChannelRow, type ChannelTypeInfo, channelCreatedPage, channelFormPage, channelsPage, deleteChannelPage } from '../pages/channels.js';
 import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
 import { type SettingsTools, settingsTools } from './settings-tools.js';
+import { quietHoursField, quietHoursFromForm, quietHoursValues, quietHoursWords, typedQuietDays } from '../quiet-hours-form.js';
 
 const TypeQuery = t.type({ type: t.keyof(Object.fromEntries(CHANNEL_TYPES.map((c) => [c, null])) as Record<ChannelType, null>) });
 const ChannelForm = t.intersection([t.type({ name: t.string }), t.partial({ type: t.string, is_default: t.string, enabled: t.string })]);
@@ -116,9 +117,12 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   /** The form again with the problem in its own words, what was typed, and the field at fault. */
   function refused(ctx: Context & { state: ConsoleState }, project: ProjectDocument, type: ChannelType, channel: ChannelDocument | null, error: unknown, storedSecrets: string[]) {
     if (!(error instanceof HttpError) || error.status !== 400) throw error;
-    const values = typedValues(ctx.request.body as Record<string, unknown>);
-    if (channel) for (const key of ['is_default', 'enabled']) values[key] ??= '';
-    render(ctx, channelFormPage({ ...frame(ctx, project), type: typeInfo(type), channel, values, storedSecrets, error: formError(type, error.message) }), 400);
+    const form = ctx.request.body as Record<string, unknown>;
+    const values: Record<string, string> = { ...typedValues(form), quiet_days: typedQuietDays(form) };
+    for (const key of channel ? ['is_default', 'enabled', 'quiet_enabled'] : ['quiet_enabled']) values[key] ??= '';
+    const quietField = quietHoursField(error.message);
+    const shownError = quietField ? { field: quietField, message: quietHoursWords(error.message) } : formError(type, error.message);
+    render(ctx, channelFormPage({ ...frame(ctx, project), type: typeInfo(type), channel, values, storedSecrets, error: shownError }), 400);
   }
 
   router.post('/projects/:projectId/settings/channels', signedIn, async (ctx) => {
@@ -128,7 +132,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const { type } = decode(TypeQuery, { type: form.type }, 'form');
     const fields = ctx.request.body as Record<string, unknown>;
     try {
-      const body = decode(CreateChannelBody, { name: form.name.trim(), type, config: configFromForm(type, fields, null), ...(form.is_default ? { is_default: true } : {}) }, 'form');
+      const body = decode(CreateChannelBody, { name: form.name.trim(), type, config: configFromForm(type, fields, null), ...(form.is_default ? { is_default: true } : {}), quiet_hours: quietHoursFromForm(fields) }, 'form');
       const { channelId, generatedSecret } = await addChannel(deps, ctx.state, project.id, body, outbound);
       if (generatedSecret) {
         render(ctx, channelCreatedPage({ ...frame(ctx, project), channel: { id: channelId, name: body.name }, signingSecret: generatedSecret }), 201);
@@ -150,7 +154,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const channel = await editable(ctx);
     const config = secrets.openConfig(channel.config_sealed);
     const schema = CHANNEL_TYPE_SPECS[channel.type].schema;
-    const values: Record<string, string> = { name: channel.name, is_default: channel.is_default ? 'true' : '', enabled: channel.enabled ? 'true' : '' };
+    const values: Record<string, string> = { name: channel.name, is_default: channel.is_default ? 'true' : '', enabled: channel.enabled ? 'true' : '', ...quietHoursValues(channel.quiet_hours ?? null) };
     for (const [name, f] of Object.entries(schema)) if (!f.secret && config[name] !== undefined) values[`config_${name}`] = shown(config[name]);
     render(ctx, channelFormPage({ ...frame(ctx, project), type: typeInfo(channel.type), channel, values, storedSecrets: storedSecretsOf(channel, config), error: null }));
   });
@@ -163,7 +167,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       const body = decode(UpdateChannelBody, {
         name: form.name.trim(), config: configFromForm(channel.type, ctx.request.body as Record<string, unknown>, stored),
-        is_default: form.is_default !== undefined, enabled: form.enabled !== undefined,
+        is_default: form.is_default !== undefined, enabled: form.enabled !== undefined, quiet_hours: quietHoursFromForm(ctx.request.body as Record<string, unknown>),
       }, 'form');
       await changeChannel(deps, ctx.state, channel, body, outbound);
       redirectDone(ctx, channelsPath(project.id), 'channel-saved');
