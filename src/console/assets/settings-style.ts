@@ -37,6 +37,18 @@ fieldset.quiet-days legend, .time-row label { font-weight: 600; }
 .time-row { display: flex; flex-wrap: wrap; gap: 10px 18px; align-items: flex-end; }
 .time-row > div { display: flex; flex-direction: column; gap: 4px; min-width: 0; }
 .time-row input[type=text] { max-width: 100%; }
+ul.rotation-choices { list-style: none; margin: 4px 0; padding: 0; display: grid; gap: 6px; }
+ul.rotation-choices li { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
+ul.rotation-choices label { font-weight: 400; overflow-wrap: anywhere; flex: 1 1 12em; }
+input.order-input { width: 5em; flex: none; }
+.override-row { display: flex; flex-wrap: wrap; gap: 8px 14px; margin: 0 0 10px; }
+.override-row > div { display: flex; flex-direction: column; gap: 4px; min-width: 0; flex: 1 1 10em; }
+.override-row label { font-weight: 400; }
+dl.on-call-now { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: 12px; margin: 12px 0 18px; }
+dl.on-call-now > div { border: 1px solid var(--line); border-radius: var(--radius); padding: 10px 12px; }
+dl.on-call-now dt { font-weight: 600; margin-bottom: 4px; }
+dl.on-call-now dd { margin: 0; }
+dl.on-call-now .monitor-slug, table .monitor-slug { display: block; }
 ul.loss-list { margin: 8px 0 14px; padding-left: 22px; }
 ul.loss-list li + li { margin-top: 6px; }
 .danger-panel h2 { color: var(--down); }
