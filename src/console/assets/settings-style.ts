@@ -40,7 +40,11 @@ fieldset.quiet-days legend, .time-row label { font-weight: 600; }
 ul.rotation-choices { list-style: none; margin: 4px 0; padding: 0; display: grid; gap: 6px; }
 ul.rotation-choices li { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 ul.rotation-choices label { font-weight: 400; overflow-wrap: anywhere; flex: 1 1 12em; }
-input.order-input { width: 5em; flex: none; }
+input.order-input { width: 5em; min-width: 0; flex: none; }
+.quiet-hours input[type=time], .schedule-form input[type=time], .schedule-form input[type=date] {
+  font: inherit; padding: 7px 10px; border: 1px solid #8d96a7; border-radius: 6px; background: #fff; color: var(--ink); max-width: 100%;
+}
+.quiet-hours input[type=time]:focus, .schedule-form input[type=time]:focus, .schedule-form input[type=date]:focus { outline: 3px solid var(--focus); outline-offset: 0; border-color: var(--ink); }
 .override-row { display: flex; flex-wrap: wrap; gap: 8px 14px; margin: 0 0 10px; }
 .override-row > div { display: flex; flex-direction: column; gap: 4px; min-width: 0; flex: 1 1 10em; }
 .override-row label { font-weight: 400; }

@@ -71,7 +71,7 @@ export function scheduleFormPage(v: SettingsFrame & { schedule: OnCallScheduleDo
   return settingsPage({ ...v, notice: null }, 'on-call', title, html`${error ? html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title"><h2 id="error-summary-title">There is a problem</h2>
 <ul><li>${error.field ? html`<a href="#${error.field}">${error.message}</a>` : error.message}</li></ul></div>` : null}
 <section class="panel narrow-panel" aria-labelledby="schedule-form-title"><h2 id="schedule-form-title">${title}</h2>
-<form method="post" action="${action}" novalidate>${csrfField(v.viewer)}
+<form method="post" action="${action}" class="schedule-form" novalidate>${csrfField(v.viewer)}
 ${input('schedule-name', 'name', 'Name', 'How escalation steps and the console name it, e.g. “Database on call”.', values.name, 'text', html` maxlength="100" required`)}
 ${input('schedule-time-zone', 'time_zone', 'Time zone', 'The zone the hand-off time is kept in: an IANA name such as Europe/Berlin.', values.time_zone, 'text', html` autocomplete="off" spellcheck="false"`)}
 ${input('schedule-handoff-time', 'handoff_time', 'Hand-off time', 'When one turn ends and the next begins, on the clock of that zone.', values.handoff_time, 'time')}

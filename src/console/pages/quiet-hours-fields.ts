@@ -8,7 +8,7 @@ export function quietHoursFields(values: Record<string, string>, errorField: str
   const days = new Set((values['quiet_days'] ?? (on ? '' : '0,1,2,3,4,5,6')).split(',').filter((d) => d !== ''));
   const invalid = (id: string) => (errorField === id ? html` aria-invalid="true"` : null);
   const wrong = (id: string) => (errorField === id ? ' field-error' : '');
-  return html`<fieldset class="field quiet-hours${errorField?.startsWith('quiet-hours') ? ' field-error' : ''}" aria-describedby="quiet-hours-hint"><legend>Quiet hours</legend>
+  return html`<fieldset class="field quiet-hours" aria-describedby="quiet-hours-hint"><legend>Quiet hours</legend>
 <p class="hint" id="quiet-hours-hint">While they hold, pages to this channel wait and go out when they end (recorded as held on the incident). Urgent escalation steps still go out. A window whose end is before its start runs past midnight; the days are the days it starts on.</p>
 <div class="checkbox"><input type="checkbox" id="quiet-hours-on" name="quiet_enabled" value="true"${on ? html` checked` : null}${invalid('quiet-hours-on')}><label for="quiet-hours-on">Hold pages during quiet hours</label></div>
 <fieldset class="quiet-days${wrong('quiet-hours-days')}"><legend>On</legend><ul class="check-list day-list">${DAY_NAMES.map((name, day) => html`<li><input type="checkbox" id="${day === 0 ? 'quiet-hours-days' : `quiet-hours-day-${day}`}" name="quiet_day" value="${String(day)}"${days.has(String(day)) ? html` checked` : null}${day === 0 ? invalid('quiet-hours-days') : null}><label for="${day === 0 ? 'quiet-hours-days' : `quiet-hours-day-${day}`}">${name}</label></li>`)}</ul></fieldset>
