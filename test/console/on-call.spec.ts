@@ -144,4 +144,28 @@ describe('Console on-call schedules and quiet hours in a real browser', function
     await fitsBothWidths(page, 'channels-with-quiet-hours');
     await context.close();
   });
+
+  it("tells a page held for quiet hours on the incident's timeline, then its delivery after them", async () => {
+    // Wednesday 13:00 in Berlin: inside quiet hours from 12:00 to 18:00.
+    const quiet = { days: [3], start: '12:00', end: '18:00', time_zone: 'Europe/Berlin' };
+    const channel = (await vigil.request('POST', '/v1/notification-channels', {
+      key: seed.ownerKey, body: { project_id: seed.project, name: 'Office pager', type: 'WEBHOOK', config: { url: `${receiver!.url}/office` }, quiet_hours: quiet },
+    })).body.channel;
+    const monitor = (await vigil.request('POST', '/v1/monitors', { key: seed.ownerKey, body: { project_id: seed.project, name: 'Invoice run', type: 'JOB_BASIC', schedule: 'x', notification_channel_ids: [channel.id] } })).body.monitor;
+    await vigil.request('GET', `/v1/ping/${monitor.id}/fail`);
+    await vigil.notify();
+    expect(receiver!.seen.filter((r) => r.url === '/office')).to.have.length(0);
+    const incident = (await vigil.request('GET', `/v1/incidents?project_id=${seed.project}`, { key: seed.ownerKey })).body.data[0];
+    const context = await browser!.context();
+    const page = await browser!.signIn(context, seed.ownerKey, `/incidents/${incident.id}`);
+    expect(await page.locator('ol.timeline').innerText()).to.contain('Office pager — held for quiet hours until 18:00 (Europe/Berlin)');
+    await fitsBothWidths(page, 'incident-held');
+    vigil.clock.advance(5 * 3_600_000);
+    await vigil.notify();
+    expect(receiver!.seen.filter((r) => r.url === '/office')).to.have.length(1);
+    await page.reload();
+    expect(await page.locator('ol.timeline').innerText()).to.match(/Office pager — delivered in 5 h[^;]*, after quiet hours/);
+    await fitsBothWidths(page, 'incident-held-then-delivered');
+    await context.close();
+  });
 });
