@@ -64,8 +64,9 @@ function channelOutcome(name: string, events: readonly TimelineEntry[], decidedA
   const held = events.find((e) => e.type === 'DeliveryHeld');
   const attempts = Number(last.data['attempt']) || events.filter((e) => e.type !== 'DeliveryHeld').length;
   const tries = attempts > 1 ? ` (attempt ${attempts})` : '';
-  const after = held ? ', after quiet hours' : '';
-  if (last.type === 'PageDelivered') return { words: `${name} — delivered in ${duration(Math.max(0, Date.parse(last.at) - Date.parse(decidedAt)))}${tries}${after}`, failed: false };
+  const delay = duration(Math.max(0, Date.parse(last.at) - Date.parse(decidedAt)));
+  if (last.type === 'PageDelivered' && held) return { words: `${name} — ${heldWords(held)}, then delivered ${delay} after the page${tries}`, failed: false };
+  if (last.type === 'PageDelivered') return { words: `${name} — delivered in ${delay}${tries}`, failed: false };
   const next = last.data['next_attempt_at'];
   return {
     words: `${name} — failed${tries}: ${text(last.data['error'])}; ${typeof next === 'string' ? `retrying at ${utc(next)}` : `gave up after ${plural(attempts, 'attempt')}`}`,
