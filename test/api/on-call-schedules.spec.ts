@@ -99,5 +99,13 @@ describe('On-call schedules API', function () {
     expect(await onCallChannelIds(readModels, id, '2026-03-30T07:00:00.000Z')).to.deep.equal([]);
     expect(await onCallChannelIds(readModels, id, '2026-03-20T00:00:00.000Z'), 'before the rotation starts').to.deep.equal([]);
     expect(await onCallChannelIds(readModels, '00000000-0000-4000-8000-000000000000', '2026-03-25T12:00:00.000Z')).to.deep.equal([]);
+
+    // Ann leaves the project: her turn pages nobody, and a change to the schedule must take her out.
+    expect((await vigil.request('DELETE', `/v1/projects/${projectId}/members/${ann}`, { key: ownerKey })).status).to.equal(204);
+    expect(await onCallChannelIds(readModels, id, '2026-03-25T12:00:00.000Z')).to.deep.equal([]);
+    const rename = await vigil.request('PATCH', `/v1/on-call-schedules/${id}`, { key: ownerKey, body: { name: 'Renamed' } });
+    expect(rename.status).to.equal(400);
+    expect(rename.body.error).to.match(/^participants\[0\]: not a member of this project/);
+    expect((await vigil.request('PATCH', `/v1/on-call-schedules/${id}`, { key: ownerKey, body: { participants: [bob] } })).status).to.equal(200);
   });
 });
