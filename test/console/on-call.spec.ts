@@ -124,6 +124,7 @@ describe('Console on-call schedules and quiet hours in a real browser', function
     await page.getByLabel('From').fill('22:00');
     await page.getByLabel('Until').fill('07:00');
     await page.getByLabel('Time zone').fill('Nowhere/Land');
+    await page.getByLabel('Whose channel').selectOption({ label: "ann Test's own" });
     await page.getByRole('button', { name: 'Create channel' }).click();
     const summary = page.locator('.error-summary');
     expect(await summary.innerText()).to.contain('Quiet hours time zone: not a time zone');
@@ -132,6 +133,7 @@ describe('Console on-call schedules and quiet hours in a real browser', function
     expect(await page.getByRole('checkbox', { name: 'Monday' }).isChecked()).to.equal(true);
     expect(await page.getByLabel('Hold pages during quiet hours').isChecked()).to.equal(true);
     await fitsBothWidths(page, 'channel-quiet-hours');
+    expect(await page.getByLabel('Whose channel').inputValue(), 'kept as chosen').to.equal(seed.ann);
     await page.getByLabel('Time zone').fill('Europe/Berlin');
     await page.getByRole('button', { name: 'Create channel' }).click();
     // A new webhook shows its signing secret once, then the list.
@@ -139,6 +141,7 @@ describe('Console on-call schedules and quiet hours in a real browser', function
     await page.getByRole('link', { name: 'Done' }).click();
     await page.locator('.quiet-summary').waitFor();
     const channels = (await vigil.request('GET', `/v1/notification-channels?project_id=${seed.project}`, { key: seed.ownerKey })).body;
+    expect(channels.find((c: { name: string }) => c.name === 'Night pager').owner_user_id).to.equal(seed.ann);
     expect(channels.find((c: { name: string }) => c.name === 'Night pager').quiet_hours).to.deep.equal({ days: [1, 2, 3, 4, 5], start: '22:00', end: '07:00', time_zone: 'Europe/Berlin' });
     expect(await page.locator('.quiet-summary').innerText()).to.equal('Quiet 22:00–07:00 (Europe/Berlin), Mon, Tue, Wed, Thu, Fri');
     await fitsBothWidths(page, 'channels-with-quiet-hours');

@@ -91,6 +91,8 @@ export interface ChannelFormView extends SettingsFrame {
   /** The secret fields the channel has stored (edit only): left blank, each stays as it is. */
   storedSecrets: readonly string[];
   error: { field: string | null; message: string } | null;
+  /** The members a channel may belong to (a person's own channel, paged while they are on call). */
+  owners: { id: string; name: string }[];
 }
 
 const inputId = (name: string) => `config-${name}`;
@@ -142,6 +144,8 @@ ${Object.entries(type.schema).map(([name, field]) => html`<div class="field${err
 ${configInput(v, name, field)}
 </div>`)}
 ${optionalStored.length > 0 ? html`<fieldset class="field"><legend>Remove stored settings</legend>${optionalStored.map(([name]) => html`<div class="checkbox"><input type="checkbox" id="clear-${name}" name="clear_${name}" value="true"${checked(`clear_${name}`, false)}><label for="clear-${name}">Remove the stored ${fieldLabel(type.type, name).toLowerCase()}</label></div>`)}</fieldset>` : null}
+<div class="field${error?.field === 'owner_user_id' ? ' field-error' : ''}"><label for="channel-owner">Whose channel</label><p class="hint" id="channel-owner-hint">A person's own channel (their email, their phone) is paged by escalation steps while they are on call.</p>
+<select id="channel-owner" name="owner_user_id" aria-describedby="channel-owner-hint"><option value="">The project's</option>${v.owners.map((o) => html`<option value="${o.id}"${v.values['owner_user_id'] === o.id ? html` selected` : null}>${o.name}'s own</option>`)}</select></div>
 ${quietHoursFields(v.values, error?.field ?? null)}
 <div class="field checkbox"><input type="checkbox" id="channel-default" name="is_default" value="true"${checked('is_default', false)}><label for="channel-default">Default channel: new monitors page it unless they name others</label></div>
 ${editing ? html`<div class="field checkbox"><input type="checkbox" id="channel-enabled" name="enabled" value="true"${checked('enabled', false)}><label for="channel-enabled">Enabled: a disabled channel is sent nothing</label></div>` : null}
