@@ -143,6 +143,7 @@ describe('Console on-call schedules and quiet hours in a real browser', function
     const channels = (await vigil.request('GET', `/v1/notification-channels?project_id=${seed.project}`, { key: seed.ownerKey })).body;
     expect(channels.find((c: { name: string }) => c.name === 'Night pager').owner_user_id).to.equal(seed.ann);
     expect(channels.find((c: { name: string }) => c.name === 'Night pager').quiet_hours).to.deep.equal({ days: [1, 2, 3, 4, 5], start: '22:00', end: '07:00', time_zone: 'Europe/Berlin' });
+    expect(await page.locator('tr', { hasText: 'Night pager' }).locator('.tag').first().innerText()).to.equal("ann Test's own");
     expect(await page.locator('.quiet-summary').innerText()).to.equal('Quiet 22:00–07:00 (Europe/Berlin), Mon, Tue, Wed, Thu, Fri');
     await fitsBothWidths(page, 'channels-with-quiet-hours');
     await context.close();

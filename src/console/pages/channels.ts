@@ -30,6 +30,8 @@ export interface ChannelRow {
   settings: { field: string; value: string | null }[];
   /** The groups it is in. */
   groups: { id: string; name: string }[];
+  /** The member whose own channel it is, by name; null for a channel of the project. */
+  owner: string | null;
 }
 
 export interface ChannelsView extends SettingsFrame {
@@ -61,8 +63,8 @@ export function channelsPage(v: ChannelsView): Html {
     : html`<table class="stack-table">
 <caption class="visually-hidden">Notification channels of ${v.project.name}</caption>
 <thead><tr><th scope="col">Channel</th><th scope="col">Settings</th><th scope="col">Last page</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${v.rows.map(({ channel: c, settings, groups }) => html`<tr data-channel-id="${c.id}">
-<td data-label="Channel"><strong>${c.name}</strong>${c.is_default ? html` <span class="tag">default</span>` : null}${c.enabled ? null : html` <span class="tag tag-off">disabled</span>`}
+<tbody>${v.rows.map(({ channel: c, settings, groups, owner }) => html`<tr data-channel-id="${c.id}">
+<td data-label="Channel"><strong>${c.name}</strong>${owner ? html` <span class="tag">${owner}'s own</span>` : null}${c.is_default ? html` <span class="tag">default</span>` : null}${c.enabled ? null : html` <span class="tag tag-off">disabled</span>`}
 <span class="monitor-slug">${typeName(c.type)} · ${groups.length === 0 ? 'in no group' : html`in ${groups.map((g, i) => html`${i > 0 ? ', ' : ''}<a href="${base(v)}/groups/${g.id}">${g.name}</a>`)}`}</span></td>
 <td data-label="Settings">${settingsList(c.type, settings)}${c.quiet_hours ? html`<p class="hint quiet-summary">${quietHoursSummary(c.quiet_hours)}</p>` : null}</td>
 <td data-label="Last page">${deliveryState(c, v.now)}</td>

@@ -90,12 +90,14 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   }
 
   async function channelsView(ctx: Context & { state: ConsoleState }, project: ProjectDocument) {
-    const [channels, groups, canWrite, canDestroy] = await Promise.all([
+    const [channels, groups, canWrite, canDestroy, members] = await Promise.all([
       readModels.find<ChannelDocument>('notification_channels', { project_id: project.id }, { sort: [['created_at', 1]] }),
       readModels.find<GroupDocument>('notification_groups', { project_id: project.id }, { sort: [['created_at', 1]] }),
       may(ctx.state.caller, WRITE_NOTIFICATIONS, project.id),
       may(ctx.state.caller, DESTROY_CHANNEL, project.id),
+      owners(project.id),
     ]);
+    const names = new Map(members.map((m) => [m.id, m.name]));
     const rows: ChannelRow[] = channels.map(({ doc }) => {
       const config = secrets.openConfig(doc.config_sealed);
       const schema = CHANNEL_TYPE_SPECS[doc.type].schema;
@@ -103,6 +105,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
         channel: doc,
         settings: Object.keys(schema).filter((f) => config[f] !== undefined).map((f) => ({ field: f, value: schema[f]!.secret ? null : shown(config[f]).replace(/\n/g, ', ') })),
         groups: groups.filter((g) => g.doc.channel_ids.includes(doc.id)).map((g) => ({ id: g.doc.id, name: g.doc.name })),
+        owner: doc.owner_user_id ? (names.get(doc.owner_user_id) ?? 'A former member') : null,
       };
     });
     return { ...frame(ctx, project), rows, types: CHANNEL_TYPES.map(typeInfo), canWrite, canDestroy, now: clock() };
