@@ -121,6 +121,8 @@ export interface ConsoleKit {
   secondFactors: SecondFactorGate;
   /** The failed-sign-in throttles, per client address (shared with the REST API) and per account. */
   signInThrottles: SignInThrottles;
+  /** Told when an API key signs in (the key's "last used"); not of the requests its session makes after. */
+  onKeyUsed: (userId: string, apiKeyId: string) => void;
 }
 
 /** A group of console routes beyond the core pages (sign-in, dashboard, monitor, incident). */
@@ -136,6 +138,7 @@ const FEATURE_ROUTES: ConsoleRoutes[] = [
 export interface SignInFailures {
   throttle?: AuthFailureThrottle | null;
   onFailure?: (outcome: 'refused' | 'throttled') => void;
+  onKeyUsed?: (userId: string, apiKeyId: string) => void;
 }
 
 /** Failed sign-ins an account may have per window before its sign-ins are refused until the window ends. */
@@ -162,7 +165,7 @@ export function isConsoleRouter(router: object): boolean {
  * commands, so a key can do exactly as much here as there.
  */
 export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void>, failures: SignInFailures = {}): Router<VigilState> {
-  const { throttle = null, onFailure = () => {} } = failures;
+  const { throttle = null, onFailure = () => {}, onKeyUsed = () => {} } = failures;
   const { readModels, commands } = deps;
   const sessions: SessionStore = deps.sessions ?? new MemorySessionStore();
   // One for the process's dashboards, so that each refresh reads only what the log gained since.
@@ -358,7 +361,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
   }
 
   const signInThrottles: SignInThrottles = { address: throttle, account: new AuthFailureThrottle(ACCOUNT_SIGN_IN_FAILURES, clock), onFailure };
-  const kit: ConsoleKit = { router, deps, clock, signedIn, may, catchUp, sessions, secondFactors: secondFactorGate(deps), signInThrottles };
+  const kit: ConsoleKit = { router, deps, clock, signedIn, may, catchUp, sessions, secondFactors: secondFactorGate(deps), signInThrottles, onKeyUsed };
   for (const register of FEATURE_ROUTES) register(kit);
 
   return router;

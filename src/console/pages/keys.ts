@@ -1,6 +1,6 @@
 import type { ApiKeyDocument } from '../../../projections/api-keys.js';
 import type { Scope } from '../../domain/access/scopes.js';
-import { utc } from '../format.js';
+import { relativeTime, utc } from '../format.js';
 import { type Html, html } from '../html.js';
 import { csrfField } from '../layout.js';
 import { type SettingsFrame, settingsPage } from './settings.js';
@@ -29,6 +29,12 @@ function keyState(key: ApiKeyDocument, now: Date): Html {
   return html`<span class="status status-up">Active</span>`;
 }
 
+/** Uses are recorded at most once an hour per key: "12 min ago" may mean the key is in use right now. */
+export function lastUsed(key: ApiKeyDocument, now: Date): Html {
+  const at = key.last_used_at ?? null;
+  return at === null ? html`<span class="muted">Never</span>` : html`<time datetime="${at}" title="${utc(at)}">${relativeTime(at, now)}</time>`;
+}
+
 export function keysPage(v: KeysView): Html {
   const { project, viewer, now } = v;
   const base = `/projects/${project.id}/settings`;
@@ -39,7 +45,7 @@ export function keysPage(v: KeysView): Html {
 <td>${key.kind === 'PROJECT' ? html`<span class="muted">read, manage_monitors (fixed)</span>` : key.scopes.length === 0 ? html`<span class="muted">read</span>` : key.scopes.join(', ')}</td>
 <td class="nowrap">${utc(key.created_at)}</td>
 <td class="nowrap">${utc(key.expires_at)}</td>
-<td><span class="muted">not recorded</span></td>
+<td class="nowrap">${lastUsed(key, now)}</td>
 <td>${keyState(key, now)}</td>
 <td class="row-actions">${canRevoke && !key.revoked_at ? html`<a class="button button-small button-warning" href="${base}/keys/${key.id}/revoke">Revoke…</a>` : null}</td>
 </tr>`);

@@ -100,6 +100,7 @@ export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       }
       throw error;
     }
+    if (caller.apiKeyId !== null) kit.onKeyUsed(caller.userId, caller.apiKeyId);
     await completeSignIn(kit, ctx, { userId: caller.userId, method: 'api_key', next, apiKey: { id: caller.apiKeyId ?? '', keyHash, expiresAt: caller.expiresAt } });
   });
 
