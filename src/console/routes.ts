@@ -62,6 +62,7 @@ import { secondFactorGate } from './second-factor-gate.js';
 import { secondFactorRoutes } from './routes/second-factors.js';
 import { secondStepRoutes } from './routes/second-step.js';
 import { passkeySignInRoutes } from './routes/passkey-sign-in.js';
+import { accountKeyRoutes } from './routes/account-keys.js';
 import { type ConsoleState, render, signedInMiddleware, stillSignedIn } from './signed-in.js';
 import type { SecondFactorGate, SignInThrottles } from './sign-in-flow.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
@@ -131,7 +132,7 @@ export type ConsoleRoutes = (kit: ConsoleKit) => void;
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [
   signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, channelRoutes, groupRoutes, projectRoutes,
-  keyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes,
+  keyRoutes, accountKeyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes,
 ];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
