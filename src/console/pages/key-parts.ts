@@ -42,17 +42,18 @@ export function keysTable(v: { caption: string; rows: KeyRow[]; now: Date; revok
   const rows = v.rows.map((row) => {
     const { key, isSession, canRevoke } = row;
     return html`<tr data-key-id="${key.id}">
-<td><strong>${key.name}</strong>${isSession ? html` <span class="tag">this session</span>` : null}<span class="monitor-slug"><code>${key.key_preview}</code></span></td>
-<td>${reaches(row)}</td>
-<td>${key.kind === 'PROJECT' ? html`<span class="muted">read, manage_monitors (fixed)</span>` : key.scopes.length === 0 ? html`<span class="muted">read</span>` : key.scopes.join(', ')}</td>
-<td class="nowrap">${utc(key.created_at)}</td>
-<td class="nowrap">${utc(key.expires_at)}</td>
-<td class="nowrap">${lastUsed(key, v.now)}</td>
-<td>${keyState(key, v.now)}</td>
-<td class="row-actions">${canRevoke && !key.revoked_at ? html`<a class="button button-small button-warning" href="${v.revokeHref(key)}" aria-label="Revoke the key ${key.name}">Revoke…</a>` : null}</td>
+<td data-label="Name"><strong>${key.name}</strong>${isSession ? html` <span class="tag">this session</span>` : null}<span class="monitor-slug"><code>${key.key_preview}</code></span></td>
+<td data-label="Reaches">${reaches(row)}</td>
+<td data-label="Scopes">${key.kind === 'PROJECT' ? html`<span class="muted">read, manage_monitors (fixed)</span>` : key.scopes.length === 0 ? html`<span class="muted">read</span>` : key.scopes.join(', ')}</td>
+<td class="nowrap" data-label="Created">${utc(key.created_at)}</td>
+<td class="nowrap" data-label="Expires">${utc(key.expires_at)}</td>
+<td class="nowrap" data-label="Last used">${lastUsed(key, v.now)}</td>
+<td data-label="State">${keyState(key, v.now)}</td>
+<td class="row-actions">${canRevoke && !key.revoked_at ? html`<a class="button button-small button-warning" href="${v.revokeHref(key)}">Revoke…<span class="visually-hidden"> ${key.name}</span></a>` : null}</td>
 </tr>`;
   });
-  return html`<div class="table-wrap"><table>
+  // Rows become cards on a phone (stack-table): seven columns do not fit 390 px.
+  return html`<div class="table-wrap"><table class="stack-table">
 <caption class="visually-hidden">${v.caption}</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Reaches</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
