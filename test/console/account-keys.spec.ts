@@ -92,6 +92,28 @@ describe('Console: the account\'s own API keys in a real browser', function () {
     await context.close();
   });
 
+  it('shows the form again on a refused key, saying why beside the field, keeping what was typed', async () => {
+    const context = await browser!.context();
+    const page = await browser!.signInWithPassword(context, 'ada@example.com', 'correct horse battery staple', '/account/api-keys');
+    await page.getByLabel('Expires after (days)').fill('12');
+    await page.getByLabel('manage_monitors').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('.error-summary').waitFor();
+    expect(await page.locator('#key-name-error').innerText()).to.match(/Enter a name for the key/);
+    expect(await page.getByLabel('Expires after (days)').inputValue()).to.equal('12');
+    expect(await page.getByLabel('manage_monitors').isChecked()).to.equal(true);
+    await browser!.accessible(page);
+    await browser!.shoot(page, 'account-keys-error');
+
+    await page.getByLabel('Name', { exact: true }).fill('Too long');
+    await page.getByLabel('Expires after (days)').fill('400');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#key-days-error').waitFor();
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).to.equal('Too long');
+    expect(await page.locator('#new-api-key').count()).to.equal(0);
+    await context.close();
+  });
+
   it('refuses a project key for a project the person only reads', async () => {
     const context = await browser!.context();
     const page = await browser!.signInWithPassword(context, 'ada@example.com', 'correct horse battery staple', '/account/api-keys');

@@ -7,6 +7,8 @@ export const SETTINGS_CSS = `
 table.stack-table { width: 100%; }
 table.stack-table td { vertical-align: top; overflow-wrap: anywhere; }
 .config-value { overflow-wrap: anywhere; }
+/* API keys: names and scopes break between words on a wide screen (the table scrolls if it must), anywhere only as cards. */
+@media (min-width: 761px) { table.keys-table td { overflow-wrap: normal; } }
 ul.config-fields { flex-direction: column; gap: 2px; }
 @media (max-width: 760px) {
   table.stack-table, table.stack-table tbody, table.stack-table tr, table.stack-table td { display: block; width: 100%; }

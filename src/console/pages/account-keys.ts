@@ -2,7 +2,7 @@ import type { ApiKeyDocument } from '../../../projections/api-keys.js';
 import type { Scope } from '../../domain/access/scopes.js';
 import { type Html, html } from '../html.js';
 import { type Viewer, page } from '../layout.js';
-import { type KeyRow, createKeyForm, keyShownOnce, keysTable, mayCreateKeys, revokeKeyConfirmation } from './key-parts.js';
+import { type KeyFormProblem, type KeyRow, createKeyForm, keyShownOnce, keysTable, mayCreateKeys, revokeKeyConfirmation } from './key-parts.js';
 
 export const ACCOUNT_KEYS_PATH = '/account/api-keys';
 
@@ -23,6 +23,7 @@ export interface AccountKeysView {
   /** Whether the session was opened with a key: a new key cannot outlive it. */
   keySession: boolean;
   now: Date;
+  problem?: KeyFormProblem | null;
 }
 
 /** `/account/api-keys`: every key of the person's, whatever it reaches; made (shown once) and revoked here. */
@@ -30,11 +31,11 @@ export function accountKeysPage(v: AccountKeysView): Html {
   const create = mayCreateKeys(v)
     ? createKeyForm({
       viewer: v.viewer, action: ACCOUNT_KEYS_PATH, accountScopes: v.accountScopes, projects: v.projects, maxDays: v.maxDays,
-      maxDaysHint: v.keySession ? ': a new key cannot outlive the key you signed in with.' : '.',
+      maxDaysHint: v.keySession ? ': a new key cannot outlive the key you signed in with.' : '.', problem: v.problem ?? null,
     })
     : html`<section class="panel"><h2>Create an API key</h2><p class="hint">An account key needs a project you own; a key bound to a project needs the MANAGER or OWNER role on it. You have neither yet: create a project, or ask to be made a manager of one.</p></section>`;
   return page({
-    title: 'Your API keys',
+    title: v.problem ? 'Error: Your API keys' : 'Your API keys',
     viewer: v.viewer,
     notice: v.notice,
     crumbs: crumbs('API keys'),

@@ -53,7 +53,7 @@ export function keysTable(v: { caption: string; rows: KeyRow[]; now: Date; revok
 </tr>`;
   });
   // Rows become cards on a phone (stack-table): seven columns do not fit 390 px.
-  return html`<div class="table-wrap"><table class="stack-table">
+  return html`<div class="table-wrap"><table class="stack-table keys-table">
 <caption class="visually-hidden">${v.caption}</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Reaches</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
@@ -69,6 +69,26 @@ export interface CreateKeyFormView {
   /** The longest lifetime, in days, a new key may have. */
   maxDays: number;
   maxDaysHint: string;
+  /** Why the form came back, and what was typed, kept. */
+  problem?: KeyFormProblem | null;
+}
+
+/** A refused key, said beside the field it is about (`key-name`, `key-days`, or `key-kind` for what it reaches). */
+export interface KeyFormProblem {
+  field: 'key-name' | 'key-days' | 'key-kind';
+  message: string;
+  name: string;
+  days: string;
+  kind: 'account' | 'project';
+  scopes: readonly string[];
+  projectId: string | null;
+}
+
+/** Which field a refusal from the REST API's checks is about, by the field it names. */
+export function keyProblem(message: string): Pick<KeyFormProblem, 'field' | 'message'> {
+  if (/^name\b/.test(message)) return { field: 'key-name', message: 'Enter a name for the key, up to 100 characters' };
+  if (/expires_in_days|outlive|lifetime/.test(message)) return { field: 'key-days', message };
+  return { field: 'key-kind', message };
 }
 
 export const mayCreateKeys = (v: Pick<CreateKeyFormView, 'accountScopes' | 'projects'>) => v.accountScopes.length > 0 || v.projects.length > 0;
@@ -76,23 +96,29 @@ export const mayCreateKeys = (v: Pick<CreateKeyFormView, 'accountScopes' | 'proj
 /** The form that makes a key: name, lifetime, and what it reaches (every project with scopes, or one project). */
 export function createKeyForm(v: CreateKeyFormView): Html {
   const [only] = v.projects;
+  const problem = v.problem ?? null;
+  const projectChosen = v.projects.length > 0 && (v.accountScopes.length === 0 || problem?.kind === 'project');
   const projectChoice = v.projects.length === 0
     ? null
     : v.projects.length === 1 && only
-      ? html`<div class="radio"><input type="radio" id="key-kind-project" name="kind" value="project"${v.accountScopes.length === 0 ? html` checked` : null}><label for="key-kind-project">Only ${only.name}, to read it and manage its monitors (for a server or CI job)</label></div>
+      ? html`<div class="radio"><input type="radio" id="key-kind-project" name="kind" value="project"${projectChosen ? html` checked` : null}><label for="key-kind-project">Only ${only.name}, to read it and manage its monitors (for a server or CI job)</label></div>
 <input type="hidden" name="project_id" value="${only.id}">`
-      : html`<div class="radio"><input type="radio" id="key-kind-project" name="kind" value="project"${v.accountScopes.length === 0 ? html` checked` : null}><label for="key-kind-project">One project, to read it and manage its monitors (for a server or CI job)</label></div>
-<div class="field nested-field"><label for="key-project">Project</label><select id="key-project" name="project_id">${v.projects.map((p) => html`<option value="${p.id}">${p.name}</option>`)}</select></div>`;
+      : html`<div class="radio"><input type="radio" id="key-kind-project" name="kind" value="project"${projectChosen ? html` checked` : null}><label for="key-kind-project">One project, to read it and manage its monitors (for a server or CI job)</label></div>
+<div class="field nested-field"><label for="key-project">Project</label><select id="key-project" name="project_id">${v.projects.map((p) => html`<option value="${p.id}"${problem?.projectId === p.id ? html` selected` : null}>${p.name}</option>`)}</select></div>`;
+  const error = (field: KeyFormProblem['field']) =>
+    problem?.field === field ? html`<p class="error-message" id="${field}-error"><span class="visually-hidden">Error:</span> ${problem.message}</p>` : null;
+  const fieldClass = (field: KeyFormProblem['field']) => `field${problem?.field === field ? ' field-error' : ''}`;
   return html`<section class="panel" aria-labelledby="new-key-title"><h2 id="new-key-title">Create an API key</h2>
+${problem ? html`<div class="error-summary" role="alert" aria-labelledby="key-error-title" tabindex="-1"><h2 id="key-error-title">There is a problem</h2><ul><li><a href="#${problem.field === 'key-kind' ? 'key-kind-legend' : problem.field}">${problem.message}</a></li></ul></div>` : null}
 <form method="post" action="${v.action}" novalidate>${csrfField(v.viewer)}
 <div class="form-grid">
-<div class="field"><label for="key-name">Name</label><input type="text" id="key-name" name="name" maxlength="100" required></div>
-<div class="field"><label for="key-days">Expires after (days)</label><input type="number" id="key-days" name="expires_in_days" min="1" max="${v.maxDays}" value="${Math.min(90, v.maxDays)}" aria-describedby="key-days-hint" required>
+<div class="${fieldClass('key-name')}"><label for="key-name">Name</label>${error('key-name')}<input type="text" id="key-name" name="name" maxlength="100" value="${problem?.name ?? ''}"${problem?.field === 'key-name' ? html` aria-describedby="key-name-error"` : null} required></div>
+<div class="${fieldClass('key-days')}"><label for="key-days">Expires after (days)</label>${error('key-days')}<input type="number" id="key-days" name="expires_in_days" min="1" max="${v.maxDays}" value="${problem?.days ?? String(Math.min(90, v.maxDays))}" aria-describedby="key-days-hint${problem?.field === 'key-days' ? ' key-days-error' : ''}" required>
 <p class="hint" id="key-days-hint">1 to ${v.maxDays}${v.maxDaysHint}</p></div>
 </div>
-<fieldset class="field"><legend>What the key can reach</legend>
-${v.accountScopes.length > 0 ? html`<div class="radio"><input type="radio" id="key-kind-account" name="kind" value="account" checked><label for="key-kind-account">Every project you are a member of, with these scopes:</label></div>
-<ul class="scope-choices">${v.accountScopes.map((s) => html`<li><input type="checkbox" id="scope-${s}" name="scopes" value="${s}"${s === 'read' ? html` checked` : null}><label for="scope-${s}"><code>${s}</code></label></li>`)}</ul>` : null}
+<fieldset class="${fieldClass('key-kind')}"><legend id="key-kind-legend" tabindex="-1">What the key can reach</legend>${error('key-kind')}
+${v.accountScopes.length > 0 ? html`<div class="radio"><input type="radio" id="key-kind-account" name="kind" value="account"${projectChosen ? null : html` checked`}><label for="key-kind-account">Every project you are a member of, with these scopes:</label></div>
+<ul class="scope-choices">${v.accountScopes.map((s) => html`<li><input type="checkbox" id="scope-${s}" name="scopes" value="${s}"${(problem ? problem.scopes.includes(s) : s === 'read') ? html` checked` : null}><label for="scope-${s}"><code>${s}</code></label></li>`)}</ul>` : null}
 ${projectChoice}
 </fieldset>
 <button type="submit" class="button button-primary">Create key</button>

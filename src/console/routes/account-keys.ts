@@ -4,10 +4,11 @@ import { mayRevoke, mintApiKey, revokeOwnApiKey } from '../../api/routes/api-key
 import { pathId } from '../../api/validation.js';
 import { getApiKey, listApiKeys } from '../../queries/identity.js';
 import { projectDetails, projectIdsOfUser } from '../../queries/projects.js';
+import { type KeyFormProblem, keyProblem } from '../pages/key-parts.js';
 import { ACCOUNT_KEYS_PATH, accountKeyCreatedPage, accountKeysPage, accountRevokeKeyPage } from '../pages/account-keys.js';
 import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, doneNotice, render } from '../routes.js';
 import { KeyForm, keyLimits, keyRequest } from './keys.js';
-import { formBody, redirectDone } from './settings-common.js';
+import { asList, formBody, redirectDone } from './settings-common.js';
 
 const DONE = { 'key-revoked': 'API key revoked.' } as const;
 
@@ -25,7 +26,7 @@ export const accountKeyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     return details.filter((_, i) => allowed[i]).map((d) => ({ id: d.project.id, name: d.project.name }));
   }
 
-  router.get(ACCOUNT_KEYS_PATH, signedIn, async (ctx) => {
+  async function showKeys(ctx: Context & { state: ConsoleState }, problem: KeyFormProblem | null = null, status = 200) {
     ctx.set('Cache-Control', 'no-store');
     const { caller } = ctx.state;
     const now = clock();
@@ -36,14 +37,24 @@ export const accountKeyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     ]);
     const names = new Map((await projectDetails(readModels, [...new Set(mine.flatMap((k) => (k.project_id ? [k.project_id] : [])))])).map((d) => [d.project.id, d.project.name]));
     const keys = mine.map((key) => ({ key, isSession: key.id === caller.apiKeyId, canRevoke: mayRevoke(caller, key), projectName: key.project_id ? (names.get(key.project_id) ?? null) : null }));
-    render(ctx, accountKeysPage({ viewer: ctx.state.viewer, notice: doneNotice(ctx, DONE), keys, projects, ...limits, keySession: caller.apiKeyId !== null, now }));
-  });
+    render(ctx, accountKeysPage({ viewer: ctx.state.viewer, notice: problem ? null : doneNotice(ctx, DONE), keys, projects, ...limits, keySession: caller.apiKeyId !== null, now, problem }), status);
+  }
+
+  router.get(ACCOUNT_KEYS_PATH, signedIn, async (ctx) => showKeys(ctx));
 
   router.post(ACCOUNT_KEYS_PATH, signedIn, async (ctx) => {
     const form = formBody(ctx, KeyForm);
-    const projectId = form.kind === 'project' ? (form.project_id ?? '') : null;
-    if (projectId === '') throw new HttpError(400, 'project_id: choose the project the key is for');
-    const minted = await mintApiKey(deps, ctx.state, keyRequest(form, projectId === null ? null : pathId(projectId, 'project')));
+    let minted: Awaited<ReturnType<typeof mintApiKey>>;
+    try {
+      const projectId = form.kind === 'project' ? (form.project_id ?? '') : null;
+      if (projectId === '') throw new HttpError(400, 'Choose the project the key is for');
+      minted = await mintApiKey(deps, ctx.state, keyRequest(form, projectId === null ? null : pathId(projectId, 'project')));
+    } catch (error) {
+      // Refused by the REST API's own checks: the form again, saying why beside the field, with what was typed.
+      if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 403 && error.status !== 404)) throw error;
+      const kept = { name: form.name, days: form.expires_in_days, kind: form.kind === 'project' ? 'project' as const : 'account' as const, scopes: asList(form.scopes), projectId: form.project_id ?? null };
+      return showKeys(ctx, { ...keyProblem(error.message), ...kept }, error.status);
+    }
     ctx.set('Cache-Control', 'no-store');
     // Shown in this answer only: nothing keeps the key where a later page could show it again.
     render(ctx, accountKeyCreatedPage({ viewer: ctx.state.viewer, name: minted.api_key.name, key: minted.key, expiresAt: minted.api_key.expires_at }), 201);
