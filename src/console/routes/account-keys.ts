@@ -7,8 +7,8 @@ import { projectDetails, projectIdsOfUser } from '../../queries/projects.js';
 import { type KeyFormProblem, keyProblem } from '../pages/key-parts.js';
 import { ACCOUNT_KEYS_PATH, accountKeyCreatedPage, accountKeysPage, accountRevokeKeyPage } from '../pages/account-keys.js';
 import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, doneNotice, render } from '../routes.js';
-import { KeyForm, keyLimits, keyRequest } from './keys.js';
-import { asList, formBody, redirectDone } from './settings-common.js';
+import { KeyForm, keptKeyForm, keyLimits, keyRequest } from './keys.js';
+import { formBody, redirectDone } from './settings-common.js';
 
 const DONE = { 'key-revoked': 'API key revoked.' } as const;
 
@@ -52,8 +52,7 @@ export const accountKeyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     } catch (error) {
       // Refused by the REST API's own checks: the form again, saying why beside the field, with what was typed.
       if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 403 && error.status !== 404)) throw error;
-      const kept = { name: form.name, days: form.expires_in_days, kind: form.kind === 'project' ? 'project' as const : 'account' as const, scopes: asList(form.scopes), projectId: form.project_id ?? null };
-      return showKeys(ctx, { ...keyProblem(error.message), ...kept }, error.status);
+      return showKeys(ctx, { ...keyProblem(error.message), ...keptKeyForm(form) }, error.status);
     }
     ctx.set('Cache-Control', 'no-store');
     // Shown in this answer only: nothing keeps the key where a later page could show it again.

@@ -13,6 +13,7 @@ import { getApiKey, listApiKeys } from '../../queries/identity.js';
 import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../routes.js';
 import { render } from '../routes.js';
 import { type KeyRow, keyCreatedPage, keysPage, revokeKeyPage } from '../pages/keys.js';
+import { keyProblem } from '../pages/key-parts.js';
 import { asList, formBody, numberOr, readableProject as readableProjectOf, redirectDone, settingsFrame, settingsPath } from './settings-common.js';
 
 /** What each keys POST did, shown once on the page it returns to. */
@@ -31,6 +32,11 @@ export function keyRequest(form: t.TypeOf<typeof KeyForm>, projectId: string | n
     expires_in_days: numberOr(form.expires_in_days),
     ...(form.kind === 'project' && projectId !== null ? { project_id: projectId } : { scopes: asList(form.scopes) }),
   }, 'form');
+}
+
+/** What was typed and ticked in the key form, to show it again with a problem. */
+export function keptKeyForm(form: t.TypeOf<typeof KeyForm>) {
+  return { name: form.name, days: form.expires_in_days, kind: form.kind === 'project' ? 'project' as const : 'account' as const, scopes: asList(form.scopes), projectId: form.project_id ?? null };
 }
 
 /**
@@ -70,8 +76,17 @@ export const keyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
 
   router.post('/projects/:projectId/settings/keys', signedIn, async (ctx) => {
     const project = await readableProject(ctx);
-    const body = keyRequest(formBody(ctx, KeyForm), project.id);
-    const minted = await mintApiKey(deps, ctx.state, body);
+    const form = formBody(ctx, KeyForm);
+    let minted: Awaited<ReturnType<typeof mintApiKey>>;
+    try {
+      minted = await mintApiKey(deps, ctx.state, keyRequest(form, project.id));
+    } catch (error) {
+      // Refused by the REST API's own checks: the form again, saying why beside the field, with what was typed.
+      if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 403)) throw error;
+      const problem = { ...keyProblem(error.message), ...keptKeyForm(form) };
+      render(ctx, keysPage({ ...(await keysView(ctx, project)), notice: null, keyProblem: problem }), error.status);
+      return;
+    }
     // Shown in this answer only: nothing keeps the key where a later page could show it again.
     render(ctx, keyCreatedPage({ ...frame(ctx, project), notice: null, name: minted.api_key.name, key: minted.key, expiresAt: minted.api_key.expires_at }), 201);
   });
