@@ -129,8 +129,6 @@ input:focus, select:focus { outline: 3px solid var(--focus); outline-offset: 0; 
 .signin { max-width: 440px; margin: 48px auto; }
 .signin .panel { padding: 28px; }
 .signin h1 { margin-bottom: 16px; }
-/* A heading further down a sign-in panel (the invitation page's "Have an account?") starts a new part. */
-.signin .panel * + h2 { margin-top: 24px; }
 .sso-or { display: flex; align-items: center; gap: 12px; color: var(--muted); margin: 20px 0 16px; }
 .sso-or::before, .sso-or::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
 .sso-button { width: 100%; justify-content: center; box-sizing: border-box; }
