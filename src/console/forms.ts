@@ -14,7 +14,7 @@ const parseForm = koaBody({ urlencoded: true, formLimit: FORM_LIMIT, json: false
 /** Every state-changing form but sign-in's. */
 export const ActionForm = t.partial({ csrf_token: t.string });
 
-export const SignInForm = t.intersection([t.type({ api_key: t.string }), t.partial({ next: BoundedString(0, 200) })]);
+export const SignInForm = t.intersection([t.type({ api_key: t.string }), t.partial({ next: BoundedString(0, 200), csrf_token: t.string })]);
 
 /** Passwords up to 1024 characters are taken (passwords.ts); a longer value is cut, then fails to match. */
 export const PasswordSignInForm = t.intersection([

@@ -63,6 +63,7 @@ import { secondFactorGate } from './second-factor-gate.js';
 import { secondFactorRoutes } from './routes/second-factors.js';
 import { secondStepRoutes } from './routes/second-step.js';
 import { passkeySignInRoutes } from './routes/passkey-sign-in.js';
+import { accountKeyRoutes } from './routes/account-keys.js';
 import { type ConsoleState, render, signedInMiddleware, stillSignedIn } from './signed-in.js';
 import type { SecondFactorGate, SignInThrottles } from './sign-in-flow.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
@@ -122,6 +123,8 @@ export interface ConsoleKit {
   secondFactors: SecondFactorGate;
   /** The failed-sign-in throttles, per client address (shared with the REST API) and per account. */
   signInThrottles: SignInThrottles;
+  /** Told when an API key signs in (the key's "last used"); not of the requests its session makes after. */
+  onKeyUsed: (userId: string, apiKeyId: string) => void;
 }
 
 /** A group of console routes beyond the core pages (sign-in, dashboard, monitor, incident). */
@@ -130,13 +133,14 @@ export type ConsoleRoutes = (kit: ConsoleKit) => void;
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [
   signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, channelRoutes, groupRoutes, onCallRoutes, projectRoutes,
-  keyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes,
+  keyRoutes, accountKeyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes,
 ];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {
   throttle?: AuthFailureThrottle | null;
   onFailure?: (outcome: 'refused' | 'throttled') => void;
+  onKeyUsed?: (userId: string, apiKeyId: string) => void;
 }
 
 /** Failed sign-ins an account may have per window before its sign-ins are refused until the window ends. */
@@ -163,7 +167,7 @@ export function isConsoleRouter(router: object): boolean {
  * commands, so a key can do exactly as much here as there.
  */
 export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void>, failures: SignInFailures = {}): Router<VigilState> {
-  const { throttle = null, onFailure = () => {} } = failures;
+  const { throttle = null, onFailure = () => {}, onKeyUsed = () => {} } = failures;
   const { readModels, commands } = deps;
   const sessions: SessionStore = deps.sessions ?? new MemorySessionStore();
   // One for the process's dashboards, so that each refresh reads only what the log gained since.
@@ -359,7 +363,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
   }
 
   const signInThrottles: SignInThrottles = { address: throttle, account: new AuthFailureThrottle(ACCOUNT_SIGN_IN_FAILURES, clock), onFailure };
-  const kit: ConsoleKit = { router, deps, clock, signedIn, may, catchUp, sessions, secondFactors: secondFactorGate(deps), signInThrottles };
+  const kit: ConsoleKit = { router, deps, clock, signedIn, may, catchUp, sessions, secondFactors: secondFactorGate(deps), signInThrottles, onKeyUsed };
   for (const register of FEATURE_ROUTES) register(kit);
 
   return router;

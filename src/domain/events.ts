@@ -1,4 +1,5 @@
 import type { LogIntegrityEvent } from './audit/log-integrity.js';
+import type { ApiKeyUseEvent } from './identity/api-key-use.js';
 import type { EmailClaimEvent } from './identity/email-claim.js';
 import type { SecondFactorEvent } from './identity/second-factors.js';
 import type { OidcSubjectEvent } from './identity/oidc-subject.js';
@@ -20,12 +21,12 @@ import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
 import type { StatusPageEvent } from './status-pages/status-page.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent | OnCallScheduleEvent;
+export type VigilEvent = UserEvent | ApiKeyUseEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent | OnCallScheduleEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
 const EVENT_TYPES: Record<VigilEventType, true> = {
-  UserRegistered: true, ApiKeyCreated: true, ApiKeyRevoked: true, EmailClaimed: true,
+  UserRegistered: true, ApiKeyCreated: true, ApiKeyRevoked: true, ApiKeyUsed: true, EmailClaimed: true,
   TotpFactorAdded: true, PasskeyAdded: true, SecondFactorRemoved: true, RecoveryCodesGenerated: true, RecoveryCodeUsed: true, SecondFactorUsed: true, SecondFactorFailed: true,
   UserSignedIn: true, UserSignInFailed: true, UserSessionEnded: true, UserRenamed: true, PasswordSet: true, PasswordResetRequested: true,
   OidcSubjectLinked: true,

@@ -66,6 +66,7 @@ export const ApiKey = t.type({
   created_at: Time,
   expires_at: Time,
   revoked_at: nullable(Time),
+  last_used_at: nullable(Time),
 });
 
 /** Present on UPTIME_HTTP monitors only; uptime_locations on every uptime monitor. */

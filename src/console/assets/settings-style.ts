@@ -1,5 +1,5 @@
 /**
- * The settings pages' styles (channels, groups, projects): appended to the console's stylesheet,
+ * The settings pages' styles (channels, groups, projects, keys; and the sign-in panels' parts): appended to the console's stylesheet,
  * one file, one hash (see assets.ts).
  */
 export const SETTINGS_CSS = `
@@ -7,6 +7,10 @@ export const SETTINGS_CSS = `
 table.stack-table { width: 100%; }
 table.stack-table td { vertical-align: top; overflow-wrap: anywhere; }
 .config-value { overflow-wrap: anywhere; }
+/* A heading further down a sign-in panel (the invitation page's "Have an account?") starts a new part. */
+.signin .panel * + h2 { margin-top: 24px; }
+/* API keys: names and scopes break between words on a wide screen (the table scrolls if it must), anywhere only as cards. */
+@media (min-width: 761px) { table.keys-table td { overflow-wrap: normal; } }
 ul.config-fields { flex-direction: column; gap: 2px; }
 @media (max-width: 760px) {
   table.stack-table, table.stack-table tbody, table.stack-table tr, table.stack-table td { display: block; width: 100%; }
