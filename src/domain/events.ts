@@ -17,9 +17,11 @@ import type { PageEvent } from './notifications/page.js';
 import type { ProjectEvent } from './projects/project.js';
 import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
 import type { StatusPageEvent } from './status-pages/status-page.js';
+import type { EscalationPolicyEvent } from './escalation/policy.js';
+import type { EscalationEvent } from './escalation/escalation.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent;
+export type VigilEvent = UserEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent | EscalationPolicyEvent | EscalationEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -44,5 +46,7 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   MaintenanceWindowScheduled: true, MaintenanceWindowUpdated: true, MaintenanceWindowEnded: true, IncidentSuppressed: true, SuppressedIncidentCleared: true, RepageHeld: true,
   CheckInUnheard: true, RunUnheard: true, ListeningConfirmed: true, ListeningInterrupted: true,
   PeerAliasClaimed: true,
+  EscalationPolicyCreated: true, EscalationPolicyUpdated: true, EscalationPolicyDeleted: true,
+  EscalationStarted: true, EscalationStepReached: true, EscalationStopped: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

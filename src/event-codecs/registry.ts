@@ -12,6 +12,7 @@ import { projectEventCodecs } from './projects.js';
 import { secondFactorEventCodecs } from './second-factors.js';
 import { ssoEventCodecs } from './sso.js';
 import { peerEventCodecs } from './peers.js';
+import { escalationEventCodecs } from './escalation.js';
 import { statusPageEventCodecs } from './status-pages.js';
 
 /**
@@ -33,6 +34,7 @@ export const EVENT_CODECS = {
   ...listeningEventCodecs,
   ...ssoEventCodecs,
   ...peerEventCodecs,
+  ...escalationEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];
