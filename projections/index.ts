@@ -25,6 +25,8 @@ import { projectMembersProjection } from './project-members.js';
 import { projectsProjection } from './projects.js';
 import { secondFactorsProjection } from './second-factors.js';
 import { usersProjection } from './users.js';
+import { escalationPoliciesProjection } from './escalation-policies.js';
+import { escalationsProjection } from './escalations.js';
 
 /**
  * Read models earlier versions built and this one does not: data files written by them still hold
@@ -40,5 +42,6 @@ export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
     incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection,
-    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection, secondFactorsProjection, invitationsProjection, peerAliasesProjection] as Projection[];
+    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection, secondFactorsProjection, invitationsProjection, peerAliasesProjection,
+    escalationPoliciesProjection, escalationsProjection] as Projection[];
 }

@@ -23,6 +23,7 @@ import * as R from './responses.js';
 import * as S from './status-page-responses.js';
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
 import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../codecs/maintenance.js';
+import { CreateEscalationPolicyBody, DeleteEscalationPolicyQuery, UpdateEscalationPolicyBody } from '../codecs/escalation-policies.js';
 import * as M from './maintenance-responses.js';
 import * as I from './invitation-responses.js';
 import { AcceptInvitationBody, InviteBody } from '../codecs/invitations.js';
@@ -135,6 +136,11 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/v1/notification-groups/:groupId/channels', ...about('Notifications', "A group's channels"), access: READ, success: { status: 200, description: 'The channels', body: t.array(R.ChannelItem) } },
   { method: 'post', path: '/v1/notification-groups/:groupId/channels', ...about('Notifications', 'Add a channel to a group'), access: MANAGE_NOTIFICATIONS, body: AttachChannelBody, success: { status: 204, description: 'Added' } },
   { method: 'delete', path: '/v1/notification-groups/:groupId/channels/:channelId', ...about('Notifications', 'Take a channel out of a group'), access: MANAGE_NOTIFICATIONS, success: { status: 204, description: 'Removed' } },
+  { method: 'get', path: '/v1/escalation-policies', ...about('Escalation', "A project's escalation policies"), access: READ, query: ProjectScopeQuery, success: { status: 200, description: 'The policies', body: t.type({ escalation_policies: t.array(R.EscalationPolicy) }) } },
+  { method: 'post', path: '/v1/escalation-policies', ...about('Escalation', 'Create an escalation policy'), access: MANAGE_NOTIFICATIONS, body: CreateEscalationPolicyBody, success: { status: 201, description: 'The policy', body: t.type({ escalation_policy: R.EscalationPolicy }) } },
+  { method: 'get', path: '/v1/escalation-policies/:policyId', ...about('Escalation', 'Read an escalation policy'), access: READ, success: { status: 200, description: 'The policy', body: t.type({ escalation_policy: R.EscalationPolicy }) } },
+  { method: 'patch', path: '/v1/escalation-policies/:policyId', ...about('Escalation', 'Change an escalation policy (running escalations keep the steps they started with)'), access: MANAGE_NOTIFICATIONS, body: UpdateEscalationPolicyBody, success: { status: 200, description: 'The policy', body: t.type({ escalation_policy: R.EscalationPolicy }) } },
+  { method: 'delete', path: '/v1/escalation-policies/:policyId', ...about('Escalation', 'Delete an escalation policy; refused (409) while monitors use it, unless clear_monitors=true'), access: DESTROY, query: DeleteEscalationPolicyQuery, success: { status: 204, description: 'Deleted' } },
 
   // Status pages and badges
   { method: 'get', path: '/v1/projects/:projectId/status-pages', ...about('Status pages', "A project's status pages"), access: READ, success: { status: 200, description: 'The status pages', body: t.type({ status_pages: t.array(S.StatusPage) }) } },
