@@ -29,6 +29,8 @@ export interface ProjectFixtures {
   statusPageId: string;
   /** An upcoming maintenance window over `monitorId`. */
   maintenanceWindowId: string;
+  /** An escalation policy paging `groupId`, used by no monitor. */
+  escalationPolicyId: string;
 }
 
 export type Aim = 'home' | 'foreign';
@@ -158,7 +160,8 @@ export class MatrixFixtures {
     const bystanderId = await this.member(projectId);
     const statusPageId = await this.statusPage(projectId);
     const maintenanceWindowId = await this.maintenanceWindow(projectId, monitorId);
-    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId, maintenanceWindowId };
+    const escalationPolicyId = await this.escalationPolicy(projectId, groupId);
+    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId, maintenanceWindowId, escalationPolicyId };
     return { ...fixtures, incidentId: await this.openIncident(fixtures) };
   }
 
@@ -182,6 +185,11 @@ export class MatrixFixtures {
 
   async group(projectId: string): Promise<string> {
     return (await this.keeper('POST', '/v1/notification-groups', { project_id: projectId, name: 'Matrix' })).group.id;
+  }
+
+  async escalationPolicy(projectId: string, groupId: string): Promise<string> {
+    const body = { project_id: projectId, name: 'Matrix', steps: [{ delay_seconds: 0, notification_group_ids: [groupId] }] };
+    return (await this.keeper('POST', '/v1/escalation-policies', body)).escalation_policy.id;
   }
 
   async attachedChannel(project: ProjectFixtures): Promise<string> {
