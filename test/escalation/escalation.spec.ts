@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { type SeenRequest, type Target, reply, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
+import { incidentTimeline } from '../../src/queries/timeline.js';
+import { channelNames, timelineRows } from '../../src/console/timeline.js';
 
 const MINUTE = 60_000;
 
@@ -102,6 +104,24 @@ describe('Escalation', function () {
     expect(heard().slice(0, 2)).to.deep.equal(['step1:incident.opened', 'step2:incident.repage']);
     // Delivered in parallel: in either order.
     expect(heard().slice(2).sort()).to.deep.equal(['step1:incident.resolved', 'step2:incident.resolved']);
+  });
+
+  it('tells the climb on the incident timeline in words', async () => {
+    const { m } = await threeSteps();
+    await fail(m.id);
+    await vigil.notify();
+    await later(5);
+    const incident = await incidentOf(m.id);
+    await vigil.request('POST', `/v1/incidents/${incident.id}/acknowledge`, { key });
+    await vigil.notify();
+    const { readModels, events } = vigil.vigil.stores;
+    const rows = timelineRows((await incidentTimeline(readModels, events, incident.id, projectId)).entries, await channelNames(readModels, projectId)).map((r) => r.words);
+    expect(rows).to.include('Escalated to step 1: Database, at the start, not acknowledged');
+    expect(rows).to.include('Escalated to step 2: Database, 5 min after start, not acknowledged');
+    expect(rows).to.include('Paged nobody directly: the escalation policy pages its steps instead');
+    expect(rows.some((w) => /^Paged step 2: step2 — delivered/.test(w)), rows.join('\n')).to.equal(true);
+    expect(rows).to.include('Escalation stopped: the incident was acknowledged; no later step is paged');
+    expect(rows.some((w) => /^Told of the acknowledgement: step1 — delivered.*; step2 — delivered/.test(w)), rows.join('\n')).to.equal(true);
   });
 
   it('neither skips nor repeats a step across a restart of the server between steps', async () => {
