@@ -1,5 +1,6 @@
 import type { TimelineEntry } from '../queries/timeline.js';
-import { duration } from './format.js';
+import type { EscalationDocument } from '../../projections/escalations.js';
+import { duration, relativeTime, utc } from './format.js';
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
@@ -44,4 +45,15 @@ export function escalationPageVerb(pageId: string): string | null {
   if (!match) return null;
   const round = Number(match[1]);
   return `Paged step ${Number(match[2]) + 1}${round > 0 ? ` (round ${round + 1})` : ''}:`;
+}
+
+/** An incident's escalation as the incident page shows it: the policy and the last step paged, then the next step's time or why it stopped. */
+export function escalationSummary(e: EscalationDocument, now: Date): { current: string; next: string } {
+  const last = e.reached.at(-1);
+  const total = e.steps.length;
+  const paged = last ? `step ${last.step + 1} of ${total}${last.round > 0 ? ` (round ${last.round + 1})` : ''} paged at ${utc(last.at)}` : 'no step paged yet';
+  const next = e.next_at && e.next_step !== null
+    ? `step ${e.next_step + 1}${(e.next_round ?? 0) > 0 ? ` (round ${(e.next_round ?? 0) + 1})` : ''} at ${utc(e.next_at)} (${relativeTime(e.next_at, now)}), unless acknowledged`
+    : `none: stopped, ${STOPPED_BECAUSE[e.stop_reason ?? ''] ?? 'no step left'}`;
+  return { current: `Policy "${e.policy_name}": ${paged}`, next };
 }

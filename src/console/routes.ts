@@ -37,6 +37,7 @@ import { shownNextExpected } from '../api/representations/monitors.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { errorPage } from './pages/error.js';
 import { incidentPage } from './pages/incident.js';
+import type { EscalationDocument } from '../../projections/escalations.js';
 import { type RelatedMonitor, type UptimeDay, monitorPage } from './pages/monitor.js';
 import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { incidentNoteRoutes } from './routes/incident-notes.js';
@@ -334,15 +335,17 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     if (ctx.query['as_of'] !== undefined) return next();
     ctx.set('Cache-Control', 'no-store');
     const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], READ);
-    const [timeline, monitor, project, canAct, channels] = await Promise.all([
+    const [timeline, monitor, project, canAct, channels, escalation] = await Promise.all([
       incidentTimeline(readModels, commands.events, incident.id, incident.project_id),
       getMonitor(readModels, incident.monitor_id),
       getProject(readModels, incident.project_id),
       may(ctx.state.caller, ACT_ON_INCIDENT, incident.project_id),
       channelNames(readModels, incident.project_id),
+      readModels.get<EscalationDocument>('escalations', incident.id),
     ]);
     render(ctx, incidentPage({
       viewer: ctx.state.viewer, notice: doneNotice(ctx), incident, projectName: project?.name ?? 'Project', entries: timeline.entries, channels, canAct, monitorExists: monitor !== null, now: clock(),
+      escalation: escalation?.doc ?? null,
     }));
   });
 

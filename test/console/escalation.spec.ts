@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import { chromiumUnavailable } from '../support/chromium.js';
+import { ConsoleBrowser } from '../support/console-browser.js';
+import { type Target, reply, startTarget } from '../support/http-targets.js';
+import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
+
+const XSS = '<img src=x onerror=alert(1)>';
+
+describe('An escalating incident in the web console', function () {
+  this.timeout(120_000);
+  let vigil: TestVigil;
+  let sink: Target;
+  let browser: ConsoleBrowser | undefined;
+  const seed = {} as { key: string; incident: string };
+
+  before(async function () {
+    const unavailable = chromiumUnavailable();
+    if (unavailable) {
+      console.log(`      [skipped] the escalation browser tests: ${unavailable}`);
+      this.skip();
+    }
+    sink = await startTarget(reply(200, 'ok'));
+    vigil = await TestVigil.start({ clock: new TestClock(Date.now()) });
+    const key = (seed.key = await vigil.accountKey(await vigil.user('owner@example.com'), ALL_SCOPES));
+    const project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Payments' } })).body.project.id;
+    const hook = async (name: string) => (await vigil.request('POST', '/v1/notification-channels', { key, body: { project_id: project, name, type: 'WEBHOOK', config: { url: `${sink.url}/${name}` } } })).body.channel.id as string;
+    const [first, second, third] = [await hook('Database team'), await hook('On-call phone'), await hook('Engineering')];
+    const policy = (await vigil.request('POST', '/v1/escalation-policies', {
+      key,
+      body: {
+        project_id: project, name: `Database ${XSS}`,
+        steps: [{ delay_seconds: 0, notification_channel_ids: [first] }, { delay_seconds: 300, notification_channel_ids: [second], urgent: true }, { delay_seconds: 900, notification_channel_ids: [third] }],
+      },
+    })).body.escalation_policy.id;
+    const monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project, name: 'Ledger export', type: 'JOB_BASIC', schedule: 'x', escalation_policy_id: policy } })).body.monitor.id;
+    await vigil.request('GET', `/v1/ping/${monitor}/fail`);
+    await vigil.notify();
+    vigil.clock.advance(5 * 60_000);
+    await vigil.tick();
+    await vigil.notify();
+    seed.incident = (await vigil.request('GET', `/v1/monitors/${monitor}/incidents`, { key })).body.data[0].id;
+    browser = await ConsoleBrowser.launch(vigil.url, 'console-escalation');
+  });
+
+  after(async () => {
+    await browser?.close();
+    await vigil?.stop();
+    await sink?.close();
+  });
+
+  for (const width of [1280, 390]) {
+    it(`shows the current step, the next step's time and the climb in words at ${width} px`, async () => {
+      const context = await browser!.context({ width });
+      const page = await browser!.signIn(context, seed.key, `/incidents/${seed.incident}`);
+      const summary = await page.getByRole('region', { name: 'Summary' }).innerText();
+      expect(summary).to.contain(`Policy "Database ${XSS}": step 2 of 3 paged at`).and.match(/Next step\s+step 3 at .* \(in 10 min\), unless acknowledged/);
+      const timeline = await page.getByRole('region', { name: 'Timeline' }).innerText();
+      expect(timeline).to.contain(`Escalated to step 2: Database ${XSS}, 5 min after start, not acknowledged (urgent)`);
+      expect(timeline).to.contain('Paged step 2: On-call phone — delivered');
+      expect(timeline).to.contain('Paged nobody directly: the escalation policy pages its steps instead');
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), `scrolls sideways at ${width} px`).to.equal(true);
+      await browser!.accessible(page);
+      await browser!.shoot(page, `incident-escalating-${width}`);
+      await context.close();
+    });
+  }
+});
