@@ -1,5 +1,6 @@
 import { type EscalationCommand, escalationDecider, escalationPageId, escalationStream } from '../domain/escalation/escalation.js';
 import { monitorStream } from '../domain/monitors/monitor-streams.js';
+import { maintenanceStream } from '../domain/maintenance/window.js';
 import { pageDecider, pageStream } from '../domain/notifications/page.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { EscalationPolicyDocument } from '../../projections/escalation-policies.js';
@@ -95,7 +96,9 @@ export class Escalator {
       const step = doc.steps[doc.next_step];
       if (!step) continue;
       const channelIds = await stepChannels(this.readModels, doc.project_id, step, now, this.options.onCall ?? NOBODY_ON_CALL);
-      const outcome = await handleCommandOnStreams(this.commands, [escalationStream(doc.incident_id), monitorStream(doc.monitor_id)], escalationDecider, {
+      // The project's maintenance windows are read too: a step due inside one is held until it ends.
+      const streams = [escalationStream(doc.incident_id), monitorStream(doc.monitor_id), maintenanceStream(doc.project_id)] as const;
+      const outcome = await handleCommandOnStreams(this.commands, streams, escalationDecider, {
         type: 'ReachEscalationStep', incident_id: doc.incident_id, round: doc.next_round, step: doc.next_step, channel_ids: channelIds, now,
       }, ESCALATOR_ACTOR);
       if (outcome.events.length > 0) done += 1;

@@ -28,6 +28,8 @@ export function escalationWords(entry: TimelineEntry, entries: readonly Timeline
       const name = started ? `${text(started.data['policy_name'])}, ` : '';
       return `Escalated to step ${Number(d['step']) + 1}${round > 0 ? ` (round ${round + 1})` : ''}: ${name}${after}, not acknowledged${d['urgent'] === true ? ' (urgent)' : ''}`;
     }
+    case 'EscalationStepHeld':
+      return `Step ${Number(d['step']) + 1} held by maintenance window "${text(d['window_name'])}" until ${text(d['until'])}: paged then if still not acknowledged`;
     case 'EscalationStopped':
       return `Escalation stopped: ${STOPPED_BECAUSE[text(d['reason'])] ?? text(d['reason'])}`;
     default:

@@ -47,6 +47,6 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   CheckInUnheard: true, RunUnheard: true, ListeningConfirmed: true, ListeningInterrupted: true,
   PeerAliasClaimed: true,
   EscalationPolicyCreated: true, EscalationPolicyUpdated: true, EscalationPolicyDeleted: true,
-  EscalationStarted: true, EscalationStepReached: true, EscalationStopped: true,
+  EscalationStarted: true, EscalationStepReached: true, EscalationStepHeld: true, EscalationStopped: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

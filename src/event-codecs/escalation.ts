@@ -22,5 +22,6 @@ export const escalationEventCodecs = {
   EscalationStepReached: t.type({
     ...IncidentIds, step: t.number, round: t.number, page_id: t.string, channel_ids: t.array(t.string), urgent: t.boolean, due_at: t.string, at: t.string,
   }),
+  EscalationStepHeld: t.type({ ...IncidentIds, step: t.number, round: t.number, window_id: t.string, window_name: t.string, until: t.string, at: t.string }),
   EscalationStopped: t.type({ ...IncidentIds, reason: oneOf(['acknowledged', 'resolved', 'exhausted'], 'EscalationStopReason'), at: t.string }),
 };

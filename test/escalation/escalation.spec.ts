@@ -173,6 +173,27 @@ describe('Escalation', function () {
     expect((await vigil.request('GET', `/v1/monitors/${m.id}`, { key })).body.monitor.status).to.equal('DOWN');
   });
 
+  it('holds a step that falls due inside a maintenance window begun since, and pages it when the window ends', async () => {
+    const { m } = await threeSteps();
+    await fail(m.id);
+    await vigil.notify();
+    const now = vigil.clock.now().getTime();
+    const window = await vigil.request('POST', `/v1/projects/${projectId}/maintenance-windows`, {
+      key, body: { name: 'Failover', starts_at: new Date(now + MINUTE).toISOString(), ends_at: new Date(now + 8 * MINUTE).toISOString() },
+    });
+    expect(window.status, window.text).to.equal(201);
+    await later(5);
+    await later(2);
+    expect(heard()).to.deep.equal(['step1:incident.opened']);
+    await later(1);
+    expect(heard()).to.deep.equal(['step1:incident.opened', 'step2:incident.repage']);
+    await later(2);
+    expect(heard()).to.deep.equal(['step1:incident.opened', 'step2:incident.repage', 'step3:incident.repage']);
+    const incident = await incidentOf(m.id);
+    const history = (await vigil.request('GET', `/v1/projects/${projectId}/events?limit=200`, { key })).body.data as { type: string; data: { incident_id?: string } }[];
+    expect(history.filter((e) => e.type === 'EscalationStepHeld' && e.data.incident_id === incident.id)).to.have.length(1);
+  });
+
   it('refuses bad policies with a 400 naming the field', async () => {
     const channel = await hook('step1');
     const other = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Other' } })).body.project.id;

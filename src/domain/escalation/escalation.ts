@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import type { MonitorEvent } from '../monitors/monitor-events.js';
+import { type MaintenanceState, type MaintenanceWindowEvent, activeWindowFor, maintenanceDecider } from '../maintenance/window.js';
 import { type EscalationStep, stepDueAt } from './steps.js';
 
 type Ids = { incident_id: string; monitor_id: string; project_id: string };
@@ -18,7 +19,9 @@ export type EscalationEvent =
   /** `page_id`: the monitor's opening page, which the escalation's steps replace. */
   | DomainEvent<'EscalationStarted', Ids & PolicySnapshot & { page_id: string; started_at: string; at: string }>
   | DomainEvent<'EscalationStepReached', Ids & { step: number; round: number; page_id: string; channel_ids: string[]; urgent: boolean; due_at: string; at: string }>
-  | DomainEvent<'EscalationStopped', Ids & { reason: EscalationStopReason; at: string }>;
+  | DomainEvent<'EscalationStopped', Ids & { reason: EscalationStopReason; at: string }>
+  /** A step fell due inside a maintenance window over the monitor: it is paged when the window ends (as a repage is held). */
+  | DomainEvent<'EscalationStepHeld', Ids & { step: number; round: number; window_id: string; window_name: string; until: string; at: string }>;
 
 export type EscalationCommand =
   | { type: 'StartEscalation'; incident_id: string; monitor_id: string; project_id: string; page_id: string; policy: PolicySnapshot; started_at: string; now: string }
@@ -38,6 +41,10 @@ export interface EscalationState {
   next: { round: number; step: number } | null;
   /** Incidents of the monitor acknowledged or resolved, from the monitor's stream read beside this one. */
   closed: ReadonlyMap<string, 'acknowledged' | 'resolved'>;
+  /** The project's maintenance windows, from its stream read beside this one. */
+  maintenance: MaintenanceState;
+  /** The step held, and by which window: held once per window, not at every fire. */
+  held: { round: number; step: number; window_id: string } | null;
 }
 
 export const escalationStream = (incidentId: string) => `escalation-${incidentId}`;
@@ -56,10 +63,10 @@ export function nextStepDueAt(state: Pick<EscalationState, 'status' | 'policy' |
   return stepDueAt(state.startedAt, state.policy.steps, state.next.round, state.next.step);
 }
 
-type Folded = EscalationEvent | MonitorEvent;
+type Folded = EscalationEvent | MonitorEvent | MaintenanceWindowEvent;
 
 export const escalationDecider: Decider<EscalationCommand, EscalationState, Folded> = {
-  initialState: () => ({ status: 'absent', ids: null, policy: null, startedAt: '', next: null, closed: new Map() }),
+  initialState: () => ({ status: 'absent', ids: null, policy: null, startedAt: '', next: null, closed: new Map(), maintenance: maintenanceDecider.initialState(), held: null }),
   evolve(state, event) {
     switch (event.type) {
       case 'EscalationStarted': {
@@ -70,6 +77,12 @@ export const escalationDecider: Decider<EscalationCommand, EscalationState, Fold
         return { ...state, next: state.policy ? stepAfter(state.policy, event.data) : null };
       case 'EscalationStopped':
         return { ...state, status: 'stopped', next: null };
+      case 'EscalationStepHeld':
+        return { ...state, held: { round: event.data.round, step: event.data.step, window_id: event.data.window_id } };
+      case 'MaintenanceWindowScheduled':
+      case 'MaintenanceWindowUpdated':
+      case 'MaintenanceWindowEnded':
+        return { ...state, maintenance: maintenanceDecider.evolve(state.maintenance, event) };
       case 'IncidentAcknowledged':
       case 'IncidentResolved': {
         const closed = new Map(state.closed);
@@ -101,6 +114,12 @@ export const escalationDecider: Decider<EscalationCommand, EscalationState, Fold
         if (next.round !== command.round || next.step !== command.step) return [];
         const dueAt = stepDueAt(state.startedAt, policy.steps, next.round, next.step);
         if (Date.parse(command.now) < Date.parse(dueAt)) return [];
+        const cover = activeWindowFor(state.maintenance.windows.values(), ids.monitor_id, command.now);
+        if (cover) {
+          const already = state.held && state.held.round === next.round && state.held.step === next.step && state.held.window_id === cover.window_id;
+          if (already) return [];
+          return [{ type: 'EscalationStepHeld', data: { ...ids, step: next.step, round: next.round, window_id: cover.window_id, window_name: cover.name, until: cover.ends_at, at: command.now } }];
+        }
         const step = policy.steps[next.step]!;
         const reached: EscalationEvent = {
           type: 'EscalationStepReached',

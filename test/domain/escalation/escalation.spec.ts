@@ -57,6 +57,21 @@ describe('Escalation', () => {
     });
   });
 
+  describe('inside a maintenance window over the monitor', () => {
+    const window = {
+      type: 'MaintenanceWindowScheduled', data: { window_id: 'w-1', project_id: 'p-1', name: 'Failover', monitor_ids: null, starts_at: at(60), ends_at: at(480), duration_seconds: null, rrule: null, timezone: 'UTC', scheduled_at: at(30) },
+    } as const;
+    const held: EscalationEvent = { type: 'EscalationStepHeld', data: { ...ids, step: 1, round: 0, window_id: 'w-1', window_name: 'Failover', until: at(480), at: at(300) } };
+    it('holds the step due, once', () => {
+      spec.given([started, reached(0, 0, ['a'], 0), window]).when({ type: 'ReachEscalationStep', incident_id: 'inc-1', round: 0, step: 1, channel_ids: ['b'], now: at(300) }).then([held]);
+      spec.given([started, reached(0, 0, ['a'], 0), window, held]).when({ type: 'ReachEscalationStep', incident_id: 'inc-1', round: 0, step: 1, channel_ids: ['b'], now: at(360) }).then([]);
+    });
+    it('pages it once the window has ended', () => {
+      spec.given([started, reached(0, 0, ['a'], 0), window, held]).when({ type: 'ReachEscalationStep', incident_id: 'inc-1', round: 0, step: 1, channel_ids: ['b'], now: at(480) })
+        .then([{ ...reached(0, 1, ['b'], 300, true), data: { ...reached(0, 1, ['b'], 300, true).data, at: at(480) } } as EscalationEvent]);
+    });
+  });
+
   describe('rounds', () => {
     it('starts each repeat one last-step delay after the round before (at least a minute)', () => {
       expect(stepDueAt(T0, policy.steps, 1, 0)).to.equal(at(600));
