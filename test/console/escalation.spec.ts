@@ -11,7 +11,7 @@ describe('An escalating incident in the web console', function () {
   let vigil: TestVigil;
   let sink: Target;
   let browser: ConsoleBrowser | undefined;
-  const seed = {} as { key: string; incident: string };
+  const seed = {} as { key: string; incident: string; monitor: string; policy: string };
 
   before(async function () {
     const unavailable = chromiumUnavailable();
@@ -25,14 +25,14 @@ describe('An escalating incident in the web console', function () {
     const project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Payments' } })).body.project.id;
     const hook = async (name: string) => (await vigil.request('POST', '/v1/notification-channels', { key, body: { project_id: project, name, type: 'WEBHOOK', config: { url: `${sink.url}/${name}` } } })).body.channel.id as string;
     const [first, second, third] = [await hook('Database team'), await hook('On-call phone'), await hook('Engineering')];
-    const policy = (await vigil.request('POST', '/v1/escalation-policies', {
+    const policy = seed.policy = (await vigil.request('POST', '/v1/escalation-policies', {
       key,
       body: {
         project_id: project, name: `Database ${XSS}`,
         steps: [{ delay_seconds: 0, notification_channel_ids: [first] }, { delay_seconds: 300, notification_channel_ids: [second], urgent: true }, { delay_seconds: 900, notification_channel_ids: [third] }],
       },
     })).body.escalation_policy.id;
-    const monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project, name: 'Ledger export', type: 'JOB_BASIC', schedule: 'x', escalation_policy_id: policy } })).body.monitor.id;
+    const monitor = seed.monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project, name: 'Ledger export', type: 'JOB_BASIC', schedule: 'x', escalation_policy_id: policy } })).body.monitor.id;
     await vigil.request('GET', `/v1/ping/${monitor}/fail`);
     await vigil.notify();
     vigil.clock.advance(5 * 60_000);
@@ -46,6 +46,26 @@ describe('An escalating incident in the web console', function () {
     await browser?.close();
     await vigil?.stop();
     await sink?.close();
+  });
+
+  it('chooses the escalation policy in the monitor form, and takes it off again', async () => {
+    const context = await browser!.context({ width: 390 });
+    const page = await browser!.signIn(context, seed.key, `/monitors/${seed.monitor}/edit`);
+    const select = page.getByLabel('Escalation policy');
+    expect(await select.inputValue()).to.equal(seed.policy);
+    await browser!.accessible(page);
+    await select.scrollIntoViewIfNeeded();
+    await browser!.shoot(page, 'monitor-form-escalation-390', false);
+    await select.selectOption('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL((url) => url.pathname === `/monitors/${seed.monitor}`);
+    expect((await vigil.request('GET', `/v1/monitors/${seed.monitor}`, { key: seed.key })).body.monitor.escalation_policy_id).to.equal(null);
+    await page.goto(`${vigil.url}/monitors/${seed.monitor}/edit`);
+    await page.getByLabel('Escalation policy').selectOption(seed.policy);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL((url) => url.pathname === `/monitors/${seed.monitor}`);
+    expect((await vigil.request('GET', `/v1/monitors/${seed.monitor}`, { key: seed.key })).body.monitor.escalation_policy_id).to.equal(seed.policy);
+    await context.close();
   });
 
   for (const width of [1280, 390]) {
