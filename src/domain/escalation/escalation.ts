@@ -43,6 +43,8 @@ export interface EscalationState {
   closed: ReadonlyMap<string, 'acknowledged' | 'resolved'>;
   /** The project's maintenance windows, from its stream read beside this one. */
   maintenance: MaintenanceState;
+  /** Until when the monitor's surge protection pauses problem pages (from the monitor's stream). */
+  alertsPausedUntil: string | null;
   /** The step held, and by which window: held once per window, not at every fire. */
   held: { round: number; step: number; window_id: string } | null;
 }
@@ -66,7 +68,7 @@ export function nextStepDueAt(state: Pick<EscalationState, 'status' | 'policy' |
 type Folded = EscalationEvent | MonitorEvent | MaintenanceWindowEvent;
 
 export const escalationDecider: Decider<EscalationCommand, EscalationState, Folded> = {
-  initialState: () => ({ status: 'absent', ids: null, policy: null, startedAt: '', next: null, closed: new Map(), maintenance: maintenanceDecider.initialState(), held: null }),
+  initialState: () => ({ status: 'absent', ids: null, policy: null, startedAt: '', next: null, closed: new Map(), maintenance: maintenanceDecider.initialState(), alertsPausedUntil: null, held: null }),
   evolve(state, event) {
     switch (event.type) {
       case 'EscalationStarted': {
@@ -79,6 +81,10 @@ export const escalationDecider: Decider<EscalationCommand, EscalationState, Fold
         return { ...state, status: 'stopped', next: null };
       case 'EscalationStepHeld':
         return { ...state, held: { round: event.data.round, step: event.data.step, window_id: event.data.window_id } };
+      case 'AlertsPaused':
+        return { ...state, alertsPausedUntil: event.data.until };
+      case 'MonitorWentUp':
+        return { ...state, alertsPausedUntil: null };
       case 'MaintenanceWindowScheduled':
       case 'MaintenanceWindowUpdated':
       case 'MaintenanceWindowEnded':
@@ -114,6 +120,8 @@ export const escalationDecider: Decider<EscalationCommand, EscalationState, Fold
         if (next.round !== command.round || next.step !== command.step) return [];
         const dueAt = stepDueAt(state.startedAt, policy.steps, next.round, next.step);
         if (Date.parse(command.now) < Date.parse(dueAt)) return [];
+        // Surge protection pauses every problem page of the monitor: a step due meanwhile waits for the pause's end.
+        if (state.alertsPausedUntil !== null && Date.parse(state.alertsPausedUntil) > Date.parse(command.now)) return [];
         const cover = activeWindowFor(state.maintenance.windows.values(), ids.monitor_id, command.now);
         if (cover) {
           const already = state.held && state.held.round === next.round && state.held.step === next.step && state.held.window_id === cover.window_id;

@@ -72,6 +72,15 @@ describe('Escalation', () => {
     });
   });
 
+  describe('while surge protection pauses the monitor\'s pages', () => {
+    const paused: MonitorEvent = { type: 'AlertsPaused', data: { monitor_id: 'mon-1', project_id: 'p-1', until: at(3600), consecutive_alerts: 10, at: at(10) } };
+    it('waits with the step due until the pause ends', () => {
+      spec.given([started, reached(0, 0, ['a'], 0), paused]).when({ type: 'ReachEscalationStep', incident_id: 'inc-1', round: 0, step: 1, channel_ids: ['b'], now: at(300) }).then([]);
+      spec.given([started, reached(0, 0, ['a'], 0), paused]).when({ type: 'ReachEscalationStep', incident_id: 'inc-1', round: 0, step: 1, channel_ids: ['b'], now: at(3600) })
+        .thenEmits(['EscalationStepReached']);
+    });
+  });
+
   describe('rounds', () => {
     it('starts each repeat one last-step delay after the round before (at least a minute)', () => {
       expect(stepDueAt(T0, policy.steps, 1, 0)).to.equal(at(600));
