@@ -52,6 +52,7 @@ import { memberRoutes } from './routes/members.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { channelRoutes } from './routes/channels.js';
 import { groupRoutes } from './routes/groups.js';
+import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import { projectRoutes } from './routes/projects.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { accountRoutes } from './routes/account.js';
@@ -129,7 +130,7 @@ export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [
-  signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, channelRoutes, groupRoutes, projectRoutes,
+  signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, channelRoutes, groupRoutes, escalationPolicyRoutes, projectRoutes,
   keyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes,
 ];
 

@@ -11,7 +11,7 @@ describe('An escalating incident in the web console', function () {
   let vigil: TestVigil;
   let sink: Target;
   let browser: ConsoleBrowser | undefined;
-  const seed = {} as { key: string; incident: string; monitor: string; policy: string };
+  const seed = {} as { key: string; incident: string; monitor: string; policy: string; project: string };
 
   before(async function () {
     const unavailable = chromiumUnavailable();
@@ -22,7 +22,7 @@ describe('An escalating incident in the web console', function () {
     sink = await startTarget(reply(200, 'ok'));
     vigil = await TestVigil.start({ clock: new TestClock(Date.now()) });
     const key = (seed.key = await vigil.accountKey(await vigil.user('owner@example.com'), ALL_SCOPES));
-    const project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Payments' } })).body.project.id;
+    const project = seed.project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Payments' } })).body.project.id;
     const hook = async (name: string) => (await vigil.request('POST', '/v1/notification-channels', { key, body: { project_id: project, name, type: 'WEBHOOK', config: { url: `${sink.url}/${name}` } } })).body.channel.id as string;
     const [first, second, third] = [await hook('Database team'), await hook('On-call phone'), await hook('Engineering')];
     const policy = seed.policy = (await vigil.request('POST', '/v1/escalation-policies', {
@@ -47,6 +47,20 @@ describe('An escalating incident in the web console', function () {
     await vigil?.stop();
     await sink?.close();
   });
+
+  for (const width of [1280, 390]) {
+    it(`lists the project's policies, their steps in words and the monitors using them at ${width} px`, async () => {
+      const context = await browser!.context({ width });
+      const page = await browser!.signIn(context, seed.key, `/projects/${seed.project}/settings/escalation`);
+      const panel = await page.getByRole('region', { name: 'Escalation policies' }).innerText();
+      expect(panel).to.contain(`Database ${XSS}`).and.contain('At the start: Database team').and.contain('5 min after the start: On-call phone (urgent)')
+        .and.contain('15 min after the start: Engineering').and.contain('Once through. Used by: Ledger export.');
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), `scrolls sideways at ${width} px`).to.equal(true);
+      await browser!.accessible(page);
+      await browser!.shoot(page, `settings-escalation-${width}`);
+      await context.close();
+    });
+  }
 
   it('chooses the escalation policy in the monitor form, and takes it off again', async () => {
     const context = await browser!.context({ width: 390 });
