@@ -26,6 +26,8 @@ import { projectMembersProjection } from './project-members.js';
 import { projectsProjection } from './projects.js';
 import { secondFactorsProjection } from './second-factors.js';
 import { usersProjection } from './users.js';
+import { escalationPoliciesProjection } from './escalation-policies.js';
+import { escalationsProjection } from './escalations.js';
 
 /**
  * Read models earlier versions built and this one does not: data files written by them still hold
@@ -42,5 +44,5 @@ export function allProjections(): Projection[] {
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
     incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection,
     deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection, secondFactorsProjection, invitationsProjection, peerAliasesProjection,
-    onCallSchedulesProjection] as Projection[];
+    onCallSchedulesProjection, escalationPoliciesProjection, escalationsProjection] as Projection[];
 }

@@ -22,6 +22,7 @@ import { monitorRoutes } from './routes/monitors.js';
 import { operationsRoutes } from './routes/operations.js';
 import { historyRoutes } from './routes/history.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import { pingApi } from './ping-api.js';
 import { peerPings } from './peers/index.js';
 import { uptimeRoutes } from './routes/uptime.js';
@@ -119,6 +120,7 @@ export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottl
   incidentNoteRoutes(rest, deps);
   uptimeRoutes(rest, deps);
   notificationRoutes(rest, deps);
+  escalationPolicyRoutes(rest, deps);
   historyRoutes(rest, deps);
   statusPageRoutes(rest, deps);
   maintenanceRoutes(rest, deps);

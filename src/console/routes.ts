@@ -37,6 +37,7 @@ import { shownNextExpected } from '../api/representations/monitors.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { errorPage } from './pages/error.js';
 import { incidentPage } from './pages/incident.js';
+import type { EscalationDocument } from '../../projections/escalations.js';
 import { type RelatedMonitor, type UptimeDay, monitorPage } from './pages/monitor.js';
 import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { incidentNoteRoutes } from './routes/incident-notes.js';
@@ -52,6 +53,7 @@ import { invitationRoutes } from './routes/invitations.js';
 import { channelRoutes } from './routes/channels.js';
 import { groupRoutes } from './routes/groups.js';
 import { onCallRoutes } from './routes/on-call.js';
+import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import { projectRoutes } from './routes/projects.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { accountRoutes } from './routes/account.js';
@@ -132,7 +134,7 @@ export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [
-  signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, channelRoutes, groupRoutes, onCallRoutes, projectRoutes,
+  signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, channelRoutes, groupRoutes, onCallRoutes, escalationPolicyRoutes, projectRoutes,
   keyRoutes, accountKeyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes,
 ];
 
@@ -339,15 +341,17 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     if (ctx.query['as_of'] !== undefined) return next();
     ctx.set('Cache-Control', 'no-store');
     const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], READ);
-    const [timeline, monitor, project, canAct, channels] = await Promise.all([
+    const [timeline, monitor, project, canAct, channels, escalation] = await Promise.all([
       incidentTimeline(readModels, commands.events, incident.id, incident.project_id),
       getMonitor(readModels, incident.monitor_id),
       getProject(readModels, incident.project_id),
       may(ctx.state.caller, ACT_ON_INCIDENT, incident.project_id),
       channelNames(readModels, incident.project_id),
+      readModels.get<EscalationDocument>('escalations', incident.id),
     ]);
     render(ctx, incidentPage({
       viewer: ctx.state.viewer, notice: doneNotice(ctx), incident, projectName: project?.name ?? 'Project', entries: timeline.entries, channels, canAct, monitorExists: monitor !== null, now: clock(),
+      escalation: escalation?.doc ?? null,
     }));
   });
 

@@ -19,9 +19,11 @@ import type { OnCallScheduleEvent } from './on-call/schedule.js';
 import type { ProjectEvent } from './projects/project.js';
 import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
 import type { StatusPageEvent } from './status-pages/status-page.js';
+import type { EscalationPolicyEvent } from './escalation/policy.js';
+import type { EscalationEvent } from './escalation/escalation.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | ApiKeyUseEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent | OnCallScheduleEvent;
+export type VigilEvent = UserEvent | ApiKeyUseEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent | OnCallScheduleEvent | EscalationPolicyEvent | EscalationEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -47,5 +49,7 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   CheckInUnheard: true, RunUnheard: true, ListeningConfirmed: true, ListeningInterrupted: true,
   PeerAliasClaimed: true,
   OnCallScheduleCreated: true, OnCallScheduleUpdated: true, OnCallScheduleDeleted: true,
+  EscalationPolicyCreated: true, EscalationPolicyUpdated: true, EscalationPolicyDeleted: true,
+  EscalationStarted: true, EscalationStepReached: true, EscalationStepHeld: true, EscalationStopped: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

@@ -23,7 +23,11 @@ export const notificationEventCodecs = {
   GroupChannelAttached: t.type({ ...GroupIds, channel_id: t.string, attached_at: t.string }),
   GroupChannelDetached: t.type({ ...GroupIds, channel_id: t.string, detached_at: t.string }),
   GroupDeleted: t.type({ ...GroupIds, deleted_at: t.string }),
-  PageFannedOut: t.type({ ...PageIds, incident_id: t.string, monitor_id: t.string, reason: PageReason, channel_ids: t.array(t.string), at: t.string }),
+  // `urgent`: set on the pages of an escalation's urgent steps (quiet hours never hold them); absent means false.
+  PageFannedOut: t.intersection([
+    t.type({ ...PageIds, incident_id: t.string, monitor_id: t.string, reason: PageReason, channel_ids: t.array(t.string), at: t.string }),
+    t.partial({ urgent: t.boolean }),
+  ]),
   PageDelivered: t.type({ ...PageIds, incident_id: t.string, monitor_id: t.string, channel_id: t.string, attempt: t.number, at: t.string }),
   PageDeliveryFailed: t.type({
     ...PageIds,

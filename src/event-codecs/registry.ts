@@ -13,6 +13,7 @@ import { projectEventCodecs } from './projects.js';
 import { secondFactorEventCodecs } from './second-factors.js';
 import { ssoEventCodecs } from './sso.js';
 import { peerEventCodecs } from './peers.js';
+import { escalationEventCodecs } from './escalation.js';
 import { statusPageEventCodecs } from './status-pages.js';
 
 /**
@@ -35,6 +36,7 @@ export const EVENT_CODECS = {
   ...ssoEventCodecs,
   ...peerEventCodecs,
   ...onCallEventCodecs,
+  ...escalationEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];

@@ -20,6 +20,8 @@ import { type DeliveryDocument, type PendingPageDocument, deliveryId } from '../
 import { type DeletionDependencies, type PageFannedOut, finishMonitorDeletions } from '../app/monitor-deletion.js';
 import { routedChannels } from '../app/page-routing.js';
 import { slotOf } from '../coordination/partitions.js';
+import { escalationPolicyOf } from '../app/escalator.js';
+import type { EscalationDocument } from '../../projections/escalations.js';
 
 export interface NotifierConfig {
   timeoutMs: number;
@@ -96,7 +98,7 @@ export class Notifier {
       if (this.inFlight.has(page.id)) continue;
       this.inFlight.add(page.id);
       try {
-        const channelIds = await this.routedChannels(page.monitor_id, page.project_id);
+        const channelIds = await this.pageChannels(page);
         // Its monitor is gone from the read model (or not in it yet): a deleted monitor's pages are
         // its deletion's to fan out, to the channels its own stream routes to (src/app/monitor-deletion.ts).
         if (channelIds === null) continue;
@@ -125,6 +127,23 @@ export class Notifier {
 
   private now(): string {
     return this.commands.clock().toISOString();
+  }
+
+  /**
+   * Where a page goes. An escalated incident's acknowledgement and resolution go to the channels
+   * its escalation paged, and only to them; a monitor with an escalation policy leaves its opening
+   * page to the escalator (src/app/escalator.ts), which hands it over to the policy's steps
+   * (null: not this notifier's to fan out). Every other page goes where the monitor routes.
+   */
+  private async pageChannels(page: PendingPageDocument): Promise<string[] | null> {
+    if (page.reason === 'acknowledged' || page.reason === 'resolved') {
+      const escalation = (await this.readModels.get<EscalationDocument>('escalations', page.incident_id))?.doc;
+      if (escalation) return escalation.paged_channel_ids;
+    } else if (page.reason === 'opened') {
+      const monitor = (await this.readModels.get<MonitorDocument>('monitors', page.monitor_id))?.doc;
+      if (monitor && (await escalationPolicyOf(this.readModels, monitor))) return null;
+    }
+    return this.routedChannels(page.monitor_id, page.project_id);
   }
 
   /** The channels the monitor routes to now (see routedChannels); null when the read model has no such monitor. */

@@ -188,6 +188,16 @@ export const REQUESTS: Readonly<Record<string, OperationRequest>> = {
     prepare: fresh((c) => c.fixtures.attachedChannel(c.project)),
     line: (ids) => del(`/v1/notification-groups/${ids.groupId}/channels/${ids.fresh}`),
   },
+  'GET /v1/escalation-policies': { line: (ids) => get(`/v1/escalation-policies?project_id=${ids.projectId}`) },
+  'POST /v1/escalation-policies': {
+    line: (ids) => post('/v1/escalation-policies', { project_id: ids.projectId, name: 'Made by the matrix', steps: [{ delay_seconds: 60, notification_group_ids: [ids.groupId] }] }),
+  },
+  'GET /v1/escalation-policies/:policyId': { line: (ids) => get(`/v1/escalation-policies/${ids.escalationPolicyId}`) },
+  'PATCH /v1/escalation-policies/:policyId': { line: (ids) => patch(`/v1/escalation-policies/${ids.escalationPolicyId}`, { repeat: 1 }) },
+  'DELETE /v1/escalation-policies/:policyId': {
+    prepare: fresh((c) => c.fixtures.escalationPolicy(c.project.projectId, c.project.groupId)),
+    line: (ids) => del(`/v1/escalation-policies/${ids.fresh}`),
+  },
 
   'GET /v1/projects/:projectId/status-pages': { line: (ids) => get(`/v1/projects/${ids.projectId}/status-pages`) },
   // Status page slugs are unique across every project: each case takes a fresh one.

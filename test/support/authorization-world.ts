@@ -31,6 +31,8 @@ export interface ProjectFixtures {
   maintenanceWindowId: string;
   /** An on-call schedule rotating the keeper. */
   scheduleId: string;
+  /** An escalation policy paging `groupId`, used by no monitor. */
+  escalationPolicyId: string;
 }
 
 export type Aim = 'home' | 'foreign';
@@ -161,7 +163,8 @@ export class MatrixFixtures {
     const statusPageId = await this.statusPage(projectId);
     const maintenanceWindowId = await this.maintenanceWindow(projectId, monitorId);
     const scheduleId = await this.onCallSchedule(projectId);
-    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId, maintenanceWindowId, scheduleId };
+    const escalationPolicyId = await this.escalationPolicy(projectId, groupId);
+    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId, maintenanceWindowId, scheduleId, escalationPolicyId };
     return { ...fixtures, incidentId: await this.openIncident(fixtures) };
   }
 
@@ -190,6 +193,11 @@ export class MatrixFixtures {
 
   async group(projectId: string): Promise<string> {
     return (await this.keeper('POST', '/v1/notification-groups', { project_id: projectId, name: 'Matrix' })).group.id;
+  }
+
+  async escalationPolicy(projectId: string, groupId: string): Promise<string> {
+    const body = { project_id: projectId, name: 'Matrix', steps: [{ delay_seconds: 0, notification_group_ids: [groupId] }] };
+    return (await this.keeper('POST', '/v1/escalation-policies', body)).escalation_policy.id;
   }
 
   async attachedChannel(project: ProjectFixtures): Promise<string> {

@@ -23,6 +23,7 @@ import * as R from './responses.js';
 import * as S from './status-page-responses.js';
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
 import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../codecs/maintenance.js';
+import { CreateEscalationPolicyBody, DeleteEscalationPolicyQuery, UpdateEscalationPolicyBody } from '../codecs/escalation-policies.js';
 import * as M from './maintenance-responses.js';
 import * as O from './on-call-responses.js';
 import { CreateOnCallScheduleBody, UpdateOnCallScheduleBody } from '../codecs/on-call.js';
@@ -142,6 +143,11 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/v1/on-call-schedules/:scheduleId', ...about('On call', 'Read an on-call schedule'), access: READ, success: { status: 200, description: 'The schedule', body: t.type({ on_call_schedule: O.OnCallSchedule }) } },
   { method: 'patch', path: '/v1/on-call-schedules/:scheduleId', ...about('On call', 'Change an on-call schedule (overrides: the whole new list)'), access: MANAGE_NOTIFICATIONS, body: UpdateOnCallScheduleBody, success: { status: 200, description: 'The schedule', body: t.type({ on_call_schedule: O.OnCallSchedule }) } },
   { method: 'delete', path: '/v1/on-call-schedules/:scheduleId', ...about('On call', 'Delete an on-call schedule'), access: DESTROY, success: { status: 204, description: 'Deleted' } },
+  { method: 'get', path: '/v1/escalation-policies', ...about('Escalation', "A project's escalation policies"), access: READ, query: ProjectScopeQuery, success: { status: 200, description: 'The policies', body: t.type({ escalation_policies: t.array(R.EscalationPolicy) }) } },
+  { method: 'post', path: '/v1/escalation-policies', ...about('Escalation', 'Create an escalation policy'), access: MANAGE_NOTIFICATIONS, body: CreateEscalationPolicyBody, success: { status: 201, description: 'The policy', body: t.type({ escalation_policy: R.EscalationPolicy }) } },
+  { method: 'get', path: '/v1/escalation-policies/:policyId', ...about('Escalation', 'Read an escalation policy'), access: READ, success: { status: 200, description: 'The policy', body: t.type({ escalation_policy: R.EscalationPolicy }) } },
+  { method: 'patch', path: '/v1/escalation-policies/:policyId', ...about('Escalation', 'Change an escalation policy (running escalations keep the steps they started with)'), access: MANAGE_NOTIFICATIONS, body: UpdateEscalationPolicyBody, success: { status: 200, description: 'The policy', body: t.type({ escalation_policy: R.EscalationPolicy }) } },
+  { method: 'delete', path: '/v1/escalation-policies/:policyId', ...about('Escalation', 'Delete an escalation policy; refused (409) while monitors use it, unless clear_monitors=true'), access: DESTROY, query: DeleteEscalationPolicyQuery, success: { status: 204, description: 'Deleted' } },
 
   // Status pages and badges
   { method: 'get', path: '/v1/projects/:projectId/status-pages', ...about('Status pages', "A project's status pages"), access: READ, success: { status: 200, description: 'The status pages', body: t.type({ status_pages: t.array(S.StatusPage) }) } },

@@ -9,7 +9,8 @@ type Ids = { page_id: string; project_id: string };
  * already delivered and forgets nothing still pending.
  */
 export type PageEvent =
-  | DomainEvent<'PageFannedOut', Ids & { incident_id: string; monitor_id: string; reason: PageReason; channel_ids: string[]; at: string }>
+  /** `urgent`: a page of an escalation's urgent step; absent (every page before escalations) means false. */
+  | DomainEvent<'PageFannedOut', Ids & { incident_id: string; monitor_id: string; reason: PageReason; channel_ids: string[]; at: string; urgent?: boolean }>
   | DomainEvent<'PageDelivered', Ids & { incident_id: string; monitor_id: string; channel_id: string; attempt: number; at: string }>
   /** `next_attempt_at` null: given up after the last attempt. */
   | DomainEvent<
@@ -20,7 +21,7 @@ export type PageEvent =
   | DomainEvent<'DeliveryHeld', Ids & { incident_id: string; monitor_id: string; channel_id: string; until: string; time_zone: string; at: string }>;
 
 export type PageCommand =
-  | { type: 'FanOutPage'; page_id: string; project_id: string; incident_id: string; monitor_id: string; reason: PageReason; channel_ids: string[]; now: string }
+  | { type: 'FanOutPage'; page_id: string; project_id: string; incident_id: string; monitor_id: string; reason: PageReason; channel_ids: string[]; now: string; urgent?: boolean }
   | { type: 'RecordDelivery'; page_id: string; channel_id: string; outcome: { delivered: true } | { delivered: false; error: string; next_attempt_at: string | null }; now: string }
   | { type: 'HoldDelivery'; page_id: string; channel_id: string; until: string; time_zone: string; now: string };
 
@@ -78,7 +79,8 @@ export const pageDecider: Decider<PageCommand, PageState, PageEvent> = {
       case 'FanOutPage': {
         if (state.fannedOut) return [];
         const { page_id, project_id, incident_id, monitor_id, reason, now } = command;
-        return [{ type: 'PageFannedOut', data: { page_id, project_id, incident_id, monitor_id, reason, channel_ids: [...new Set(command.channel_ids)], at: now } }];
+        const urgent = command.urgent === true ? { urgent: true } : {};
+        return [{ type: 'PageFannedOut', data: { page_id, project_id, incident_id, monitor_id, reason, channel_ids: [...new Set(command.channel_ids)], at: now, ...urgent } }];
       }
       case 'RecordDelivery': {
         const delivery = state.deliveries.get(command.channel_id);
