@@ -5,6 +5,8 @@ import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { roleOf } from '../queries/identity.js';
 import type { ChannelDocument } from '../../projections/notification-channels.js';
 import type { OnCallScheduleDocument } from '../../projections/on-call-schedules.js';
+import type { EscalationPolicyDocument } from '../../projections/escalation-policies.js';
+import { conflict } from '../domain/errors.js';
 import { type Actor, handleCommandOnStreams } from './command-handler.js';
 import { type CommandContext, nowIso } from './context.js';
 
@@ -23,8 +25,20 @@ export async function createOnCallSchedule(context: CommandContext, projectId: s
 export const updateOnCallSchedule = (context: CommandContext, schedule: { id: string; project_id: string }, changes: Partial<OnCallScheduleSettings>, actor: Actor) =>
   handleCommandOnStreams(context, streams(schedule.id, schedule.project_id), onCallScheduleDecider, { type: 'UpdateOnCallSchedule', schedule_id: schedule.id, changes, now: nowIso(context) }, actor);
 
-export const deleteOnCallSchedule = (context: CommandContext, schedule: { id: string; project_id: string }, actor: Actor) =>
-  handleCommandOnStreams(context, streams(schedule.id, schedule.project_id), onCallScheduleDecider, { type: 'DeleteOnCallSchedule', schedule_id: schedule.id, now: nowIso(context) }, actor);
+/** The escalation policies of the schedule's project that page whoever is on call on it. */
+export async function policiesPagingSchedule(readModels: ReadModelStore, schedule: { id: string; project_id: string }): Promise<EscalationPolicyDocument[]> {
+  const policies = (await readModels.find<EscalationPolicyDocument>('escalation_policies', { project_id: schedule.project_id })).map((s) => s.doc);
+  return policies.filter((policy) => policy.steps.some((step) => step.on_call_schedule_ids.includes(schedule.id)));
+}
+
+/** Refused while an escalation policy pages the schedule: its steps would page nobody without a word. */
+export async function deleteOnCallSchedule(context: CommandContext, readModels: ReadModelStore, schedule: { id: string; project_id: string }, actor: Actor) {
+  const users = await policiesPagingSchedule(readModels, schedule);
+  if (users.length > 0) {
+    throw conflict(`on-call schedule is paged by escalation policy ${users.map((p) => `"${p.name}" (${p.id})`).join(', ')}: take it out of their steps first`);
+  }
+  return handleCommandOnStreams(context, streams(schedule.id, schedule.project_id), onCallScheduleDecider, { type: 'DeleteOnCallSchedule', schedule_id: schedule.id, now: nowIso(context) }, actor);
+}
 
 /** Who is on call on a schedule at `at`, and the shifts after (`count` in all). */
 export function onCallNowAndNext(schedule: OnCallScheduleDocument, at: string, count = 2): OnCallShift[] {

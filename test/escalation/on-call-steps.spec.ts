@@ -95,4 +95,19 @@ describe('Escalation to whoever is on call', function () {
     await vigil.notify();
     expect(heard().slice(1)).to.deep.equal(['pager:incident.repage']);
   });
+
+  it('refuses to delete a schedule an escalation policy pages, naming the policy, and deletes it once no step does', async () => {
+    const schedule = (await vigil.request('POST', '/v1/on-call-schedules', {
+      key: ownerKey, body: { project_id: projectId, name: 'Database', time_zone: 'Europe/Berlin', handoff_time: '09:00', rotation: 'weekly', starts_on: '2026-03-23', participants: [ann] },
+    })).body.on_call_schedule;
+    const policy = (await vigil.request('POST', '/v1/escalation-policies', { key: ownerKey, body: { project_id: projectId, name: 'Database on-call', steps: [{ delay_seconds: 0, on_call_schedule_ids: [schedule.id] }] } })).body.escalation_policy;
+    const refused = await vigil.request('DELETE', `/v1/on-call-schedules/${schedule.id}`, { key: ownerKey });
+    expect(refused.status).to.equal(409);
+    expect(refused.body.error).to.contain('"Database on-call"').and.to.contain(policy.id);
+    expect((await vigil.request('GET', `/v1/on-call-schedules/${schedule.id}`, { key: ownerKey })).status).to.equal(200);
+
+    const pager = await channel('pager');
+    expect((await vigil.request('PATCH', `/v1/escalation-policies/${policy.id}`, { key: ownerKey, body: { steps: [{ delay_seconds: 0, notification_channel_ids: [pager] }] } })).status).to.equal(200);
+    expect((await vigil.request('DELETE', `/v1/on-call-schedules/${schedule.id}`, { key: ownerKey })).status).to.equal(204);
+  });
 });

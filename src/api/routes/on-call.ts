@@ -71,7 +71,7 @@ export function onCallRoutes(router: Router<VigilState>, deps: ApiDependencies):
 
   router.delete('/on-call-schedules/:scheduleId', async (ctx) => {
     const schedule = await gatedSchedule(ctx.state, ctx.params['scheduleId'], DESTROY);
-    const outcome = await deleteOnCallSchedule(commands, schedule, actorOf(ctx.state));
+    const outcome = await deleteOnCallSchedule(commands, readModels, schedule, actorOf(ctx.state));
     await settled(deps, outcome.position, ctx.state);
     ctx.status = 204;
   });

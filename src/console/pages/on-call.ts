@@ -90,9 +90,15 @@ ${rows.map((o, i) => html`<div class="override-row"><div><label for="override-us
 </form></section>`);
 }
 
-export function deleteSchedulePage(v: SettingsFrame & { schedule: OnCallScheduleDocument }): Html {
+export function deleteSchedulePage(v: SettingsFrame & { schedule: OnCallScheduleDocument; pagedBy: { id: string; name: string }[] }): Html {
+  // A schedule that a policy pages is not deleted from here: its steps would page nobody without a word.
+  const body = v.pagedBy.length > 0
+    ? html`<p>It cannot be deleted while these escalation policies page whoever is on call on it. Take it out of their steps first:</p>
+<ul>${v.pagedBy.map((policy) => html`<li><a href="/projects/${v.project.id}/settings/escalation#policy-${policy.id}">${policy.name}</a></li>`)}</ul>
+<p><a href="${base(v)}/${v.schedule.id}">Back to the schedule</a></p>`
+    : html`<p>Its rotation and overrides are lost. This cannot be undone.</p>
+<form method="post" action="${base(v)}/${v.schedule.id}/delete" class="form-actions">${csrfField(v.viewer)}<button type="submit" class="button button-warning">Delete the schedule</button> <a href="${base(v)}/${v.schedule.id}">Cancel</a></form>`;
   return settingsPage(v, 'on-call', `Delete ${v.schedule.name}`, html`<section class="panel narrow-panel" aria-labelledby="delete-title"><h2 id="delete-title">Delete the schedule ${v.schedule.name}?</h2>
-<p>Escalation steps that page it then reach nobody through it. This cannot be undone.</p>
-<form method="post" action="${base(v)}/${v.schedule.id}/delete" class="form-actions">${csrfField(v.viewer)}<button type="submit" class="button button-warning">Delete the schedule</button> <a href="${base(v)}/${v.schedule.id}">Cancel</a></form>
+${body}
 </section>`);
 }

@@ -13,7 +13,7 @@ import { rotationDays } from '../../api/representations/on-call.js';
 import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../api/routes/notifications.js';
 import { decode } from '../../api/validation.js';
 import { DomainError } from '../../domain/errors.js';
-import { createOnCallSchedule, deleteOnCallSchedule, onCallNowAndNext, updateOnCallSchedule } from '../../app/on-call.js';
+import { createOnCallSchedule, deleteOnCallSchedule, onCallNowAndNext, policiesPagingSchedule, updateOnCallSchedule } from '../../app/on-call.js';
 import { getUsers } from '../../queries/identity.js';
 import { type ScheduleFormValues, formValuesOf, scheduleBodyFromForm, typedFormValues } from '../on-call-form.js';
 import { type Person, deleteSchedulePage, scheduleFormPage, schedulePage, schedulesPage } from '../pages/on-call.js';
@@ -132,13 +132,14 @@ export const onCallRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
 
   router.get('/projects/:projectId/settings/on-call/:scheduleId/delete', signedIn, async (ctx) => {
     const project = await readableProject(ctx);
-    render(ctx, deleteSchedulePage({ ...frame(ctx, project), schedule: await scheduleOf(ctx, DESTROY) }));
+    const schedule = await scheduleOf(ctx, DESTROY);
+    render(ctx, deleteSchedulePage({ ...frame(ctx, project), schedule, pagedBy: await policiesPagingSchedule(readModels, schedule) }));
   });
 
   router.post('/projects/:projectId/settings/on-call/:scheduleId/delete', signedIn, async (ctx) => {
     const project = await readableProject(ctx);
     const schedule = await scheduleOf(ctx, DESTROY);
-    await settled(deps, (await deleteOnCallSchedule(commands, schedule, actorOf(ctx.state))).position);
+    await settled(deps, (await deleteOnCallSchedule(commands, readModels, schedule, actorOf(ctx.state))).position);
     ctx.status = 303;
     ctx.redirect(path(project.id));
   });
