@@ -178,10 +178,11 @@ function checkInOf(payload: Buffer, index: number): CheckIn {
 
 /** The whole body, refused with a 413 past `limit` bytes (its rest read and dropped, so the client reads the answer). */
 async function readBytes(request: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = new HttpError(413, `envelope is larger than ${limit} bytes`);
+  // Made only when needed: an error captures its stack, which cost more than the rest of the read.
+  const tooLarge = () => new HttpError(413, `envelope is larger than ${limit} bytes`);
   if (Number(request.headers['content-length'] ?? 0) > limit) {
     request.resume();
-    throw tooLarge;
+    throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let bytes = 0;
@@ -191,7 +192,7 @@ async function readBytes(request: IncomingMessage, limit: number): Promise<Buffe
       bytes += buffer.length;
       if (bytes > limit) {
         request.resume();
-        throw tooLarge;
+        throw tooLarge();
       }
       chunks.push(buffer);
     }
