@@ -24,7 +24,7 @@ import { pingBody } from '../representations/pings.js';
 import type { VigilState } from '../state.js';
 import { AsOfQuery, PingHistoryQuery, ProjectScopeQuery, queryFields } from '../codecs/queries.js';
 import { decode, pathId } from '../validation.js';
-import { assertEscalationPolicy } from './escalation-policies.js';
+import { assertEscalationPolicy } from '../../app/escalation-steps.js';
 import { listFilter } from '../list-filters.js';
 
 const READ = { scope: 'read' } as const;

@@ -18,14 +18,17 @@ function targets(step: EscalationStep, names: ReadonlyMap<string, string>): stri
 }
 
 /** `/projects/<id>/settings/escalation`: the project's escalation policies, their steps in words and the monitors that use them. */
-export function escalationPoliciesPage(frame: SettingsFrame, items: readonly PolicyItem[], names: ReadonlyMap<string, string>): Html {
+export function escalationPoliciesPage(frame: SettingsFrame, items: readonly PolicyItem[], names: ReadonlyMap<string, string>, may: { canWrite: boolean; canDestroy: boolean }): Html {
+  const base = `/projects/${frame.project.id}/settings/escalation`;
   const body = html`<section class="panel" aria-labelledby="policies"><h2 id="policies">Escalation policies</h2>
-<p class="hint">A policy pages an incident step by step until someone acknowledges it. Policies are made and changed through the API (<code>/v1/escalation-policies</code>); a monitor chooses one in its form.</p>
+<p class="hint">A policy pages an incident step by step until someone acknowledges it; a monitor chooses one in its form.</p>
+${may.canWrite ? html`<p><a class="button button-primary" href="${base}/new">New policy</a></p>` : html`<p class="hint">Creating and changing policies needs the MANAGER role and the manage_notifications scope.</p>`}
 ${items.length === 0
   ? html`<p class="muted">No escalation policy yet.</p>`
   : items.map(({ policy, monitors }) => html`<article class="policy" aria-labelledby="policy-${policy.id}"><h3 id="policy-${policy.id}">${policy.name}</h3>
 <ol class="steps">${policy.steps.map((step) => html`<li>${step.delay_seconds === 0 ? 'At the start' : `${duration(step.delay_seconds * 1000)} after the start`}: ${targets(step, names)}${step.urgent ? ' (urgent)' : ''}</li>`)}</ol>
 <p>${policy.repeat > 0 ? `Then again, ${policy.repeat} more time${policy.repeat === 1 ? '' : 's'}.` : 'Once through.'} Used by: ${monitors.length === 0 ? 'no monitor' : html`${monitors.map((m, i) => html`${i > 0 ? ', ' : ''}<a href="/monitors/${m.id}">${m.name}</a>`)}`}.</p>
+${may.canWrite || may.canDestroy ? html`<div class="form-actions">${may.canWrite ? html`<a class="button button-secondary" href="${base}/${policy.id}/edit" aria-label="Edit ${policy.name}">Edit</a>` : null}${may.canDestroy ? html` <a class="button button-warning" href="${base}/${policy.id}/delete" aria-label="Delete ${policy.name}">Delete…</a>` : null}</div>` : null}
 </article>`)}
 </section>`;
   return settingsPage(frame, 'escalation', 'Escalation policies', body);

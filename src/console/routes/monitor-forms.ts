@@ -21,7 +21,7 @@ import { dependentsOf, listMonitors } from '../../queries/monitors.js';
 import { pingPage } from '../../queries/pings.js';
 import { getProject } from '../../queries/projects.js';
 import type { EscalationPolicyDocument } from '../../../projections/escalation-policies.js';
-import { assertEscalationPolicy } from '../../api/routes/escalation-policies.js';
+import { assertEscalationPolicy } from '../../app/escalation-steps.js';
 import {
   FormRefusal, type MonitorDraft, MonitorForm, bodyOf, draftFromMonitor, draftOf, emptyDraft, inFormWords, isMonitorType, scheduleOf,
 } from '../monitor-draft.js';
