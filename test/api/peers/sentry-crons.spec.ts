@@ -146,6 +146,17 @@ describe('Sentry Crons check-ins', function () {
       expect((await history((await bySlug('overtaken'))!['id'])).map((p) => [p['event'], p['run_id']])).to.deep.equal([['START', 'late-start'], ['SUCCESS', 'late-start']]);
     });
 
+    it('stops taking the old key at once when the project rotates it, and takes the new one', async () => {
+      const other = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Rotating' } })).body.project as { id: string; ping_key: string };
+      const monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: other.id, name: 'Rotated job', slug: 'rotated-job', type: 'JOB_BASIC', schedule: 'nightly' } })).body.monitor;
+      const checkIn = envelope([{ check_in_id: 'r1', monitor_slug: 'rotated-job', status: 'ok' }]);
+      expect((await post(checkIn, {}, `?sentry_key=${other.ping_key}`)).status).to.equal(200);
+      const rotated = (await vigil.request('POST', `/v1/projects/${other.id}/ping-key/rotate`, { key })).body.project.ping_key as string;
+      expect((await post(checkIn, {}, `?sentry_key=${other.ping_key}`)).status).to.equal(403);
+      expect((await post(checkIn, {}, `?sentry_key=${rotated}`)).status).to.equal(200);
+      expect((await history(monitor.id)).map((p) => p['event'])).to.deep.equal(['SUCCESS', 'SUCCESS']);
+    });
+
     it('answers {"id": …} for an envelope with an event id, as relay does', async () => {
       const answer = await post(`${JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc' })}\n{"type":"event"}\n{"message":"x"}\n`);
       expect(answer.body).to.deep.equal({ id: '9ec79c33ec9942ab8353589fcb2e04dc' });
