@@ -1,17 +1,10 @@
-import type { OnCallOverride } from '../src/domain/on-call/rotation.js';
+import type { OnCallScheduleSettings } from '../src/domain/on-call/schedule.js';
 import type { Projection, Target } from '../src/projector/projection.js';
 
-/** An on-call schedule as the API, the console and escalation steps read it (see OnCallRotation). */
-export interface OnCallScheduleDocument {
+/** An on-call schedule as the API, the console and escalation steps read it. */
+export interface OnCallScheduleDocument extends OnCallScheduleSettings {
   id: string;
   project_id: string;
-  name: string;
-  time_zone: string;
-  handoff_time: string;
-  rotation_days: number;
-  participants: string[];
-  starts_on: string;
-  overrides: OnCallOverride[];
   created_at: string;
   updated_at: string;
 }

@@ -139,17 +139,11 @@ export class Notifier {
     if (page.reason === 'acknowledged' || page.reason === 'resolved') {
       const escalation = (await this.readModels.get<EscalationDocument>('escalations', page.incident_id))?.doc;
       if (escalation) return escalation.paged_channel_ids;
-    } else if (page.reason === 'opened') {
-      const monitor = (await this.readModels.get<MonitorDocument>('monitors', page.monitor_id))?.doc;
-      if (monitor && (await escalationPolicyOf(this.readModels, monitor))) return null;
     }
-    return this.routedChannels(page.monitor_id, page.project_id);
-  }
-
-  /** The channels the monitor routes to now (see routedChannels); null when the read model has no such monitor. */
-  async routedChannels(monitorId: string, projectId: string): Promise<string[] | null> {
-    const monitor = (await this.readModels.get<MonitorDocument>('monitors', monitorId))?.doc;
-    return monitor ? routedChannels(this.readModels, projectId, monitor) : null;
+    const monitor = (await this.readModels.get<MonitorDocument>('monitors', page.monitor_id))?.doc;
+    if (!monitor) return null;
+    if (page.reason === 'opened' && (await escalationPolicyOf(this.readModels, monitor))) return null;
+    return routedChannels(this.readModels, page.project_id, monitor);
   }
 
   private async attempt(delivery: DeliveryDocument): Promise<void> {
@@ -163,12 +157,13 @@ export class Notifier {
       this.inFlight.add(key);
       const page = await this.stillDue(delivery);
       if (!page) return;
-      if (await this.held(delivery, page)) {
+      const channel = (await this.readModels.get<ChannelDocument>('notification_channels', delivery.channel_id))?.doc ?? null;
+      if (await this.held(delivery, page, channel)) {
         // Due again only when the quiet hours end: nothing to keep from a second attempt meanwhile.
         heldNow = true;
         return;
       }
-      const outcome = await this.send(delivery);
+      const outcome = await this.send(delivery, channel);
       await handleCommand(
         this.commands,
         pageStream(delivery.page_id),
@@ -202,9 +197,9 @@ export class Notifier {
    * records it held, and it is due again when the quiet hours end, when they are asked again (the
    * channel's hours may have changed meanwhile).
    */
-  private async held(delivery: DeliveryDocument, page: PageState): Promise<boolean> {
+  private async held(delivery: DeliveryDocument, page: PageState, channel: ChannelDocument | null): Promise<boolean> {
     if (page.urgent) return false;
-    const quiet = (await this.readModels.get<ChannelDocument>('notification_channels', delivery.channel_id))?.doc.quiet_hours ?? null;
+    const quiet = channel?.quiet_hours ?? null;
     const until = quiet ? quietUntil(quiet, this.now()) : null;
     if (!quiet || !until) return false;
     await handleCommand(
@@ -217,8 +212,7 @@ export class Notifier {
     return true;
   }
 
-  private async send(delivery: DeliveryDocument): Promise<{ delivered: true } | { delivered: false; error: string; next_attempt_at: string | null }> {
-    const channel = (await this.readModels.get<ChannelDocument>('notification_channels', delivery.channel_id))?.doc;
+  private async send(delivery: DeliveryDocument, channel: ChannelDocument | null): Promise<{ delivered: true } | { delivered: false; error: string; next_attempt_at: string | null }> {
     if (!channel) return { delivered: false, error: 'the channel no longer exists', next_attempt_at: null };
     if (!channel.enabled) return { delivered: false, error: 'the channel is disabled', next_attempt_at: null };
     const incident = (await this.readModels.get<IncidentDocument>('incidents', delivery.incident_id))?.doc ?? null;

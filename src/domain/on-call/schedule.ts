@@ -1,17 +1,11 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
 import type { ProjectEvent } from '../projects/project.js';
-import { type OnCallOverride, rotationProblem } from './rotation.js';
+import { type OnCallRotation, rotationProblem } from './rotation.js';
 
-/** A schedule as recorded: its name and rotation (see OnCallRotation). */
-export interface OnCallScheduleSettings {
+/** A schedule as recorded: its name and rotation. */
+export interface OnCallScheduleSettings extends OnCallRotation {
   name: string;
-  time_zone: string;
-  handoff_time: string;
-  rotation_days: number;
-  participants: string[];
-  starts_on: string;
-  overrides: OnCallOverride[];
 }
 
 type Ids = { schedule_id: string; project_id: string };
