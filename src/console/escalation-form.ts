@@ -1,5 +1,6 @@
 import type { EscalationPolicyDocument } from '../../projections/escalation-policies.js';
 import { MAX_STEPS } from '../domain/escalation/steps.js';
+import { formList, formText } from './forms.js';
 
 /** How many empty step rows the form offers beyond the policy's own (up to the most a policy may have). */
 export const NEW_STEP_ROWS = 2;
@@ -20,8 +21,6 @@ export interface PolicyFormValues {
   steps: StepRow[];
 }
 
-const listOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 const isEmpty = (row: StepRow) => row.delay_minutes.trim() === '' && row.group_ids.length + row.channel_ids.length + row.schedule_ids.length === 0 && !row.urgent;
 
@@ -31,16 +30,16 @@ export function typedPolicyValues(form: Record<string, unknown>): PolicyFormValu
   for (let i = 0; i < MAX_STEPS; i++) {
     if (!(`step${i}_delay_minutes` in form)) break;
     steps.push({
-      delay_minutes: text(form[`step${i}_delay_minutes`]),
-      group_ids: listOf(form[`step${i}_group`]),
-      channel_ids: listOf(form[`step${i}_channel`]),
-      schedule_ids: listOf(form[`step${i}_schedule`]),
+      delay_minutes: formText(form[`step${i}_delay_minutes`]),
+      group_ids: formList(form[`step${i}_group`]),
+      channel_ids: formList(form[`step${i}_channel`]),
+      schedule_ids: formList(form[`step${i}_schedule`]),
       urgent: form[`step${i}_urgent`] !== undefined,
     });
   }
   // Rows left empty at the end are the form's spare ones, offered again rather than kept.
   while (steps.length > 0 && isEmpty(steps.at(-1)!)) steps.pop();
-  return { name: text(form['name']), repeat: text(form['repeat']), steps };
+  return { name: formText(form['name']), repeat: formText(form['repeat']), steps };
 }
 
 /** A stored policy as the form shows it, delays in minutes. */

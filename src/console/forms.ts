@@ -39,3 +39,9 @@ export async function readForm<A>(ctx: Context, codec: t.Decoder<unknown, A>): P
 export function sessionForm<A>(ctx: Context, codec: t.Decoder<unknown, A>): A {
   return decode(codec, ctx.request.body, 'form');
 }
+
+/** A form field that may come once or repeated (ticked checkboxes, rows), as a list of strings. */
+export const formList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
+
+/** A form field as text: what was typed, or '' for a missing or repeated one. */
+export const formText = (value: unknown): string => (typeof value === 'string' ? value : '');

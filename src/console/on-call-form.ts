@@ -1,11 +1,10 @@
 import { instantOfWallTime, isTimeZone, wallTimeAsUtcMs } from '../domain/monitors/schedule.js';
 import type { OnCallOverride } from '../domain/on-call/rotation.js';
+import { formList, formText } from './forms.js';
 
 /** How many override rows the form offers: those stored plus this many empty ones. */
 export const NEW_OVERRIDE_ROWS = 2;
 
-const listOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 /** A `datetime-local` value read in the schedule's zone, as ISO-8601 UTC; what was typed when it is not one (the codec names it). */
@@ -24,10 +23,10 @@ export function localOfInstant(iso: string, timeZone: string): string {
 /** The ticked members in the order their "order" numbers give (ties, and blanks last, in the list's order). */
 function orderedParticipants(form: Record<string, unknown>): string[] {
   const orderOf = (id: string) => {
-    const typed = text(form[`order_${id}`]).trim();
+    const typed = formText(form[`order_${id}`]).trim();
     return typed !== '' && Number.isFinite(Number(typed)) ? Number(typed) : Number.MAX_SAFE_INTEGER;
   };
-  return listOf(form['participant']).map((id, i) => ({ id, order: orderOf(id), i })).sort((a, b) => a.order - b.order || a.i - b.i).map((p) => p.id);
+  return formList(form['participant']).map((id, i) => ({ id, order: orderOf(id), i })).sort((a, b) => a.order - b.order || a.i - b.i).map((p) => p.id);
 }
 
 /**
@@ -36,19 +35,19 @@ function orderedParticipants(form: Record<string, unknown>): string[] {
  * in it, its times read in the schedule's zone.
  */
 export function scheduleBodyFromForm(form: Record<string, unknown>): Record<string, unknown> {
-  const timeZone = text(form['time_zone']).trim();
+  const timeZone = formText(form['time_zone']).trim();
   const participants = orderedParticipants(form);
-  const users = listOf(form['override_user']);
-  const froms = listOf(form['override_from']);
-  const untils = listOf(form['override_until']);
+  const users = formList(form['override_user']);
+  const froms = formList(form['override_from']);
+  const untils = formList(form['override_until']);
   const overrides = users.flatMap((user, i) => (user === '' ? [] : [{ user_id: user, from: instantOfLocal(froms[i] ?? '', timeZone), until: instantOfLocal(untils[i] ?? '', timeZone) }]));
-  const days = text(form['rotation_days']).trim();
+  const days = formText(form['rotation_days']).trim();
   return {
-    name: text(form['name']).trim(),
+    name: formText(form['name']).trim(),
     time_zone: timeZone,
-    handoff_time: text(form['handoff_time']).trim(),
+    handoff_time: formText(form['handoff_time']).trim(),
     rotation: /^\d{1,3}$/.test(days) ? Number(days) : days,
-    starts_on: text(form['starts_on']).trim(),
+    starts_on: formText(form['starts_on']).trim(),
     participants,
     overrides,
   };
@@ -75,11 +74,11 @@ export function formValuesOf(schedule: { name: string; time_zone: string; handof
 }
 
 export function typedFormValues(form: Record<string, unknown>): ScheduleFormValues {
-  const users = listOf(form['override_user']);
-  const froms = listOf(form['override_from']);
-  const untils = listOf(form['override_until']);
+  const users = formList(form['override_user']);
+  const froms = formList(form['override_from']);
+  const untils = formList(form['override_until']);
   return {
-    name: text(form['name']), time_zone: text(form['time_zone']), handoff_time: text(form['handoff_time']), rotation_days: text(form['rotation_days']), starts_on: text(form['starts_on']),
+    name: formText(form['name']), time_zone: formText(form['time_zone']), handoff_time: formText(form['handoff_time']), rotation_days: formText(form['rotation_days']), starts_on: formText(form['starts_on']),
     participants: orderedParticipants(form),
     overrides: users.map((user_id, i) => ({ user_id, from: froms[i] ?? '', until: untils[i] ?? '' })).filter((o) => o.user_id !== ''),
   };

@@ -1,8 +1,8 @@
 import type { QuietHours } from '../domain/notifications/quiet-hours.js';
+import { formList } from './forms.js';
 
 export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
-const listOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
 
 /**
  * Quiet hours as the channel form gives them, for the API's codec to judge: null when "Hold pages
@@ -11,7 +11,7 @@ const listOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(S
 export function quietHoursFromForm(form: Record<string, unknown>): unknown {
   if (form['quiet_enabled'] === undefined) return null;
   return {
-    days: listOf(form['quiet_day']).map((day) => (/^\d$/.test(day) ? Number(day) : day)),
+    days: formList(form['quiet_day']).map((day) => (/^\d$/.test(day) ? Number(day) : day)),
     start: String(form['quiet_start'] ?? '').trim(),
     end: String(form['quiet_end'] ?? '').trim(),
     time_zone: String(form['quiet_time_zone'] ?? '').trim(),
@@ -25,7 +25,7 @@ export function quietHoursValues(quiet: QuietHours | null): Record<string, strin
 }
 
 /** A refused form's ticked days, kept as typed. */
-export const typedQuietDays = (form: Record<string, unknown>): string => listOf(form['quiet_day']).join(',');
+export const typedQuietDays = (form: Record<string, unknown>): string => formList(form['quiet_day']).join(',');
 
 /** The form field a `quiet_hours.<field>` message names, as the page's ids have it. */
 export function quietHoursField(message: string): string | null {
