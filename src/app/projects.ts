@@ -4,6 +4,7 @@ import { type Actor, handleCommand, loadState } from './command-handler.js';
 import { type CommandContext, nowIso } from './context.js';
 import { newBadgeKey } from './badge-keys.js';
 import { newPingKey } from './random-tokens.js';
+import { recentPingKeys } from './recent-ping-keys.js';
 
 type WithoutContext<C> = C extends unknown ? Omit<C, 'now' | 'type'> : never;
 
@@ -43,7 +44,9 @@ export async function removeMember(context: CommandContext, input: { project_id:
 }
 
 export async function rotatePingKey(context: CommandContext, input: { project_id: string }, actor: Actor) {
-  return run(context, { ...input, type: 'RotatePingKey', ping_key: newPingKey(), now: nowIso(context) }, actor);
+  const outcome = await run(context, { ...input, type: 'RotatePingKey', ping_key: newPingKey(), now: nowIso(context) }, actor);
+  recentPingKeys.forget(input.project_id, outcome.position);
+  return outcome;
 }
 
 /** Issues the project's badge key, or a new one in place of the old (whose badge URLs then stop working). */
@@ -52,7 +55,9 @@ export async function issueBadgeKey(context: CommandContext, input: { project_id
 }
 
 export async function deleteProject(context: CommandContext, input: { project_id: string }, actor: Actor) {
-  return run(context, { ...input, type: 'DeleteProject', now: nowIso(context) }, actor);
+  const outcome = await run(context, { ...input, type: 'DeleteProject', now: nowIso(context) }, actor);
+  recentPingKeys.forget(input.project_id, outcome.position);
+  return outcome;
 }
 
 /** Command-side read of a user's role, for decisions that must not trust a lagging read model. */
