@@ -17,8 +17,9 @@ export const isRule = (schedule: string) => /^RRULE:/i.test(schedule.trim());
  *
  * The rule is read in wall time (its anchor and occurrences are the monitor zone's wall clock,
  * written as UTC): rrule with a TZID turns every occurrence it walks into an instant through two
- * Intl formats, ~0.5 ms each, so a look-up is walked in wall time and only the occurrences near
- * `from` are placed in the zone (`instantOfWallTime`).
+ * Intl formats, so a look-up is walked in wall time and only the occurrences near `from` are
+ * placed in the zone (`instantOfWallTime`).
+ * why: see bench/NOTES.md#rrule-look-ups
  *
  * New rules pass `ruleProblem` first; this reads the ones already in the log as they always were,
  * except an INTERVAL below 1, which rrule reads as never (0) or walks back from forever (-1).
@@ -56,7 +57,8 @@ const ANCHOR = '20200101T000000';
 /**
  * An anchor a few days before `near` that a whole number of the rule's periods (INTERVAL times
  * its frequency) separates from ANCHOR, so the rule keeps the same occurrences; rrule walks each
- * one from its anchor to the next, and from 2020 that took ~0.7 s a call for a daily rule.
+ * one from its anchor to the next, and from 2020 a daily rule has thousands to walk.
+ * why: see bench/NOTES.md#rrule-look-ups
  */
 function anchorNear(near: Date, freq: number, interval: number): string {
   const start = Date.UTC(2020, 0, 1);
@@ -85,7 +87,8 @@ class PastHorizon extends Error {}
  * most MAX_COUNT in all, and is anchored at most an INTERVAL of periods and two days before
  * `from` (COUNT rules at 2020), so it never comes near: this is for rules kept before those limits,
  * such as a YEARLY one on 324 minutes of every day, which would otherwise walk from January 1st on
- * every ping. Walked in wall time, the 2,500 take about 0.6 ms.
+ * every ping.
+ * why: see bench/NOTES.md#rrule-look-ups
  */
 export const MAX_OCCURRENCES_WALKED = 5 * MAX_OCCURRENCES_PER_PERIOD;
 
@@ -93,9 +96,10 @@ export const MAX_OCCURRENCES_WALKED = 5 * MAX_OCCURRENCES_PER_PERIOD;
  * The rule's first occurrence (a wall time) after `fromWallTime` that `wanted` takes, looked for
  * up to HORIZON_YEARS ahead at least, and through at most MAX_OCCURRENCES_WALKED occurrences. A
  * rule with no occurrence at all (a February 30th) has rrule walk period by period to the year
- * 9999: 35 s for a daily one, the event loop blocked throughout. rrule reads the rule's `interval`
- * twice a period (iter and DateTime.add), so counting those reads stops the walk past the horizon;
- * rrule hands each occurrence to the callback, which stops it after the last one it may walk.
+ * 9999, the event loop blocked throughout (why: see bench/NOTES.md#rrule-look-ups). rrule reads the
+ * rule's `interval` twice a period (iter and DateTime.add), so counting those reads stops the walk
+ * past the horizon; rrule hands each occurrence to the callback, which stops it after the last one
+ * it may walk.
  */
 function firstOccurrence(rule: InstanceType<typeof RRule>, fromWallTime: number, wanted: (wallTime: Date) => boolean): Date | null {
   const { interval, freq, dtstart } = rule.options;

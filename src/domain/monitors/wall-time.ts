@@ -32,7 +32,10 @@ export function instantOfWallTime(wallTime: number, timezone: string): number {
   return high * MINUTE_MS;
 }
 
-/** One formatter per zone: building one costs about 0.1 ms. */
+/**
+ * One formatter per zone, built once.
+ * why: see bench/NOTES.md#a-formatter-per-time-zone
+ */
 const wallTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The wall time `instant` shows in `timezone`, read as if it were UTC, in ms. */
