@@ -11,7 +11,7 @@ import { WrongExpectedRevisionError } from '../eventstore/event-store.js';
 import { BackgroundLoop } from './background-loop.js';
 import { type Actor, appendRetrying, appendToStreamsRetrying, toAppendable, toDomainEvent, withEventIds } from './command-handler.js';
 import { type CommandContext, nowIso } from './context.js';
-import type { StreamRead } from './paging-circumstances.js';
+import type { StreamRead } from './stream-read.js';
 
 const LISTENER: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
 const MAX_ATTEMPTS = 8;

@@ -2,7 +2,7 @@ import { activeWindowFor, maintenanceDecider, maintenanceStream } from '../domai
 import type { MonitorState } from '../domain/monitors/monitor.js';
 import { loadState } from './command-handler.js';
 import type { CommandContext } from './context.js';
-import type { CircumstanceFinder } from './paging-circumstances.js';
+import type { CircumstanceFinder } from './circumstance-finder.js';
 
 /**
  * The maintenance window covering the monitor now, read from its project's windows stream: the

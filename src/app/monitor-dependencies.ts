@@ -1,7 +1,7 @@
 import { type DependencyGraph, type DependencyNode, MAX_DEPENDENCY_DEPTH, dependenciesOf } from '../domain/monitors/dependencies.js';
 import { type MonitorCommand, type MonitorState, mergeConfig, monitorStream } from '../domain/monitors/monitor.js';
 import type { CommandContext } from './context.js';
-import type { StreamRead } from './paging-circumstances.js';
+import type { StreamRead } from './stream-read.js';
 
 /**
  * A command that sets `depends_on`, with the monitors it reaches read from their streams (up to

@@ -3,21 +3,16 @@ import type { MonitorState } from '../domain/monitors/monitor.js';
 import type { CommandContext } from './context.js';
 import { upstreamFinder } from './upstream-circumstances.js';
 import { findMaintenance } from './maintenance-finder.js';
+import type { CircumstanceFinder } from './circumstance-finder.js';
+import type { StreamRead } from './stream-read.js';
 
-/** A stream a decision read without writing to it: the append checks it is still at this revision. */
-export interface StreamRead {
-  streamName: string;
-  expectedRevision: number | 'no_stream';
-}
+export type { StreamRead } from './stream-read.js';
 
 export interface FoundCircumstances {
   circumstances: PagingCircumstances;
   /** Every stream read to find them, so the decision is conditional on each. */
   read: StreamRead[];
 }
-
-/** One concern's look at the log: what it found and which streams it read. */
-export type CircumstanceFinder = (context: CommandContext, state: MonitorState, now: string) => Promise<Partial<PagingCircumstances> & { read: StreamRead[] }>;
 
 /** Each concern that can silence a monitor's pages. Filled in by maintenance windows and dependencies. */
 const FINDERS: readonly CircumstanceFinder[] = [findMaintenance, upstreamFinder];

@@ -1,7 +1,8 @@
 import { dependenciesOf } from '../domain/monitors/dependencies.js';
 import { type MonitorState, monitorStream } from '../domain/monitors/monitor.js';
 import type { CommandContext } from './context.js';
-import type { CircumstanceFinder, StreamRead } from './paging-circumstances.js';
+import type { CircumstanceFinder } from './circumstance-finder.js';
+import type { StreamRead } from './stream-read.js';
 
 /**
  * A monitor is DOWN upstream of its dependents while its health is DOWN (a FAILED or MISSED

@@ -1,7 +1,7 @@
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
 import { monitorStream, pingStream } from '../domain/monitors/monitor.js';
 import { INCIDENT_STATUSES, type IncidentStatus } from '../domain/monitors/incidents.js';
-import { toProjectedEvent } from '../projector/projector.js';
+import { toProjectedEvent } from '../projector/projected-event.js';
 import { type Filter, type FindOptions, type Range, type ReadModelStore, type Scalar, type StoredDocument, isRange } from '../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import { type IncidentHistoryDocument, incidentAt, incidentHistoryProjection } from '../../projections/incident-history.js';

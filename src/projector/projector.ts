@@ -1,5 +1,4 @@
 import type { EventStore, RecordedEvent } from '../eventstore/event-store.js';
-import { decodeEvent } from '../event-codecs/decode.js';
 import type { IncidentKind } from '../domain/monitors/incidents.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import {
@@ -11,42 +10,13 @@ import {
   CheckpointConflictError,
 } from '../readstore/read-model-store.js';
 import type { ProjectedEvent, Projection } from './projection.js';
+import type { ProjectorOptions } from './projector-options.js';
+import { toProjectedEvent } from './projected-event.js';
+import { PositionWaiters } from './position-waiters.js';
 import type { ReadModelProgress } from './read-model-progress.js';
 import type { ReaderDemand } from './reader-demand.js';
-import { ReadModelLagError } from './read-model-progress.js';
 import { CommittedDocuments } from './committed-documents.js';
 import { WrittenDocuments } from './written-documents.js';
-
-export interface ProjectorOptions {
-  /** Events applied in memory before their writes and the checkpoints are committed together. */
-  batchSize?: number;
-  /**
-   * The same during `rebuild`: nobody waits on a rebuild's commits, and each commit rewrites the
-   * hot pages of every table, so fewer, larger ones are much faster.
-   */
-  rebuildBatchSize?: number;
-  onError?: (error: unknown) => void;
-  /** Counts incidents opened as they first reach the read models. */
-  metrics?: Pick<VigilMetrics, 'incidentsOpened'>;
-  /**
-   * How long a batch may keep gathering events once it has some, while no reader waits for them:
-   * each commit rewrites the pages it touches, so at a moderate, steady load (where a batch would
-   * otherwise be a ping or two) fewer, larger commits cost less CPU and WAL (at half of bench:pings'
-   * peak: ~35 commits/s of ~170 documents instead of ~490 of 8–12, and the commits' share of a core
-   * 17% instead of 23–26%). A reader waiting
-   * on `waitForPosition`, or on `readerDemand` from another thread, has the batch committed at once.
-   * 0 (the default): commit as soon as the subscription has nothing more to hand over at once.
-   */
-  lingerMs?: number;
-  /** Readers on other threads of this process (the API's) say here that they wait. */
-  readerDemand?: ReaderDemand;
-  /** Projections no longer built: where their checkpoint is still stored, their collections are dropped. */
-  retired?: readonly RetiredProjection[];
-  /** The lease this projector follows the log under, which each of its commits checks (see CommitFence). */
-  fence?: CommitFence;
-  /** How many documents it keeps as its commits left them (see CommittedDocuments); 20,000 unless told. */
-  documentsKept?: number;
-}
 
 interface PendingWrite {
   doc: Document | null;
@@ -79,7 +49,7 @@ export class Projector implements ReadModelProgress {
   private lastProcessed = 0;
   private dirty = false;
   private committed = 0;
-  private waiters: { position: number; resolve: () => void }[] = [];
+  private readonly waiters = new PositionWaiters();
   private readonly lingerMs: number;
   private readonly readerDemand: ReaderDemand | null;
   private readonly retired: readonly RetiredProjection[];
@@ -191,21 +161,9 @@ export class Projector implements ReadModelProgress {
 
   waitForPosition(position: number, timeoutMs: number): Promise<void> {
     if (this.committed >= position) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new ReadModelLagError(position, this.committed));
-      }, timeoutMs);
-      const waiter = {
-        position,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      };
-      this.waiters.push(waiter);
-      for (const wake of this.lingering) wake();
-    });
+    const reached = this.waiters.wait(position, timeoutMs, () => this.committed);
+    for (const wake of this.lingering) wake();
+    return reached;
   }
 
   /**
@@ -372,7 +330,7 @@ export class Projector implements ReadModelProgress {
   }
 
   private readerWaiting(): boolean {
-    return this.waiters.length > 0 || (this.readerDemand?.waiting() ?? false);
+    return this.waiters.any || (this.readerDemand?.waiting() ?? false);
   }
 
   private async flush(): Promise<void> {
@@ -402,18 +360,6 @@ export class Projector implements ReadModelProgress {
   private advanceCommitted(position: number): void {
     if (position <= this.committed) return;
     this.committed = position;
-    const ready = this.waiters.filter((w) => w.position <= position);
-    this.waiters = this.waiters.filter((w) => w.position > position);
-    for (const waiter of ready) waiter.resolve();
+    this.waiters.release(position);
   }
-}
-
-/**
- * The event decoded (see decodeEvent), plus where it sits in the log. The spread comes last: V8 in
- * Node 20 builds a literal that adds keys after a spread on a slow path, ~2 µs a key, and this runs
- * once per event of a rebuild (six keys after the spread were 12–15 µs an event, 40% of bench:replay).
- */
-export function toProjectedEvent(recorded: RecordedEvent): ProjectedEvent {
-  const { id, metadata, position, streamName, revision, created } = recorded;
-  return { id, metadata, position, streamName, revision, created, ...decodeEvent(recorded) };
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { Projector, type ProjectorOptions } from '../../src/projector/projector.js';
+import { Projector } from '../../src/projector/projector.js';
+import type { ProjectorOptions } from '../../src/projector/projector-options.js';
 import type { Projection } from '../../src/projector/projection.js';
 import { CheckpointPoller, ReadModelLagError } from '../../src/projector/read-model-progress.js';
 import { ReaderDemand } from '../../src/projector/reader-demand.js';

@@ -16,8 +16,9 @@ export function tooFastCause(durationMs: number, minSeconds: number): string {
 }
 
 /**
- * One formatter per time zone, built on first use: `toLocaleString` builds one on every call (about
- * 0.1 ms, on every MISSED incident the timer opens); the same formatter answers in a few µs.
+ * One formatter per time zone, built on first use: `toLocaleString` builds one on every call, and
+ * this runs on every MISSED incident the timer opens.
+ * why: see bench/NOTES.md#a-formatter-per-time-zone
  */
 const localTimeFormats = new Map<string, Intl.DateTimeFormat>();
 

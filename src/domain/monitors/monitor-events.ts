@@ -1,4 +1,4 @@
-import type { SuppressionEvent } from './maintenance-suppression.js';
+import type { SuppressionEvent } from './suppression-events.js';
 import type { DomainEvent } from '../decider.js';
 import type { PageReason } from '../notifications/page.js';
 import type { IncidentKind, UserActor } from './incidents.js';

@@ -109,9 +109,9 @@ type PingEvaluation = Pick<
 >;
 
 /**
- * The ping as received with what evaluating it found, named field by field rather than spread:
- * V8 (Node 20) builds an object literal that adds keys after a spread on a slow path, ~10-20 µs
- * for this one, and it is made for every ping.
+ * The ping as received with what evaluating it found, named field by field rather than spread, as
+ * it is made for every ping.
+ * why: see bench/NOTES.md#a-pings-event-data-field-by-field
  */
 function pingReceived(state: MonitorState, config: MonitorConfig, command: MonitorCommandOf<'ReceivePing'>, found: PingEvaluation): PingReceivedData {
   const { ping } = command;

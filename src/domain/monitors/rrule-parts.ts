@@ -58,7 +58,7 @@ export function ruleProblem(rule: string): string | null {
  * rrule gives a period's occurrences one by one, so the work of finding the next one grows with
  * them: a YEARLY rule on every second of every day walked 86,400 a day from January 1st, and froze
  * the server for minutes. A look-up walks at most an INTERVAL of periods and two days, so this
- * keeps every look-up of a rule accepted within `MAX_OCCURRENCES_WALKED` (schedule.ts). Frequent
+ * keeps every look-up of a rule accepted within `MAX_OCCURRENCES_WALKED` (rrule-schedule.ts). Frequent
  * times are what cron is for.
  */
 export const MAX_OCCURRENCES_PER_PERIOD = 500;

@@ -1,4 +1,4 @@
-import { instantOfWallTime, isTimeZone, wallTimeAsUtcMs } from '../monitors/schedule.js';
+import { instantOfWallTime, isTimeZone, wallTimeAsUtcMs } from '../monitors/wall-time.js';
 
 /**
  * A weekly window in a zone when a channel is not to be paged: on each of `days` (0 = Sunday ..

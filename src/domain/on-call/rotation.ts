@@ -1,4 +1,4 @@
-import { instantOfWallTime, isTimeZone, wallTimeAsUtcMs } from '../monitors/schedule.js';
+import { instantOfWallTime, isTimeZone, wallTimeAsUtcMs } from '../monitors/wall-time.js';
 
 /** Someone standing in for the rotation from `from` until `until` (ISO-8601 UTC, end not included). */
 export interface OnCallOverride {
