@@ -63,7 +63,15 @@ interface Run {
   now: string;
   /** The monitor's stream as this run found it: empty once a step before a crash has deleted it. */
   recorded: RecordedEvent[];
+  /** The monitor it folds to: null once its streams are gone. */
+  monitor: DeletedMonitor | null;
   position: number | null;
+}
+
+interface DeletedMonitor {
+  state: MonitorState;
+  events: MonitorEvent[];
+  config: MonitorConfig;
 }
 
 /**
@@ -83,8 +91,9 @@ export async function runMonitorDeletion(deps: DeletionDependencies, monitorId: 
   return commands.streamLocks.run(`deletion-${monitorId}`, async () => {
     const stream = monitorDeletionStream(monitorId);
     const now = nowIso(commands);
-    await handleCommand(commands, stream, monitorDeletionDecider, { type: 'StartMonitorDeletion', monitor_id: monitorId, project_id: projectId, now }, actor);
-    const run: Run = { deps, monitorId, projectId, actor, now, recorded: await commands.events.readStream(monitorStream(monitorId)), position: null };
+    const started = await handleCommand(commands, stream, monitorDeletionDecider, { type: 'StartMonitorDeletion', monitor_id: monitorId, project_id: projectId, now }, actor);
+    const recorded = await commands.events.readStream(monitorStream(monitorId));
+    const run: Run = { deps, monitorId, projectId, actor, now, recorded, monitor: deletedMonitor(monitorId, recorded), position: started.position };
     let { state } = await loadState(commands.events, stream, monitorDeletionDecider);
     for (let step = nextDeletionStep(state); step !== null; step = nextDeletionStep(state)) {
       await STEPS[step](run);
@@ -97,13 +106,13 @@ export async function runMonitorDeletion(deps: DeletionDependencies, monitorId: 
 }
 
 /** The monitor as its deletion found it: null once its streams are gone. */
-function deletedMonitor(run: Run): { state: MonitorState; events: MonitorEvent[]; config: MonitorConfig } | null {
-  if (run.recorded.length === 0) return null;
-  const events = run.recorded.map((e) => toDomainEvent<MonitorEvent>(e));
+function deletedMonitor(monitorId: string, recorded: readonly RecordedEvent[]): DeletedMonitor | null {
+  if (recorded.length === 0) return null;
+  const events = recorded.map((e) => toDomainEvent<MonitorEvent>(e));
   // Final: a deleted monitor takes no more commands.
   const state = events.reduce(monitorDecider.evolve, monitorDecider.initialState());
   const config = state.config;
-  if (state.lifecycle !== 'deleted' || config === null) throw new Error(`monitor ${run.monitorId} has not been deleted`);
+  if (state.lifecycle !== 'deleted' || config === null) throw new Error(`monitor ${monitorId} has not been deleted`);
   return { state, events, config };
 }
 
@@ -116,7 +125,7 @@ const STEPS: Record<MonitorDeletionStep, (run: Run) => Promise<void>> = {
    * one it could reach a service after it and leave an alert open there.
    */
   async hand_over_pages(run) {
-    const monitor = deletedMonitor(run);
+    const { monitor } = run;
     if (!monitor) return;
     const { commands } = run.deps;
     const projectId = monitor.state.projectId;
@@ -140,7 +149,7 @@ const STEPS: Record<MonitorDeletionStep, (run: Run) => Promise<void>> = {
    * history and a look at its past show it). Its slug is freed.
    */
   async record_removal(run) {
-    const monitor = deletedMonitor(run);
+    const { monitor } = run;
     if (!monitor) return;
     const { commands } = run.deps;
     const { projectId } = monitor.state;
@@ -165,7 +174,7 @@ const STEPS: Record<MonitorDeletionStep, (run: Run) => Promise<void>> = {
    * (pings, an uptime monitor's hourly summaries, and last the monitor's own).
    */
   async delete_streams(run) {
-    const monitor = deletedMonitor(run);
+    const { monitor } = run;
     if (!monitor) return;
     const { commands } = run.deps;
     // Events that leave the log before the projector has read them would never reach the read
