@@ -3,6 +3,8 @@ import { shownUptime } from '../src/domain/monitors/monitor-config.js';
 import type { ProjectedEvent, Projection, Target } from '../src/projector/projection.js';
 import { SECRET_FIELDS, withoutSecrets } from '../src/audit/secret-fields.js';
 
+const DELETION_WORKFLOW_EVENTS: ReadonlySet<string> = new Set(['MonitorDeletionStarted', 'MonitorDeletionStepCompleted', 'MonitorDeletionFinished']);
+
 export interface AuditEventDocument {
   id: string;
   event_id: string;
@@ -110,8 +112,10 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
   // Pings only for what retention drops with them (other observations kept with the pings). Not
   // the Ping API's confirmations that it is listening: one every few seconds, of which the log
   // keeps only the last; the outages they reveal are recorded, and have entries. Nor a key's
-  // uses: the log keeps each key's last, and the key's document says when that was.
-  handles: ALL_EVENT_TYPES.filter((type) => type !== 'ListeningConfirmed' && type !== 'ApiKeyUsed'),
+  // uses: the log keeps each key's last, and the key's document says when that was. Nor a monitor
+  // deletion's bookkeeping of its steps (its own stream): the project's history shows a deletion by
+  // the project's `ProjectMonitorRemoved` and `ProjectMonitorStreamsDeleted`, as it always has.
+  handles: ALL_EVENT_TYPES.filter((type) => type !== 'ListeningConfirmed' && type !== 'ApiKeyUsed' && !DELETION_WORKFLOW_EVENTS.has(type)),
   // An entry records one event and is only deleted after: no need to read it before writing.
   fromEventAlone: true,
   targets(event): Target {

@@ -21,9 +21,10 @@ import type { StatusPageSlugEvent } from './status-pages/slug-claim.js';
 import type { StatusPageEvent } from './status-pages/status-page.js';
 import type { EscalationPolicyEvent } from './escalation/policy.js';
 import type { EscalationEvent } from './escalation/escalation.js';
+import type { MonitorDeletionEvent } from './deletion/monitor-deletion.js';
 
 /** Every event Vigil records, across all stream types. */
-export type VigilEvent = UserEvent | ApiKeyUseEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent | OnCallScheduleEvent | EscalationPolicyEvent | EscalationEvent;
+export type VigilEvent = UserEvent | ApiKeyUseEvent | SecondFactorEvent | EmailClaimEvent | SignInEvent | OidcSubjectEvent | ProjectEvent | MonitorEvent | SlugClaimEvent | ChannelEvent | GroupEvent | PageEvent | IncidentRecordEvent | IncidentNoteEvent | StatusPageEvent | StatusPageSlugEvent | LogIntegrityEvent | MaintenanceWindowEvent | ListeningEvent | PeerAliasEvent | OnCallScheduleEvent | EscalationPolicyEvent | EscalationEvent | MonitorDeletionEvent;
 export type VigilEventType = VigilEvent['type'];
 
 /** Every event type, checked by the compiler to name each one exactly once. */
@@ -51,5 +52,6 @@ const EVENT_TYPES: Record<VigilEventType, true> = {
   OnCallScheduleCreated: true, OnCallScheduleUpdated: true, OnCallScheduleDeleted: true,
   EscalationPolicyCreated: true, EscalationPolicyUpdated: true, EscalationPolicyDeleted: true,
   EscalationStarted: true, EscalationStepReached: true, EscalationStepHeld: true, EscalationStopped: true,
+  MonitorDeletionStarted: true, MonitorDeletionStepCompleted: true, MonitorDeletionFinished: true,
 };
 export const ALL_EVENT_TYPES = Object.keys(EVENT_TYPES) as VigilEventType[];

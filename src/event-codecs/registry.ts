@@ -14,6 +14,7 @@ import { secondFactorEventCodecs } from './second-factors.js';
 import { ssoEventCodecs } from './sso.js';
 import { peerEventCodecs } from './peers.js';
 import { escalationEventCodecs } from './escalation.js';
+import { deletionEventCodecs } from './deletion.js';
 import { statusPageEventCodecs } from './status-pages.js';
 
 /**
@@ -37,6 +38,7 @@ export const EVENT_CODECS = {
   ...peerEventCodecs,
   ...onCallEventCodecs,
   ...escalationEventCodecs,
+  ...deletionEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];

@@ -12,6 +12,7 @@ import { ListeningLoop, keepListeningStreamsBounded } from '../app/listening.js'
 import { Checker } from '../checker/checker.js';
 import { Notifier } from '../notifier/notifier.js';
 import { Escalator } from '../app/escalator.js';
+import { MonitorDeleter } from '../app/monitor-deleter.js';
 import { SecretBox } from '../app/secret-box.js';
 import { SetupLink, anyUserExists } from '../app/setup-link.js';
 import { join } from 'node:path';
@@ -51,6 +52,8 @@ export interface RunningVigil {
   notifier: Notifier | null;
   /** Runs beside the notifier: the escalation policies' steps (src/app/escalator.ts). */
   escalator: Escalator | null;
+  /** Runs beside the notifier: finishes the monitor deletions a crash left half-way (src/app/monitor-deleter.ts). */
+  monitorDeleter: MonitorDeleter | null;
   /** Keeps the embedded log compacted, in the process with the api role (driven by hand with manualTimer). */
   compactor: LogCompactor | null;
   /** The heartbeat out to VIGIL_SELF_PING_URL, run by the api role. */
@@ -187,15 +190,19 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
 
   let notifier: Notifier | null = null;
   let escalator: Escalator | null = null;
+  let monitorDeleter: MonitorDeleter | null = null;
   if (options.roles.includes('notifier') && secrets) {
     const claims = new LeasedClaims(stores.leases, 'notifier/delivery/', holder, config.coordination.leaseTtlMs, clock);
     const progress: ReadModelProgress = lead ?? checkpoints;
-    notifier = new Notifier(commands, stores.readModels, secrets, config.notify, (error) => logger.error({ err: error }, 'notifier failed; retrying'), metrics, {
-      share: await shareOf('notifier'),
-      claims,
-      settled: (position) => progress.waitForPosition(position, config.readYourWritesTimeoutMs),
-    });
+    const share = await shareOf('notifier');
+    notifier = new Notifier(commands, stores.readModels, secrets, config.notify, (error) => logger.error({ err: error }, 'notifier failed; retrying'), metrics, { share, claims });
     if (!options.manualTimer) notifier.start();
+    // The deletions of the notifier's partitions: the pages a deletion hands over are the notifier's to deliver.
+    monitorDeleter = new MonitorDeleter(
+      { commands, readModels: stores.readModels, settled: (position) => progress.waitForPosition(position, config.readYourWritesTimeoutMs) },
+      { share, pollMs: config.notify.pollMs, onError: (error) => logger.error({ err: error }, 'monitor deletion failed; retrying') },
+    );
+    if (!options.manualTimer) monitorDeleter.start();
     escalator = new Escalator(commands, stores.readModels, { pollMs: config.notify.pollMs, onError: (error) => logger.error({ err: error }, 'escalator failed; retrying') });
     if (!options.manualTimer) escalator.start();
   }
@@ -294,6 +301,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     checker,
     notifier,
     escalator,
+    monitorDeleter,
     compactor,
     selfPing,
     listening,
@@ -315,6 +323,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       await health?.close();
       await listening?.stop();
       await escalator?.stop();
+      await monitorDeleter?.stop();
       await notifier?.stop();
       await checker?.stop();
       await timer?.stop();

@@ -5,7 +5,7 @@ import type { CommandContext } from '../app/context.js';
 import type { SecretBox } from '../app/secret-box.js';
 import { UNCONTESTED, type WorkClaims } from '../coordination/work-claims.js';
 import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
-import { type PageState, pageDecider, pageStream } from '../domain/notifications/page.js';
+import { type PageEvent, type PageState, pageDecider, pageStream } from '../domain/notifications/page.js';
 import { quietUntil } from '../domain/notifications/quiet-hours.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
@@ -17,7 +17,6 @@ import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import type { ChannelDocument } from '../../projections/notification-channels.js';
 import { type DeliveryDocument, type PendingPageDocument, deliveryId } from '../../projections/outbox.js';
-import { type DeletionDependencies, type PageFannedOut, finishMonitorDeletions } from '../app/monitor-deletion.js';
 import { routedChannels } from '../app/page-routing.js';
 import { slotOf } from '../coordination/partitions.js';
 import { escalationPolicyOf } from '../app/escalator.js';
@@ -39,11 +38,6 @@ export interface NotifierConfig {
 export interface NotifierCoordination {
   share?: WorkShare;
   claims?: WorkClaims;
-  /**
-   * Where the notifier may wait for the read models: with it, each tick first finishes the monitor
-   * deletions of its partitions that a crash left half-way, delivering the pages they hand over.
-   */
-  settled?: (position: number) => Promise<void>;
 }
 
 const NOTIFIER_ACTOR: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
@@ -66,7 +60,6 @@ export class Notifier {
   private readonly inFlight = new Set<string>();
   private readonly share: WorkShare;
   private readonly claims: WorkClaims;
-  private readonly deletions: DeletionDependencies | null;
   private readonly outbound: OutboundGuard;
   private readonly loop = new BackgroundLoop(() => this.tick(), () => this.config.pollMs, (error) => this.onError(error));
 
@@ -81,7 +74,6 @@ export class Notifier {
   ) {
     this.share = coordination.share ?? ALL_THE_WORK;
     this.claims = coordination.claims ?? UNCONTESTED;
-    this.deletions = coordination.settled ? { commands, readModels, settled: coordination.settled } : null;
     this.outbound = guardFor(config.privateTargets, 'delivery');
   }
 
@@ -90,17 +82,16 @@ export class Notifier {
     const scope = await this.share.scope();
     if (!scope) return { fannedOut: 0, attempted: 0 };
     const pages = (await this.readModels.find<PendingPageDocument>('pending_pages', scope, { sort: [['at', 1]], limit: 500 })).map((s) => s.doc);
-    const handedOver = this.deletions ? await finishMonitorDeletions(this.deletions, scope, NOTIFIER_ACTOR, this.onError) : [];
-    let fannedOut = handedOver.length;
+    let fannedOut = 0;
     // Deliver at once rather than after the read model has caught up with the fan-out.
-    const fresh: DeliveryDocument[] = handedOver.flatMap(deliveriesOf);
+    const fresh: DeliveryDocument[] = [];
     for (const page of pages) {
       if (this.inFlight.has(page.id)) continue;
       this.inFlight.add(page.id);
       try {
         const channelIds = await this.pageChannels(page);
         // Its monitor is gone from the read model (or not in it yet): a deleted monitor's pages are
-        // its deletion's to fan out, to the channels its own stream routes to (src/app/monitor-deletion.ts).
+        // its deletion workflow's to fan out, to the channels its own stream routes to (src/app/monitor-deletion.ts).
         if (channelIds === null) continue;
         const outcome = await handleCommand(
           this.commands,
@@ -248,7 +239,7 @@ export class Notifier {
 }
 
 /** The deliveries a fan-out starts, as the deliveries read model will hold them. */
-function deliveriesOf(event: PageFannedOut): DeliveryDocument[] {
+function deliveriesOf(event: Extract<PageEvent, { type: 'PageFannedOut' }>): DeliveryDocument[] {
   const d = event.data;
   return d.channel_ids.map((channelId) => ({
     id: deliveryId(d.page_id, channelId), page_id: d.page_id, channel_id: channelId, incident_id: d.incident_id, monitor_id: d.monitor_id,

@@ -1,15 +1,21 @@
 import { expect } from 'chai';
-import type { EventStore } from '../../src/eventstore/event-store.js';
+import type { EventStore, RecordedEvent } from '../../src/eventstore/event-store.js';
 import { runMonitorCommand } from '../../src/app/monitors.js';
 import { type Target, reply, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
 
 /**
  * From the moment `crashesAt` says, every write to the log fails, as if the process had died
- * there: the request in progress fails half-way, and only a restart can go on.
+ * there: the request in progress fails half-way, and only a restart can go on. `older`: the
+ * process is an older Vigil, which kept a deletion's progress in the project's stream alone: the
+ * deletion workflow's stream lives in its memory only, and dies with it.
  */
-function dieWhen(events: EventStore, crashesAt: { appended?: string; deleting?: true }): void {
+function dieWhen(events: EventStore, crashesAt: { appended?: string; deleting?: true; older?: true }): void {
   let dead = false;
+  const forgotten = new Map<string, RecordedEvent[]>();
+  const forgets = (stream: string) => crashesAt.older === true && stream.startsWith('monitor-deletion-');
+  const readStream = events.readStream.bind(events);
+  events.readStream = async (stream, options) => (forgets(stream) ? [...(forgotten.get(stream) ?? [])] : readStream(stream, options));
   const die = () => {
     throw new Error('the process died here');
   };
@@ -21,6 +27,14 @@ function dieWhen(events: EventStore, crashesAt: { appended?: string; deleting?: 
   };
   events.appendToStream = async (stream, toAppend, options) => {
     if (dead) die();
+    if (forgets(stream)) {
+      const kept = forgotten.get(stream) ?? [];
+      for (const e of toAppend) {
+        kept.push({ id: e.id ?? `${stream}/${kept.length}`, streamName: stream, type: e.type, revision: kept.length, position: 0, data: e.data, metadata: e.metadata ?? {}, created: new Date(0).toISOString() });
+      }
+      forgotten.set(stream, kept);
+      return { nextExpectedRevision: kept.length - 1, position: 0 };
+    }
     const result = await appendToStream(stream, toAppend, options);
     wrote(toAppend.map((e) => e.type));
     return result;
@@ -77,6 +91,17 @@ describe('Monitor deletion', function () {
   }
 
   const streamTypes = async (stream: string) => (await vigil.vigil.stores.events.readStream(stream)).map((e) => e.type);
+  /** The deletion workflow's stream, each step by name. */
+  const workflowSteps = async (monitorId: string) =>
+    (await vigil.vigil.stores.events.readStream(`monitor-deletion-${monitorId}`)).map((e) => (e.type === 'MonitorDeletionStepCompleted' ? `${e.type}:${String(e.data['step'])}` : e.type));
+  const EVERY_STEP = [
+    'MonitorDeletionStarted',
+    'MonitorDeletionStepCompleted:hand_over_pages',
+    'MonitorDeletionStepCompleted:record_removal',
+    'MonitorDeletionStepCompleted:delete_streams',
+    'MonitorDeletionStepCompleted:record_streams_deletion',
+    'MonitorDeletionFinished',
+  ];
 
   it('delivers the resolved page of the open incident it resolves to the monitor\'s webhook', async () => {
     const monitor = await pagedMonitor();
@@ -91,6 +116,13 @@ describe('Monitor deletion', function () {
     expect((await vigil.request('GET', `/v1/monitors/${monitor.id}`, { key })).status).to.equal(404);
     expect(await streamTypes(`monitor-${monitor.id}`)).to.deep.equal([]);
     expect((await streamTypes(`project-${projectId}`)).filter((type) => type.startsWith('ProjectMonitor'))).to.deep.equal(['ProjectMonitorRemoved', 'ProjectMonitorStreamsDeleted']);
+    // Its progress is the workflow's own stream's, each step recorded once, in order.
+    expect(await workflowSteps(monitor.id)).to.deep.equal(EVERY_STEP);
+    // The project's history shows the deletion by the project's two events, as it always has: not the workflow's bookkeeping.
+    const history = await vigil.request('GET', `/v1/projects/${projectId}/events?limit=200`, { key });
+    const types = (history.body.data as { type: string }[]).map((e) => e.type);
+    expect(types).to.include.members(['ProjectMonitorRemoved', 'ProjectMonitorStreamsDeleted']);
+    expect(types.filter((type) => type.startsWith('MonitorDeletion'))).to.deep.equal([]);
   });
 
   it('sends the resolved page of an incident whose opening had not gone out yet, and not the opening after it', async () => {
@@ -126,9 +158,12 @@ describe('Monitor deletion', function () {
     expect(await history()).to.deep.equal([]);
   });
 
-  for (const [when, crashesAt] of [
-    ['right after MonitorDeleted is recorded', { appended: 'MonitorDeleted' }],
-    ['at the hard delete of its streams', { deleting: true }],
+  for (const [when, crashesAt, before] of [
+    // As an older Vigil left it too: it recorded no more than MonitorDeleted either.
+    ['right after MonitorDeleted is recorded', { appended: 'MonitorDeleted' }, []],
+    ['at the hard delete of its streams', { deleting: true }, EVERY_STEP.slice(0, 3)],
+    // An older Vigil kept a deletion's progress in the project's stream only: no workflow stream.
+    ['at the hard delete of its streams, recorded by an older Vigil', { deleting: true, older: true }, []],
   ] as const) {
     it(`finishes a deletion the process died in ${when} once restarted: its streams go and the resolved page arrives`, async () => {
       const monitor = await pagedMonitor();
@@ -139,6 +174,11 @@ describe('Monitor deletion', function () {
       await vigil.stopKeepingData();
 
       vigil = await TestVigil.reopen(vigil.dataDir, vigil.env, vigil.clock);
+      if ('older' in crashesAt) {
+        // The log as an older Vigil left it: pages handed over and the removal recorded, in the project's stream alone.
+        expect((await streamTypes(`project-${projectId}`)).filter((type) => type.startsWith('ProjectMonitor'))).to.deep.equal(['ProjectMonitorRemoved']);
+      }
+      expect(await workflowSteps(monitor.id)).to.deep.equal(before);
       await vigil.notify();
 
       expect(events().map((e) => [e.event, e.incident?.id])).to.deep.equal([
@@ -155,6 +195,8 @@ describe('Monitor deletion', function () {
       // Nothing is left to finish: another pass changes nothing.
       await vigil.notify();
       expect(sink.seen).to.have.length(2);
+      expect(await workflowSteps(monitor.id)).to.deep.equal(EVERY_STEP);
+      expect(await vigil.vigil.stores.readModels.find('monitor_removals', {})).to.deep.equal([]);
     });
   }
 });

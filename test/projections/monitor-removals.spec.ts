@@ -12,6 +12,8 @@ const projected = (event: VigilEvent, streamName: string): ProjectedEvent => ({ 
 const deleted = projected({ type: 'MonitorDeleted', data: { ...ids, deleted_at: at } }, 'monitor-m1');
 const removed = projected({ type: 'ProjectMonitorRemoved', data: { ...ids, name: 'Backup', slug: 'backup', monitor_type: 'JOB_BASIC', monitor_created_at: at, removed_at: at } }, 'project-p1');
 const finished = projected({ type: 'ProjectMonitorStreamsDeleted', data: { ...ids, deleted_at: at } }, 'project-p1');
+const workflowStarted = projected({ type: 'MonitorDeletionStarted', data: { ...ids, at } }, 'monitor-deletion-m1');
+const workflowFinished = projected({ type: 'MonitorDeletionFinished', data: { ...ids, at } }, 'monitor-deletion-m1');
 
 /** The document after `events`, as the projector would build it. */
 function replay(events: ProjectedEvent[]) {
@@ -30,7 +32,16 @@ describe('Monitor removals projection', () => {
     expect(replay([removed, finished])).to.equal(null);
   });
 
+  it('holds a deletion the workflow has started until it has finished', () => {
+    expect(replay([deleted, workflowStarted])).to.deep.equal(replay([deleted]));
+    expect(replay([workflowStarted])).to.deep.equal(replay([deleted]));
+    expect(replay([deleted, workflowStarted, removed])).to.deep.equal(replay([deleted]));
+    expect(replay([deleted, workflowStarted, removed, finished, workflowFinished])).to.equal(null);
+    // Rebuilt once the monitor's streams have left the log: its project's events and the workflow's stay.
+    expect(replay([workflowStarted, removed, finished, workflowFinished])).to.equal(null);
+  });
+
   it('targets the monitor the event is about', () => {
-    for (const event of [deleted, removed, finished]) expect(monitorRemovalsProjection.targets(event)).to.deep.equal({ ids: ['m1'] });
+    for (const event of [deleted, removed, finished, workflowStarted, workflowFinished]) expect(monitorRemovalsProjection.targets(event)).to.deep.equal({ ids: ['m1'] });
   });
 });

@@ -144,12 +144,15 @@ export class TestVigil {
     let attempted = 0;
     for (let round = 0; round < 10; round += 1) {
       await this.settle();
-      // Escalations first: the steps due now are fanned out in the same round as the pages.
+      // Deletions a crash left half-way first: the pages they hand over are delivered in this round.
+      const deleted = (await this.vigil.monitorDeleter?.tick()) ?? 0;
+      await this.settle();
+      // Escalations next: the steps due now are fanned out in the same round as the pages.
       const escalated = (await this.vigil.escalator?.tick()) ?? 0;
       await this.settle();
       const done = await this.vigil.notifier!.tick();
       attempted += done.attempted;
-      if (escalated === 0 && done.fannedOut === 0 && done.attempted === 0) break;
+      if (deleted === 0 && escalated === 0 && done.fannedOut === 0 && done.attempted === 0) break;
     }
     await this.settle();
     return attempted;

@@ -1,7 +1,4 @@
 import type { MonitorEvent } from './monitor-events.js';
-import type { MonitorState } from './monitor-state.js';
-import { markedUpstream } from './dependencies.js';
-import { withMaintenance } from './maintenance-suppression.js';
 
 /**
  * What the application found outside the monitor's own streams that changes whether its problems
@@ -25,15 +22,4 @@ export function hasCircumstances(circumstances: PagingCircumstances | undefined)
 /** Whether a decision's events open an incident or page about a problem: only then do circumstances matter. */
 export function wouldRaise(decided: readonly MonitorEvent[]): boolean {
   return decided.some((e) => e.type === 'IncidentOpened' || (e.type === 'PageScheduled' && (e.data.reason === 'opened' || e.data.reason === 'repage')));
-}
-
-/**
- * The events decided without circumstances, as the circumstances change them, before paging is
- * decided. Without any, unchanged.
- */
-export function withCircumstances(state: MonitorState, decided: readonly MonitorEvent[], circumstances: PagingCircumstances | undefined): MonitorEvent[] {
-  // Before the check: outside any window, a problem one held back still opens under its own id.
-  const inMaintenance = withMaintenance(state, decided, circumstances?.maintenance ?? null);
-  if (!hasCircumstances(circumstances)) return inMaintenance;
-  return circumstances.upstreamDown ? markedUpstream(inMaintenance, circumstances.upstreamDown) : inMaintenance;
 }

@@ -1,8 +1,6 @@
 import type { Decider } from '../decider.js';
 import { invalid, notFound } from '../errors.js';
-import { withPages } from './paging.js';
-import { withCircumstances } from './circumstances.js';
-import { withRepagesHeld } from './maintenance-suppression.js';
+import { withPagingPolicies } from './paging-policies.js';
 import { assertDependencies, dependenciesOf } from './dependencies.js';
 import { INCIDENT_KINDS } from './incidents.js';
 import { DNS_DEFAULTS, type MonitorConfig, TCP_DEFAULTS, UPTIME_DEFAULTS, assertConsistent } from './monitor-config.js';
@@ -19,7 +17,8 @@ import { isUptimeType, nextExpectedAfter } from './schedule.js';
  * The monitor: one decider over two streams, `monitor-<id>` and `pings-<id>` (see
  * monitor-streams.ts), folded together by log position (monitor-state.ts). The decisions live
  * by concern: pings and runs in receive-ping.ts, deadlines in expire-deadlines.ts, uptime checks
- * in record-check.ts, incidents in incident-decisions.ts, pages in paging.ts; the monitor's own
+ * in record-check.ts, incidents in incident-decisions.ts, and who is paged by the chain of paging
+ * policies in paging-policies.ts, applied in order to every decision; the monitor's own
  * lifecycle (create, update, pause, resume, force up, delete) here.
  */
 export type { CheckCompletedData, CheckInMissedData, CheckInUnheardData, RunUnheardData, UnheardObservation, CheckObservation, ChecksSummarizedData, DeadlineObservation, PingCounters, RunOverdueData, IncidentResolvedData, IncomingPing, MonitorEvent, MonitorIds, PingReceivedData } from './monitor-events.js';
@@ -46,14 +45,15 @@ export const monitorDecider: Decider<MonitorCommand, MonitorState, MonitorEvent>
   initialState: initialMonitorState,
   evolve: evolveMonitor,
 
+  /** What the command decides, then the paging policies in their order (paging-policies.ts). */
   decide(command, state) {
-    const circumstances = 'circumstances' in command ? command.circumstances : undefined;
-    const repageDue = command.type === 'ExpireDeadlines' && !state.paused;
-    const circumstantial = withCircumstances(state, decideWithoutPaging(command, state), circumstances);
-    const decided = repageDue ? withRepagesHeld(state, circumstantial, circumstances?.maintenance ?? null, command.now) : circumstantial;
-    if (state.config === null || decided.length === 0 && command.type !== 'ExpireDeadlines') return decided;
-    const repageAfterSeconds = 'repage_after_seconds' in command ? command.repage_after_seconds : 0;
-    return withPages(state, state.config, decided, { now: command.now, repageAfterSeconds, repageDue });
+    return withPagingPolicies(decideWithoutPaging(command, state), {
+      state,
+      now: command.now,
+      circumstances: 'circumstances' in command ? command.circumstances : undefined,
+      repageDue: command.type === 'ExpireDeadlines' && !state.paused,
+      repageAfterSeconds: 'repage_after_seconds' in command ? command.repage_after_seconds : 0,
+    });
   },
 };
 
