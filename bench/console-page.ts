@@ -15,6 +15,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { receivePing } from '../src/app/monitors.js';
 import type { IncomingPing } from '../src/domain/monitors/monitor.js';
+import { postKeySignIn } from '../test/support/people.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../test/support/test-vigil.js';
 import { recordResult } from './results.js';
@@ -108,9 +109,7 @@ const server = await startServer(env);
 const url = server.url;
 
 try {
-  const signIn = await fetch(`${url}/sign-in`, {
-    method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ api_key: key }),
-  });
+  const signIn = await postKeySignIn(url, { api_key: key });
   const cookie = `vigil_session=${/vigil_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1] ?? ''}`;
 
   const pageUrl = `${url}/projects/${projectId}`;

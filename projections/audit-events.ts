@@ -109,8 +109,9 @@ export const auditEventsProjection: Projection<AuditEventDocument> = {
   },
   // Pings only for what retention drops with them (other observations kept with the pings). Not
   // the Ping API's confirmations that it is listening: one every few seconds, of which the log
-  // keeps only the last; the outages they reveal are recorded, and have entries.
-  handles: ALL_EVENT_TYPES.filter((type) => type !== 'ListeningConfirmed'),
+  // keeps only the last; the outages they reveal are recorded, and have entries. Nor a key's
+  // uses: the log keeps each key's last, and the key's document says when that was.
+  handles: ALL_EVENT_TYPES.filter((type) => type !== 'ListeningConfirmed' && type !== 'ApiKeyUsed'),
   // An entry records one event and is only deleted after: no need to read it before writing.
   fromEventAlone: true,
   targets(event): Target {

@@ -20,11 +20,14 @@ import { monitorDependenciesProjection } from './monitor-dependencies.js';
 import { maintenanceWindowsProjection } from './maintenance-windows.js';
 import { monitorRemovalsProjection } from './monitor-removals.js';
 import { monitorsProjection } from './monitors.js';
+import { onCallSchedulesProjection } from './on-call-schedules.js';
 import { peerAliasesProjection } from './peer-aliases.js';
 import { projectMembersProjection } from './project-members.js';
 import { projectsProjection } from './projects.js';
 import { secondFactorsProjection } from './second-factors.js';
 import { usersProjection } from './users.js';
+import { escalationPoliciesProjection } from './escalation-policies.js';
+import { escalationsProjection } from './escalations.js';
 
 /**
  * Read models earlier versions built and this one does not: data files written by them still hold
@@ -40,5 +43,6 @@ export function allProjections(): Projection[] {
   return [usersProjection, projectsProjection, projectMembersProjection, apiKeysProjection, monitorsProjection, incidentsProjection, deadlinesProjection, latestCheckResultsProjection, checkHoursProjection,
     notificationChannelsProjection, notificationGroupsProjection, pendingPagesProjection, deliveriesProjection, monitorRemovalsProjection, auditEventsProjection, incidentHistoryProjection,
     incidentNotesProjection, badgeKeysProjection, statusPagesProjection, checkDaysProjection, logIntegrityProjection,
-    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection, secondFactorsProjection, invitationsProjection, peerAliasesProjection] as Projection[];
+    deletedMonitorsProjection, monitorDependenciesProjection, maintenanceWindowsProjection, secondFactorsProjection, invitationsProjection, peerAliasesProjection,
+    onCallSchedulesProjection, escalationPoliciesProjection, escalationsProjection] as Projection[];
 }

@@ -54,15 +54,16 @@ export const deliveryId = (pageId: string, channelId: string) => `${pageId}|${ch
 
 export const deliveriesProjection: Projection<DeliveryDocument> = {
   name: 'deliveries',
-  version: 2,
+  version: 3,
   collection: { name: 'deliveries', indexes: [{ fields: ['status', 'next_attempt_at'] }] },
-  handles: ['PageFannedOut', 'PageDelivered', 'PageDeliveryFailed'],
+  handles: ['PageFannedOut', 'PageDelivered', 'PageDeliveryFailed', 'DeliveryHeld'],
   targets(event): Target {
     switch (event.type) {
       case 'PageFannedOut':
         return { ids: event.data.channel_ids.map((channelId) => deliveryId(event.data.page_id, channelId)) };
       case 'PageDelivered':
       case 'PageDeliveryFailed':
+      case 'DeliveryHeld':
         return { ids: [deliveryId(event.data.page_id, event.data.channel_id)] };
       default:
         return { ids: [] };
@@ -88,6 +89,9 @@ export const deliveriesProjection: Projection<DeliveryDocument> = {
           next_attempt_at: event.data.next_attempt_at,
           status: event.data.next_attempt_at === null ? 'failed' : 'pending',
         };
+      case 'DeliveryHeld':
+        // Held for quiet hours: due again when they end, its attempts not counted.
+        return doc && { ...doc, next_attempt_at: event.data.until };
       default:
         return doc;
     }

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import { consoleRouter } from '../console/routes.js';
 import { publicRouter } from '../public/router.js';
+import { ApiKeyUseRecorder } from '../app/api-key-use.js';
 import { authenticate } from './authentication.js';
 import { clientAddressResolver, peerIsProxyResolver, trustsAnyProxy } from './client-address.js';
 import type { ApiDependencies } from './dependencies.js';
@@ -21,6 +22,7 @@ import { monitorRoutes } from './routes/monitors.js';
 import { operationsRoutes } from './routes/operations.js';
 import { historyRoutes } from './routes/history.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import { pingApi } from './ping-api.js';
 import { peerPings } from './peers/index.js';
 import { uptimeRoutes } from './routes/uptime.js';
@@ -28,6 +30,7 @@ import { invitationRoutes } from './routes/invitations.js';
 import { projectRoutes } from './routes/projects.js';
 import { statusPageRoutes } from './routes/status-pages.js';
 import { maintenanceRoutes } from './routes/maintenance.js';
+import { onCallRoutes } from './routes/on-call.js';
 import type { VigilState } from './state.js';
 
 /** The version of the REST contract the OpenAPI document describes. */
@@ -95,7 +98,9 @@ export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottl
     await deps.progress.waitForPosition(head, CATCH_UP_MS).catch(() => undefined);
   };
   const onFailure = (outcome: 'refused' | 'throttled') => deps.metrics?.authFailures.inc({ outcome });
-  rest.use(authenticate(deps.readModels, deps.commands.clock, { catchUp: catchUpWithLog, throttle, onFailure }));
+  const keyUses = new ApiKeyUseRecorder(deps.commands, (err) => deps.logger.warn({ err }, 'an API key use was not recorded'));
+  const onKeyUsed = (userId: string, apiKeyId: string) => void keyUses.use(userId, apiKeyId);
+  rest.use(authenticate(deps.readModels, deps.commands.clock, { catchUp: catchUpWithLog, throttle, onFailure, onKeyUsed }));
   // Where the projector runs in this process on the embedded log, a request sees every write
   // acknowledged before it, pings included (the Ping API answers once a ping is in the log, not once
   // it is projected): it waits, briefly, for the read models to reach the log head. Writes too, for
@@ -115,9 +120,11 @@ export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottl
   incidentNoteRoutes(rest, deps);
   uptimeRoutes(rest, deps);
   notificationRoutes(rest, deps);
+  escalationPolicyRoutes(rest, deps);
   historyRoutes(rest, deps);
   statusPageRoutes(rest, deps);
   maintenanceRoutes(rest, deps);
+  onCallRoutes(rest, deps);
 
   app.use(rest.routes());
   app.use(rest.allowedMethods({ throw: true }));
@@ -126,7 +133,7 @@ export function createApiApp(deps: ApiDependencies, throttle: AuthFailureThrottl
   app.use(publicPages.routes());
   app.use(publicPages.allowedMethods({ throw: true }));
   // The web console for people: server-rendered pages outside /v1, signed in with an API key.
-  const webConsole = consoleRouter(deps, catchUpWithLog, { throttle, onFailure });
+  const webConsole = consoleRouter(deps, catchUpWithLog, { throttle, onFailure, onKeyUsed });
   app.use(webConsole.routes());
   app.use(webConsole.allowedMethods({ throw: true }));
   // /healthz, /readyz and /metrics: unauthenticated, outside /v1.

@@ -14,6 +14,8 @@ export interface AuthenticationOptions {
   throttle?: AuthFailureThrottle | null;
   /** Told of every failed authentication: refused (401) or throttled (429). */
   onFailure?: (outcome: 'refused' | 'throttled') => void;
+  /** Told of every key that authenticated (the key's "last used"): must not throw, is not awaited. */
+  onKeyUsed?: (userId: string, apiKeyId: string) => void;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface AuthenticationOptions {
  * that address no longer waits for the read models. A key that works is let through all the same.
  */
 export function authenticate(readModels: ReadModelStore, clock: () => Date, options: AuthenticationOptions = {}): Middleware<VigilState> {
-  const { catchUp = async () => {}, throttle = null, onFailure = () => {} } = options;
+  const { catchUp = async () => {}, throttle = null, onFailure = () => {}, onKeyUsed = () => {} } = options;
   return async (ctx, next) => {
     const presented = ctx.get('X-API-Key');
     if (presented === '') throw new HttpError(401, 'missing X-API-Key header');
@@ -41,6 +43,7 @@ export function authenticate(readModels: ReadModelStore, clock: () => Date, opti
     const wait = throttle?.isThrottled(ctx.ip) ? async () => {} : catchUp;
     try {
       ctx.state.caller = await callerOfKeyHash(readModels, hashApiKey(presented), clock, wait);
+      if (ctx.state.caller.apiKeyId !== null) onKeyUsed(ctx.state.caller.userId, ctx.state.caller.apiKeyId);
     } catch (error) {
       if (error instanceof HttpError && error.status === 401) throw fail(error.message);
       throw error;

@@ -72,6 +72,7 @@ function commonPatch(body: CreateBody | UpdateBody): Omit<MonitorPatch, 'uptime'
   if (body.notification_group_ids !== undefined) patch.notification_group_ids = [...new Set(body.notification_group_ids)];
   if (body.notification_channel_ids !== undefined) patch.notification_channel_ids = [...new Set(body.notification_channel_ids)];
   if (body.depends_on !== undefined) patch.depends_on = [...new Set(body.depends_on.map((id) => id.toLowerCase()))];
+  if (body.escalation_policy_id !== undefined) patch.escalation_policy_id = body.escalation_policy_id?.toLowerCase() ?? null;
   return patch;
 }
 

@@ -15,8 +15,9 @@ export interface CappedBody {
  * closing on unread data, would reset the connection before the client read the 413.
  */
 export async function readCappedBody(request: IncomingMessage, keepBytes: number, refuseBytes: number): Promise<CappedBody> {
-  const tooLarge = new HttpError(413, `ping body is larger than ${refuseBytes} bytes`);
-  if (Number(request.headers['content-length'] ?? 0) > refuseBytes) throw tooLarge;
+  // Made only when needed: an error captures its stack, which costs more than reading a small body.
+  const tooLarge = () => new HttpError(413, `ping body is larger than ${refuseBytes} bytes`);
+  if (Number(request.headers['content-length'] ?? 0) > refuseBytes) throw tooLarge();
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let bytes = 0;
@@ -26,7 +27,7 @@ export async function readCappedBody(request: IncomingMessage, keepBytes: number
       bytes += buffer.length;
       if (bytes > refuseBytes) {
         request.resume();
-        throw tooLarge;
+        throw tooLarge();
       }
       if (keptBytes < keepBytes) {
         const slice = buffer.subarray(0, keepBytes - keptBytes);

@@ -3,6 +3,7 @@ import type { Html } from './html.js';
 import type { ConsoleKit } from './routes.js';
 import type { ConsoleState } from './signed-in.js';
 import { secondFactorsSection } from './second-factors-section.js';
+import { accountKeysSection } from './account-keys-section.js';
 
 /**
  * A section of the account page (`/account`), below the name, password and sessions: what a
@@ -17,4 +18,4 @@ export interface AccountSection {
 }
 
 /** The sections beyond the core ones, in page order: second factors, API keys, … each feature adds its own. */
-export const ACCOUNT_SECTIONS: AccountSection[] = [secondFactorsSection];
+export const ACCOUNT_SECTIONS: AccountSection[] = [secondFactorsSection, accountKeysSection];

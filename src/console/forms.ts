@@ -14,7 +14,7 @@ const parseForm = koaBody({ urlencoded: true, formLimit: FORM_LIMIT, json: false
 /** Every state-changing form but sign-in's. */
 export const ActionForm = t.partial({ csrf_token: t.string });
 
-export const SignInForm = t.intersection([t.type({ api_key: t.string }), t.partial({ next: BoundedString(0, 200) })]);
+export const SignInForm = t.intersection([t.type({ api_key: t.string }), t.partial({ next: BoundedString(0, 200), csrf_token: t.string })]);
 
 /** Passwords up to 1024 characters are taken (passwords.ts); a longer value is cut, then fails to match. */
 export const PasswordSignInForm = t.intersection([
@@ -39,3 +39,9 @@ export async function readForm<A>(ctx: Context, codec: t.Decoder<unknown, A>): P
 export function sessionForm<A>(ctx: Context, codec: t.Decoder<unknown, A>): A {
   return decode(codec, ctx.request.body, 'form');
 }
+
+/** A form field that may come once or repeated (ticked checkboxes, rows), as a list of strings. */
+export const formList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
+
+/** A form field as text: what was typed, or '' for a missing or repeated one. */
+export const formText = (value: unknown): string => (typeof value === 'string' ? value : '');

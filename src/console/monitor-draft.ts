@@ -16,6 +16,7 @@ export const TEXT_FIELDS = [
   'tcp_host', 'tcp_port', 'tcp_timeout',
   'dns_hostname', 'dns_record_type', 'dns_expected', 'dns_match', 'dns_resolver', 'dns_timeout',
   'grace', 'missed_before_down', 'failures_before_down', 'min_duration', 'max_duration', 'surge', 'retention',
+  'escalation_policy',
 ] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
@@ -105,6 +106,7 @@ export function draftFromMonitor(m: MonitorDocument): MonitorDraft {
     });
   }
   draft.flags.alert_enabled = m.alert_enabled;
+  draft.text.escalation_policy = m.escalation_policy_id ?? '';
   draft.lists = { group: new Set(m.notification_group_ids), channel: new Set(m.notification_channel_ids), depends_on: new Set(m.depends_on ?? []) };
   return draft;
 }
@@ -126,6 +128,7 @@ export const LABELS: Record<TextField | FlagField | ListField, string> = {
   dns_hostname: 'Host name', dns_record_type: 'Record type', dns_expected: 'Expected values', dns_match: 'Match', dns_resolver: 'Resolver', dns_timeout: 'Timeout (seconds)',
   grace: 'Grace period', missed_before_down: 'Missed check-ins before DOWN', failures_before_down: 'Failures before DOWN',
   min_duration: 'Shortest normal run', max_duration: 'Longest normal run', surge: 'Alerts in a row before paging pauses', retention: 'Pings kept',
+  escalation_policy: 'Escalation policy',
   alert_enabled: 'Page when an incident opens', http_keyword_absent: 'Fail when the keyword is found', http_follow: 'Follow redirects', http_verify: 'Verify the TLS certificate',
   group: 'Notification groups', channel: 'Channels', depends_on: 'Depends on',
 };
@@ -137,6 +140,7 @@ function formFieldOf(apiField: string, type: MonitorType): TextField | FlagField
     grace_period_seconds: 'grace', schedule_tolerance: 'missed_before_down', failure_tolerance: 'failures_before_down',
     min_duration_seconds: 'min_duration', max_duration_seconds: 'max_duration', alert_enabled: 'alert_enabled', alert_surge_threshold: 'surge',
     retention_count: 'retention', notification_group_ids: 'group', notification_channel_ids: 'channel', depends_on: 'depends_on',
+    escalation_policy_id: 'escalation_policy',
     uptime_url: 'http_url', uptime_method: 'http_method', uptime_expected_status: 'http_status', uptime_keyword: 'http_keyword',
     uptime_keyword_absent: 'http_keyword_absent', uptime_headers: 'http_headers', uptime_request_body: 'http_body', uptime_timeout_ms: 'http_timeout',
     uptime_follow_redirects: 'http_follow', uptime_verify_ssl: 'http_verify', uptime_json_query: 'http_json_query', uptime_json_operator: 'http_json_operator',
@@ -154,7 +158,7 @@ export function scheduleField(type: MonitorType): TextField | null {
   return isUptimeType(type) ? 'check_every' : null;
 }
 
-const API_FIELD = /\b(schedule|name|slug|description|tags|timezone|type|grace_period_seconds|schedule_tolerance|failure_tolerance|min_duration_seconds|max_duration_seconds|alert_enabled|alert_surge_threshold|retention_count|notification_group_ids|notification_channel_ids|depends_on|uptime_[a-z_]+|tcp_[a-z_]+|dns_[a-z_]+)(\[\d+\])?(?![\w-])/g;
+const API_FIELD = /\b(schedule|name|slug|description|tags|timezone|type|grace_period_seconds|schedule_tolerance|failure_tolerance|min_duration_seconds|max_duration_seconds|alert_enabled|alert_surge_threshold|retention_count|notification_group_ids|notification_channel_ids|depends_on|escalation_policy_id|uptime_[a-z_]+|tcp_[a-z_]+|dns_[a-z_]+)(\[\d+\])?(?![\w-])/g;
 
 /**
  * The REST API's words for a refusal, in the form's: each field it names becomes the label of the
@@ -280,6 +284,7 @@ export function bodyOf(draft: MonitorDraft, type: MonitorType, basicSchedule: st
     notification_group_ids: [...draft.lists.group],
     notification_channel_ids: [...draft.lists.channel],
     depends_on: [...draft.lists.depends_on],
+    escalation_policy_id: x.escalation_policy === '' ? null : x.escalation_policy,
     ...typeFields(draft, type),
   };
 }

@@ -37,6 +37,7 @@ import { shownNextExpected } from '../api/representations/monitors.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { errorPage } from './pages/error.js';
 import { incidentPage } from './pages/incident.js';
+import type { EscalationDocument } from '../../projections/escalations.js';
 import { type RelatedMonitor, type UptimeDay, monitorPage } from './pages/monitor.js';
 import { type ProjectSummary, projectsPage } from './pages/projects.js';
 import { incidentNoteRoutes } from './routes/incident-notes.js';
@@ -51,6 +52,8 @@ import { memberRoutes } from './routes/members.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { channelRoutes } from './routes/channels.js';
 import { groupRoutes } from './routes/groups.js';
+import { onCallRoutes } from './routes/on-call.js';
+import { escalationPolicyRoutes } from './routes/escalation-policies.js';
 import { projectRoutes } from './routes/projects.js';
 import { timeTravelRoutes } from './routes/time-travel.js';
 import { accountRoutes } from './routes/account.js';
@@ -62,6 +65,7 @@ import { secondFactorGate } from './second-factor-gate.js';
 import { secondFactorRoutes } from './routes/second-factors.js';
 import { secondStepRoutes } from './routes/second-step.js';
 import { passkeySignInRoutes } from './routes/passkey-sign-in.js';
+import { accountKeyRoutes } from './routes/account-keys.js';
 import { type ConsoleState, render, signedInMiddleware, stillSignedIn } from './signed-in.js';
 import type { SecondFactorGate, SignInThrottles } from './sign-in-flow.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
@@ -121,6 +125,8 @@ export interface ConsoleKit {
   secondFactors: SecondFactorGate;
   /** The failed-sign-in throttles, per client address (shared with the REST API) and per account. */
   signInThrottles: SignInThrottles;
+  /** Told when an API key signs in (the key's "last used"); not of the requests its session makes after. */
+  onKeyUsed: (userId: string, apiKeyId: string) => void;
 }
 
 /** A group of console routes beyond the core pages (sign-in, dashboard, monitor, incident). */
@@ -128,14 +134,15 @@ export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [
-  signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, channelRoutes, groupRoutes, projectRoutes,
-  keyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes,
+  signInRoutes, ssoRoutes, secondStepRoutes, passkeySignInRoutes, setupRoutes, passwordResetRoutes, accountRoutes, secondFactorRoutes, incidentNoteRoutes, sharingRoutes, settingsRoutes, channelRoutes, groupRoutes, onCallRoutes, escalationPolicyRoutes, projectRoutes,
+  keyRoutes, accountKeyRoutes, memberRoutes, invitationRoutes, timeTravelRoutes, auditRoutes, maintenanceRoutes, monitorFormRoutes,
 ];
 
 /** The REST API's throttle on failed authentications, shared by the sign-in form, and its metric. */
 export interface SignInFailures {
   throttle?: AuthFailureThrottle | null;
   onFailure?: (outcome: 'refused' | 'throttled') => void;
+  onKeyUsed?: (userId: string, apiKeyId: string) => void;
 }
 
 /** Failed sign-ins an account may have per window before its sign-ins are refused until the window ends. */
@@ -162,7 +169,7 @@ export function isConsoleRouter(router: object): boolean {
  * commands, so a key can do exactly as much here as there.
  */
 export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void>, failures: SignInFailures = {}): Router<VigilState> {
-  const { throttle = null, onFailure = () => {} } = failures;
+  const { throttle = null, onFailure = () => {}, onKeyUsed = () => {} } = failures;
   const { readModels, commands } = deps;
   const sessions: SessionStore = deps.sessions ?? new MemorySessionStore();
   // One for the process's dashboards, so that each refresh reads only what the log gained since.
@@ -334,15 +341,17 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     if (ctx.query['as_of'] !== undefined) return next();
     ctx.set('Cache-Control', 'no-store');
     const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], READ);
-    const [timeline, monitor, project, canAct, channels] = await Promise.all([
+    const [timeline, monitor, project, canAct, channels, escalation] = await Promise.all([
       incidentTimeline(readModels, commands.events, incident.id, incident.project_id),
       getMonitor(readModels, incident.monitor_id),
       getProject(readModels, incident.project_id),
       may(ctx.state.caller, ACT_ON_INCIDENT, incident.project_id),
       channelNames(readModels, incident.project_id),
+      readModels.get<EscalationDocument>('escalations', incident.id),
     ]);
     render(ctx, incidentPage({
       viewer: ctx.state.viewer, notice: doneNotice(ctx), incident, projectName: project?.name ?? 'Project', entries: timeline.entries, channels, canAct, monitorExists: monitor !== null, now: clock(),
+      escalation: escalation?.doc ?? null,
     }));
   });
 
@@ -358,7 +367,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
   }
 
   const signInThrottles: SignInThrottles = { address: throttle, account: new AuthFailureThrottle(ACCOUNT_SIGN_IN_FAILURES, clock), onFailure };
-  const kit: ConsoleKit = { router, deps, clock, signedIn, may, catchUp, sessions, secondFactors: secondFactorGate(deps), signInThrottles };
+  const kit: ConsoleKit = { router, deps, clock, signedIn, may, catchUp, sessions, secondFactors: secondFactorGate(deps), signInThrottles, onKeyUsed };
   for (const register of FEATURE_ROUTES) register(kit);
 
   return router;

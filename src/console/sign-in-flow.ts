@@ -76,10 +76,10 @@ export interface SignInThrottles {
 /** Only the console's own pages may be where sign-in leads: never another site, never a protocol-relative URL. */
 export function consolePath(next: string | null | undefined): string | null {
   if (next === undefined || next === null) return null;
-  // A path of the console's own shape (`/projects/<id>`, `/projects/<id>/settings`, …): a letter
+  // A path of the console's own shape (`/projects/<id>`, …, `/projects/<id>/settings/on-call/<id>/edit`): a letter
   // after the one slash, so never `//host` or a scheme.
   // A past view keeps its instant (`?as_of=`, ISO characters only).
-  return next === '/' || /^\/[a-z][a-z-]{0,31}(\/[A-Za-z0-9_-]{1,64}){0,3}(\?as_of=[0-9A-Za-z:.%+-]{1,40})?$/.test(next) ? next : null;
+  return next === '/' || /^\/[a-z][a-z-]{0,31}(\/[A-Za-z0-9_-]{1,64}){0,5}(\?as_of=[0-9A-Za-z:.%+-]{1,40})?$/.test(next) ? next : null;
 }
 
 const userAgentOf = (ctx: Context): string | null => ctx.get('User-Agent') || null;

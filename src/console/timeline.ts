@@ -2,9 +2,11 @@ import type { ChannelDocument } from '../../projections/notification-channels.js
 import type { IncidentKind } from '../domain/monitors/incidents.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { TimelineEntry } from '../queries/timeline.js';
+import { wallClock } from '../domain/notifications/quiet-hours.js';
 import { duration, plural, utc, utcSeconds } from './format.js';
 import { type Html, html } from './html.js';
 import { NOTE_ENTRY, noteEntry } from './pages/incident-notes.js';
+import { escalationPageVerb, escalationWords, handedOverPages } from './escalation-words.js';
 
 /** What an incident of each kind says of its monitor, in words: "Nightly backup: failed". */
 export const INCIDENT_WORDS: Record<IncidentKind, string> = {
@@ -33,7 +35,7 @@ export interface TimelineRow {
   entry: TimelineEntry;
 }
 
-const PAGING = new Set(['PageScheduled', 'PageFannedOut', 'PageDelivered', 'PageDeliveryFailed']);
+const PAGING = new Set(['PageScheduled', 'PageFannedOut', 'PageDelivered', 'PageDeliveryFailed', 'DeliveryHeld']);
 
 const PAGE_VERBS: Record<string, string> = {
   opened: 'Paged',
@@ -59,9 +61,13 @@ const text = (value: unknown) => (value === null || value === undefined ? '' : S
 function channelOutcome(name: string, events: readonly TimelineEntry[], decidedAt: string): { words: string; failed: boolean } {
   const last = events.at(-1);
   if (!last) return { words: `${name}: sending`, failed: false };
-  const attempts = Number(last.data['attempt']) || events.length;
+  if (last.type === 'DeliveryHeld') return { words: `${name} — ${heldWords(last)}`, failed: false };
+  const held = events.find((e) => e.type === 'DeliveryHeld');
+  const attempts = Number(last.data['attempt']) || events.filter((e) => e.type !== 'DeliveryHeld').length;
   const tries = attempts > 1 ? ` (attempt ${attempts})` : '';
-  if (last.type === 'PageDelivered') return { words: `${name} — delivered in ${duration(Math.max(0, Date.parse(last.at) - Date.parse(decidedAt)))}${tries}`, failed: false };
+  const delay = duration(Math.max(0, Date.parse(last.at) - Date.parse(decidedAt)));
+  if (last.type === 'PageDelivered' && held) return { words: `${name} — ${heldWords(held)}, then delivered ${delay} after the page${tries}`, failed: false };
+  if (last.type === 'PageDelivered') return { words: `${name} — delivered in ${delay}${tries}`, failed: false };
   const next = last.data['next_attempt_at'];
   return {
     words: `${name} — failed${tries}: ${text(last.data['error'])}; ${typeof next === 'string' ? `retrying at ${utc(next)}` : `gave up after ${plural(attempts, 'attempt')}`}`,
@@ -69,17 +75,25 @@ function channelOutcome(name: string, events: readonly TimelineEntry[], decidedA
   };
 }
 
+/** "Held for quiet hours until 07:00 (Europe/Berlin)": the hour they end, on the quiet hours' own clock. */
+function heldWords(held: TimelineEntry): string {
+  const zone = text(held.data['time_zone']);
+  return `held for quiet hours until ${wallClock(text(held.data['until']), zone)} (${zone})`;
+}
+
 /** A page's events told as one row: who was paged and what became of each delivery. */
-function pageRow(events: readonly TimelineEntry[], channelNames: ReadonlyMap<string, string>): TimelineRow {
+function pageRow(events: readonly TimelineEntry[], channelNames: ReadonlyMap<string, string>, handedOver: ReadonlySet<string>): TimelineRow {
   const scheduled = events.find((e) => e.type === 'PageScheduled');
   const fannedOut = events.find((e) => e.type === 'PageFannedOut');
   const first = scheduled ?? events[0]!;
   const reason = text((scheduled ?? fannedOut)?.data['reason']);
-  const verb = PAGE_VERBS[reason] ?? 'Paged';
+  const pageId = text(first.data['page_id']);
+  const verb = escalationPageVerb(pageId) ?? PAGE_VERBS[reason] ?? 'Paged';
   const nameOf = (id: string) => channelNames.get(id) ?? 'a deleted channel';
   let words: string;
   let failed = false;
-  if (!fannedOut) words = `${verb} nobody yet: the page is waiting to be sent`;
+  if (handedOver.has(pageId)) words = 'Paged nobody directly: the escalation policy pages its steps instead';
+  else if (!fannedOut) words = `${verb} nobody yet: the page is waiting to be sent`;
   else {
     const channelIds = Array.isArray(fannedOut.data['channel_ids']) ? fannedOut.data['channel_ids'].map(text) : [];
     if (channelIds.length === 0) words = `${verb} nobody: no channel is routed to this monitor`;
@@ -92,8 +106,8 @@ function pageRow(events: readonly TimelineEntry[], channelNames: ReadonlyMap<str
   return { at: first.at, type: 'Page', words, failed, internal: [...events], entry: first };
 }
 
-function plainRow(entry: TimelineEntry): TimelineRow {
-  let words = entry.summary;
+function plainRow(entry: TimelineEntry, entries: readonly TimelineEntry[]): TimelineRow {
+  let words = escalationWords(entry, entries) ?? entry.summary;
   if (entry.type === 'IncidentOpened') words = `Opened: ${text(entry.data['cause'])}`;
   if (entry.type === 'IncidentResolved' && entry.data['by_kind'] !== 'user') {
     const reason = text(entry.data['reason']);
@@ -115,15 +129,16 @@ export function timelineRows(entries: readonly TimelineEntry[], channelNames: Re
   }
   const rows: TimelineRow[] = [];
   const shown = new Set<string>();
+  const handedOver = handedOverPages(entries);
   for (const entry of entries) {
     if (!PAGING.has(entry.type)) {
-      rows.push(plainRow(entry));
+      rows.push(plainRow(entry, entries));
       continue;
     }
     const id = text(entry.data['page_id']);
     if (shown.has(id)) continue;
     shown.add(id);
-    rows.push(pageRow(pages.get(id)!, channelNames));
+    rows.push(pageRow(pages.get(id)!, channelNames, handedOver));
   }
   return rows;
 }
@@ -132,7 +147,7 @@ const EVIDENCE = new Set(['PingReceived', 'CheckCompleted', 'CheckInMissed', 'Ru
 
 function kindOf(row: TimelineRow): string {
   if (EVIDENCE.has(row.type)) return 'kind-evidence';
-  if (row.type === 'Page') return 'kind-page';
+  if (row.type === 'Page' || row.type === 'EscalationStepReached') return 'kind-page';
   if (row.type === 'IncidentAcknowledged' || (row.type === 'IncidentResolved' && row.entry.data['by_kind'] === 'user')) return 'kind-human';
   return 'kind-other';
 }

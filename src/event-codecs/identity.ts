@@ -19,6 +19,7 @@ export const identityEventCodecs = {
     created_by_api_key_id: NullableString,
   }),
   ApiKeyRevoked: t.type({ user_id: t.string, api_key_id: t.string, revoked_at: t.string, revoked_by_api_key_id: NullableString }),
+  ApiKeyUsed: t.type({ user_id: t.string, api_key_id: t.string, at: t.string }),
   UserRenamed: t.type({ user_id: t.string, first_name: t.string, last_name: t.string, renamed_at: t.string }),
   PasswordSet: t.type({ user_id: t.string, password_hash: t.string, reason: t.string, reset_token_hash: NullableString, set_at: t.string }),
   PasswordResetRequested: t.type({ user_id: t.string, token_hash: t.string, via: t.string, requested_at: t.string, expires_at: t.string }),

@@ -80,7 +80,7 @@ export const MonitorConfig = t.intersection([t.type({
 }),
 // Absent from events recorded before TCP and DNS checks, and dependencies, existed (optional
 // fields: the drift check cannot see them, so they are listed here by hand).
-t.partial({ tcp: nullable(TcpCheckConfig), dns: nullable(DnsCheckConfig), depends_on: t.array(t.string) })]);
+t.partial({ tcp: nullable(TcpCheckConfig), dns: nullable(DnsCheckConfig), depends_on: t.array(t.string), escalation_policy_id: NullableString })]);
 
 const Ping = {
   ping_id: t.string,

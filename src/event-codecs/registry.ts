@@ -8,10 +8,12 @@ import { listeningEventCodecs } from './listening.js';
 import { maintenanceEventCodecs } from './maintenance.js';
 import { monitorEventCodecs } from './monitors.js';
 import { notificationEventCodecs } from './notifications.js';
+import { onCallEventCodecs } from './on-call.js';
 import { projectEventCodecs } from './projects.js';
 import { secondFactorEventCodecs } from './second-factors.js';
 import { ssoEventCodecs } from './sso.js';
 import { peerEventCodecs } from './peers.js';
+import { escalationEventCodecs } from './escalation.js';
 import { statusPageEventCodecs } from './status-pages.js';
 
 /**
@@ -33,6 +35,8 @@ export const EVENT_CODECS = {
   ...listeningEventCodecs,
   ...ssoEventCodecs,
   ...peerEventCodecs,
+  ...onCallEventCodecs,
+  ...escalationEventCodecs,
 } satisfies Record<VigilEventType, t.Mixed>;
 
 export type EventData<K extends VigilEventType> = Extract<VigilEvent, { type: K }>['data'];
@@ -62,6 +66,8 @@ export const EVENT_VERSIONS: Partial<Record<VigilEventType, number>> = {
   LogIntegrityChecked: 2,
   IncidentAcknowledged: 2,
   IncidentNoteAdded: 2,
+  ChannelCreated: 2,
+  ChannelUpdated: 2,
 };
 
 const VERSIONS: ReadonlyMap<string, number> = new Map(Object.entries(EVENT_VERSIONS));

@@ -56,6 +56,12 @@ const summaryKeptForGood: Upcaster = (data) => ('summaries_kept' in data ? data 
  */
 const keyAlwaysNamed: Upcaster = (data) => data;
 
+/**
+ * Version 1 of ChannelCreated and ChannelUpdated was recorded before channels had quiet hours
+ * and before a channel could be a person's own: such a channel has neither.
+ */
+const channelOfTheProject: Upcaster = (data) => ({ quiet_hours: null, owner_user_id: null, ...data });
+
 /** Keyed by event type, then by the version they read (they write the one after). */
 export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>> = {
   MonitorCreated: { 1: sealedFlagSaid },
@@ -68,4 +74,6 @@ export const UPCASTERS: Partial<Record<VigilEventType, Record<number, Upcaster>>
   LogIntegrityChecked: { 1: projectNotSaid },
   IncidentAcknowledged: { 1: keyAlwaysNamed },
   IncidentNoteAdded: { 1: keyAlwaysNamed },
+  ChannelCreated: { 1: channelOfTheProject },
+  ChannelUpdated: { 1: channelOfTheProject },
 };

@@ -11,6 +11,7 @@ import { Timer } from '../timer/timer.js';
 import { ListeningLoop, keepListeningStreamsBounded } from '../app/listening.js';
 import { Checker } from '../checker/checker.js';
 import { Notifier } from '../notifier/notifier.js';
+import { Escalator } from '../app/escalator.js';
 import { SecretBox } from '../app/secret-box.js';
 import { SetupLink, anyUserExists } from '../app/setup-link.js';
 import { join } from 'node:path';
@@ -48,6 +49,8 @@ export interface RunningVigil {
   timer: Timer | null;
   checker: Checker | null;
   notifier: Notifier | null;
+  /** Runs beside the notifier: the escalation policies' steps (src/app/escalator.ts). */
+  escalator: Escalator | null;
   /** Keeps the embedded log compacted, in the process with the api role (driven by hand with manualTimer). */
   compactor: LogCompactor | null;
   /** The heartbeat out to VIGIL_SELF_PING_URL, run by the api role. */
@@ -183,6 +186,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   }
 
   let notifier: Notifier | null = null;
+  let escalator: Escalator | null = null;
   if (options.roles.includes('notifier') && secrets) {
     const claims = new LeasedClaims(stores.leases, 'notifier/delivery/', holder, config.coordination.leaseTtlMs, clock);
     const progress: ReadModelProgress = lead ?? checkpoints;
@@ -192,6 +196,8 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       settled: (position) => progress.waitForPosition(position, config.readYourWritesTimeoutMs),
     });
     if (!options.manualTimer) notifier.start();
+    escalator = new Escalator(commands, stores.readModels, { pollMs: config.notify.pollMs, onError: (error) => logger.error({ err: error }, 'escalator failed; retrying') });
+    if (!options.manualTimer) escalator.start();
   }
 
   let server: Server | null = null;
@@ -287,6 +293,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
     timer,
     checker,
     notifier,
+    escalator,
     compactor,
     selfPing,
     listening,
@@ -307,6 +314,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       }
       await health?.close();
       await listening?.stop();
+      await escalator?.stop();
       await notifier?.stop();
       await checker?.stop();
       await timer?.stop();

@@ -5,7 +5,8 @@ import type { CommandContext } from '../app/context.js';
 import type { SecretBox } from '../app/secret-box.js';
 import { UNCONTESTED, type WorkClaims } from '../coordination/work-claims.js';
 import { ALL_THE_WORK, type WorkShare } from '../coordination/work-share.js';
-import { pageDecider, pageStream } from '../domain/notifications/page.js';
+import { type PageState, pageDecider, pageStream } from '../domain/notifications/page.js';
+import { quietUntil } from '../domain/notifications/quiet-hours.js';
 import type { VigilMetrics } from '../metrics/vigil-metrics.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { pageMessage } from '../notifications/message.js';
@@ -19,6 +20,8 @@ import { type DeliveryDocument, type PendingPageDocument, deliveryId } from '../
 import { type DeletionDependencies, type PageFannedOut, finishMonitorDeletions } from '../app/monitor-deletion.js';
 import { routedChannels } from '../app/page-routing.js';
 import { slotOf } from '../coordination/partitions.js';
+import { escalationPolicyOf } from '../app/escalator.js';
+import type { EscalationDocument } from '../../projections/escalations.js';
 
 export interface NotifierConfig {
   timeoutMs: number;
@@ -95,7 +98,7 @@ export class Notifier {
       if (this.inFlight.has(page.id)) continue;
       this.inFlight.add(page.id);
       try {
-        const channelIds = await this.routedChannels(page.monitor_id, page.project_id);
+        const channelIds = await this.pageChannels(page);
         // Its monitor is gone from the read model (or not in it yet): a deleted monitor's pages are
         // its deletion's to fan out, to the channels its own stream routes to (src/app/monitor-deletion.ts).
         if (channelIds === null) continue;
@@ -126,22 +129,41 @@ export class Notifier {
     return this.commands.clock().toISOString();
   }
 
-  /** The channels the monitor routes to now (see routedChannels); null when the read model has no such monitor. */
-  async routedChannels(monitorId: string, projectId: string): Promise<string[] | null> {
-    const monitor = (await this.readModels.get<MonitorDocument>('monitors', monitorId))?.doc;
-    return monitor ? routedChannels(this.readModels, projectId, monitor) : null;
+  /**
+   * Where a page goes. An escalated incident's acknowledgement and resolution go to the channels
+   * its escalation paged, and only to them; a monitor with an escalation policy leaves its opening
+   * page to the escalator (src/app/escalator.ts), which hands it over to the policy's steps
+   * (null: not this notifier's to fan out). Every other page goes where the monitor routes.
+   */
+  private async pageChannels(page: PendingPageDocument): Promise<string[] | null> {
+    if (page.reason === 'acknowledged' || page.reason === 'resolved') {
+      const escalation = (await this.readModels.get<EscalationDocument>('escalations', page.incident_id))?.doc;
+      if (escalation) return escalation.paged_channel_ids;
+    }
+    const monitor = (await this.readModels.get<MonitorDocument>('monitors', page.monitor_id))?.doc;
+    if (!monitor) return null;
+    if (page.reason === 'opened' && (await escalationPolicyOf(this.readModels, monitor))) return null;
+    return routedChannels(this.readModels, page.project_id, monitor);
   }
 
   private async attempt(delivery: DeliveryDocument): Promise<void> {
     const key = `${delivery.id}#${delivery.attempts}`;
     let claimed = false;
+    let heldNow = false;
     try {
       // Another notifier making this delivery right now keeps it; it is looked at again next tick.
       claimed = await this.claims.claim(delivery.id, this.config.timeoutMs);
       if (!claimed) return;
       this.inFlight.add(key);
-      if (!(await this.stillDue(delivery))) return;
-      const outcome = await this.send(delivery);
+      const page = await this.stillDue(delivery);
+      if (!page) return;
+      const channel = (await this.readModels.get<ChannelDocument>('notification_channels', delivery.channel_id))?.doc ?? null;
+      if (await this.held(delivery, page, channel)) {
+        // Due again only when the quiet hours end: nothing to keep from a second attempt meanwhile.
+        heldNow = true;
+        return;
+      }
+      const outcome = await this.send(delivery, channel);
       await handleCommand(
         this.commands,
         pageStream(delivery.page_id),
@@ -154,7 +176,8 @@ export class Notifier {
     } finally {
       if (claimed) {
         await this.claims.release(delivery.id).catch((error: unknown) => this.onError(error));
-        setTimeout(() => this.inFlight.delete(key), 5_000).unref();
+        if (heldNow) this.inFlight.delete(key);
+        else setTimeout(() => this.inFlight.delete(key), 5_000).unref();
       }
     }
   }
@@ -163,14 +186,33 @@ export class Notifier {
    * The page stream, not the read model, says whether this attempt is still to be made: the
    * delivery document may trail an outcome another notifier (or this one) has just recorded.
    */
-  private async stillDue(delivery: DeliveryDocument): Promise<boolean> {
+  private async stillDue(delivery: DeliveryDocument): Promise<PageState | null> {
     const { state } = await loadState(this.commands.events, pageStream(delivery.page_id), pageDecider);
     const recorded = state.deliveries.get(delivery.channel_id);
-    return recorded !== undefined && !recorded.delivered && recorded.attempts === delivery.attempts;
+    return recorded !== undefined && !recorded.delivered && recorded.attempts === delivery.attempts ? state : null;
   }
 
-  private async send(delivery: DeliveryDocument): Promise<{ delivered: true } | { delivered: false; error: string; next_attempt_at: string | null }> {
-    const channel = (await this.readModels.get<ChannelDocument>('notification_channels', delivery.channel_id))?.doc;
+  /**
+   * A delivery to a channel in its quiet hours is not made (unless the page is urgent): the page
+   * records it held, and it is due again when the quiet hours end, when they are asked again (the
+   * channel's hours may have changed meanwhile).
+   */
+  private async held(delivery: DeliveryDocument, page: PageState, channel: ChannelDocument | null): Promise<boolean> {
+    if (page.urgent) return false;
+    const quiet = channel?.quiet_hours ?? null;
+    const until = quiet ? quietUntil(quiet, this.now()) : null;
+    if (!quiet || !until) return false;
+    await handleCommand(
+      this.commands,
+      pageStream(delivery.page_id),
+      pageDecider,
+      { type: 'HoldDelivery', page_id: delivery.page_id, channel_id: delivery.channel_id, until, time_zone: quiet.time_zone, now: this.now() },
+      NOTIFIER_ACTOR,
+    );
+    return true;
+  }
+
+  private async send(delivery: DeliveryDocument, channel: ChannelDocument | null): Promise<{ delivered: true } | { delivered: false; error: string; next_attempt_at: string | null }> {
     if (!channel) return { delivered: false, error: 'the channel no longer exists', next_attempt_at: null };
     if (!channel.enabled) return { delivered: false, error: 'the channel is disabled', next_attempt_at: null };
     const incident = (await this.readModels.get<IncidentDocument>('incidents', delivery.incident_id))?.doc ?? null;

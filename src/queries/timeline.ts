@@ -1,3 +1,4 @@
+import { wallClock } from '../domain/notifications/quiet-hours.js';
 import type { EventStore } from '../eventstore/event-store.js';
 import type { Filter, ReadModelStore } from '../readstore/read-model-store.js';
 import { historyEntryOfPing, recordedPings } from './pings.js';
@@ -97,6 +98,8 @@ function summarize(e: AuditEventDocument, channels: Map<string, string>): string
       return `Delivered to ${channel()} (attempt ${text(d['attempt'])})`;
     case 'PageDeliveryFailed':
       return `Delivery to ${channel()} failed (attempt ${text(d['attempt'])}): ${text(d['error'])}; ${d['next_attempt_at'] ? `retrying at ${text(d['next_attempt_at'])}` : 'gave up'}`;
+    case 'DeliveryHeld':
+      return `Held for quiet hours on ${channel()} until ${wallClock(text(d['until']), text(d['time_zone']))} (${text(d['time_zone'])}, ${text(d['until'])})`;
     case 'IncidentAcknowledged':
       return `Acknowledged by ${text(d['email'])}`;
     case 'IncidentResolved':
@@ -107,6 +110,14 @@ function summarize(e: AuditEventDocument, channels: Map<string, string>): string
       return `Recovered inside the maintenance window (${text(d['reason'])}): no incident opened`;
     case 'RepageHeld':
       return `Repage held by maintenance window "${text(d['window_name'])}" until ${text(d['until'])}`;
+    case 'EscalationStarted':
+      return `Escalation started by policy "${text(d['policy_name'])}"`;
+    case 'EscalationStepReached':
+      return `Escalated to step ${Number(d['step']) + 1} of round ${Number(d['round']) + 1}: paged ${Array.isArray(d['channel_ids']) ? d['channel_ids'].length : 0} channel(s)`;
+    case 'EscalationStepHeld':
+      return `Escalation step ${Number(d['step']) + 1} held by maintenance window "${text(d['window_name'])}" until ${text(d['until'])}`;
+    case 'EscalationStopped':
+      return `Escalation stopped (${text(d['reason'])})`;
     case 'IncidentNoteAdded':
       return `${d['kind'] === 'postmortem' ? 'Postmortem' : 'Note'} (${text(d['visibility'])}) by ${text(d['email'])}: ${text(d['text'])}`;
     default:

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { EMAIL_LOOKUP_LIMIT } from '../../src/api/member-lookups.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
-/** Adding members, until invitations ask them first: what is checked without them. */
+/** Adding members by id (without asking them), and by email (an invitation: never a lookup). */
 describe('Project members added without being asked', function () {
   this.timeout(60_000);
   let vigil: TestVigil;
@@ -38,23 +37,26 @@ describe('Project members added without being asked', function () {
     expect(ownerLeaving.body.error).to.match(/owner cannot be removed/);
   });
 
-  it(`looks up at most ${EMAIL_LOOKUP_LIMIT.requests} emails an hour for each user, found or not, so that addresses cannot be tried in bulk`, async () => {
+  it('invites an email instead of looking it up: the same answer for an address with an account as for one without, and no one joins', async () => {
     await vigil.user('exists@example.com');
-    const outcomes: number[] = [];
-    for (let i = 0; i < EMAIL_LOOKUP_LIMIT.requests; i += 1) {
-      const email = i === 0 ? 'exists@example.com' : `guess-${i}@example.com`;
-      outcomes.push((await vigil.request('POST', `/v1/projects/${projectId}/members`, { key: ownerKey, body: { email, role: 'READONLY' } })).status);
+    const answers = [];
+    for (const email of ['exists@example.com', 'nobody@example.com']) {
+      const answer = await vigil.request('POST', `/v1/projects/${projectId}/members`, { key: ownerKey, body: { email, role: 'READONLY' } });
+      expect(answer.status, answer.text).to.equal(201);
+      expect(answer.body.member).to.equal(undefined);
+      expect(answer.body.invitation).to.include({ email, role: 'READONLY', project_id: projectId, status: 'open' });
+      expect(answer.body.url).to.match(/\/invitations\/[A-Za-z0-9_-]+$/);
+      answers.push(Object.keys(answer.body).sort().join() + '|' + Object.keys(answer.body.invitation).sort().join() + '|' + answer.headers.get('content-length'));
     }
-    expect(outcomes[0]).to.equal(201);
-    expect(new Set(outcomes.slice(1))).to.deep.equal(new Set([400]));
-    for (const email of ['exists@example.com', 'another-guess@example.com']) {
-      const refused = await vigil.request('POST', `/v1/projects/${projectId}/members`, { key: ownerKey, body: { email, role: 'READONLY' } });
-      expect(refused.status).to.equal(429);
-      expect(Number(refused.headers.get('retry-after'))).to.be.greaterThan(0);
-      expect(refused.body.error).to.match(/by email 20 times an hour/);
-    }
-    // Named by id (which its user gives out), a member is still added.
+    expect(answers[0]!.replace(/\|\d+$/, '')).to.equal(answers[1]!.replace(/\|\d+$/, ''));
+    const members = (await vigil.request('GET', `/v1/projects/${projectId}`, { key: ownerKey })).body.project.members;
+    expect(members).to.have.length(1);
+    const invitations = (await vigil.request('GET', `/v1/projects/${projectId}/invitations`, { key: ownerKey })).body.invitations.map((i: { email: string }) => i.email);
+    expect(invitations).to.have.members(['exists@example.com', 'nobody@example.com']);
+    // Named by id (which its user gives out), a member is still added at once.
     const byId = await vigil.user('by-id@example.com');
-    expect((await vigil.request('POST', `/v1/projects/${projectId}/members`, { key: ownerKey, body: { user_id: byId, role: 'READONLY' } })).status).to.equal(201);
+    const added = await vigil.request('POST', `/v1/projects/${projectId}/members`, { key: ownerKey, body: { user_id: byId, role: 'READONLY' } });
+    expect(added.status).to.equal(201);
+    expect(added.body.member).to.include({ user_id: byId, role: 'READONLY' });
   });
 });

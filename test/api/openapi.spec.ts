@@ -175,6 +175,18 @@ describe('OpenAPI document', () => {
         await call('GET', `/v1/notification-groups/${group.id}`, { key });
         await call('GET', `/v1/notification-groups/${group.id}/channels`, { key });
         await call('PATCH', `/v1/notification-groups/${group.id}`, { key, body: { description: 'night shift' } });
+        const schedule = (await call('POST', '/v1/on-call-schedules', {
+          key, body: { project_id: project.id, name: 'Primary', time_zone: 'Europe/Berlin', handoff_time: '09:00', rotation: 'weekly', starts_on: '2026-11-02', participants: [] },
+        })).body.on_call_schedule;
+        await call('GET', `/v1/on-call-schedules?project_id=${project.id}`, { key });
+        await call('GET', `/v1/on-call-schedules/${schedule.id}`, { key });
+        await call('PATCH', `/v1/on-call-schedules/${schedule.id}`, { key, body: { rotation: 3 } });
+        await call('DELETE', `/v1/on-call-schedules/${schedule.id}`, { key });
+        const policy = (await call('POST', '/v1/escalation-policies', { key, body: { project_id: project.id, name: 'Escalate', steps: [{ delay_seconds: 0, notification_group_ids: [group.id] }] } })).body.escalation_policy;
+        await call('GET', `/v1/escalation-policies?project_id=${project.id}`, { key });
+        await call('GET', `/v1/escalation-policies/${policy.id}`, { key });
+        await call('PATCH', `/v1/escalation-policies/${policy.id}`, { key, body: { repeat: 1 } });
+        await call('DELETE', `/v1/escalation-policies/${policy.id}`, { key });
 
         const job = (await call('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'Nightly', type: 'JOB_CRON', schedule: '0 3 * * *', notification_group_ids: [group.id] } })).body.monitor;
         const site = (await call('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'Site', type: 'UPTIME_HTTP', schedule: '1m', uptime_url: target.url } })).body.monitor;

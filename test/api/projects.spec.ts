@@ -74,15 +74,18 @@ describe('Projects API', () => {
   });
 
   describe('members', () => {
-    it('adds a member by email or by user id, changes the role, and removes them', async () => {
+    it('adds a member by user id (by email it invites them), changes the role, and removes them', async () => {
       const id = await newProject();
       const aliceId = await vigil.user(`alice-${id}@example.com`);
       const bobId = await vigil.user(`bob-${id}@example.com`);
       await vigil.settle();
       const byEmail = await vigil.request('POST', `/v1/projects/${id}/members`, { key: ownerKey, body: { email: `Alice-${id}@example.com`, role: 'MEMBER' } });
       expect(byEmail.status).to.equal(201);
-      expect(byEmail.body.member).to.include({ user_id: aliceId, role: 'MEMBER', project_id: id });
-      expect(byEmail.body.member.user.email).to.equal(`alice-${id}@example.com`);
+      expect(byEmail.body.invitation).to.include({ email: `alice-${id}@example.com`, role: 'MEMBER', project_id: id });
+      expect((await vigil.request('GET', `/v1/projects/${id}`, { key: ownerKey })).body.project._count.members).to.equal(1);
+      const byAliceId = await vigil.request('POST', `/v1/projects/${id}/members`, { key: ownerKey, body: { user_id: aliceId, role: 'MEMBER' } });
+      expect(byAliceId.body.member).to.include({ user_id: aliceId, role: 'MEMBER', project_id: id });
+      expect(byAliceId.body.member.user.email).to.equal(`alice-${id}@example.com`);
       const byId = await vigil.request('POST', `/v1/projects/${id}/members`, { key: ownerKey, body: { user_id: bobId, role: 'READONLY' } });
       expect(byId.status).to.equal(201);
       expect((await vigil.request('GET', `/v1/projects/${id}`, { key: ownerKey })).body.project._count.members).to.equal(3);
@@ -96,16 +99,16 @@ describe('Projects API', () => {
       expect(members.map((m: { user_id: string }) => m.user_id)).to.have.members([ownerId, bobId]);
     });
 
-    it('refuses the OWNER role, an unknown user, a duplicate member, and removing the owner', async () => {
+    it('refuses the OWNER role, an unknown user id, a duplicate member, and removing the owner', async () => {
       const id = await newProject();
       const carolId = await vigil.user(`carol-${id}@example.com`);
       await vigil.settle();
       const owner = await vigil.request('POST', `/v1/projects/${id}/members`, { key: ownerKey, body: { user_id: carolId, role: 'OWNER' } });
       expect(owner).to.include({ status: 400 });
       expect(owner.body.error).to.equal('role must be one of MANAGER, MEMBER, READONLY');
-      const unknown = await vigil.request('POST', `/v1/projects/${id}/members`, { key: ownerKey, body: { email: 'nobody@example.com', role: 'MEMBER' } });
+      const unknown = await vigil.request('POST', `/v1/projects/${id}/members`, { key: ownerKey, body: { user_id: '00000000-0000-4000-8000-000000000000', role: 'MEMBER' } });
       expect(unknown.status).to.equal(400);
-      expect(unknown.body.error).to.match(/no user has the email/);
+      expect(unknown.body.error).to.match(/no user has the id/);
       const both = await vigil.request('POST', `/v1/projects/${id}/members`, { key: ownerKey, body: { role: 'MEMBER' } });
       expect(both.body.error).to.equal('give exactly one of user_id or email');
       await vigil.request('POST', `/v1/projects/${id}/members`, { key: ownerKey, body: { user_id: carolId, role: 'MEMBER' } });

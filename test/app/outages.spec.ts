@@ -4,6 +4,7 @@ import { pingStream } from '../../src/domain/monitors/monitor.js';
 import type { RecordedEvent } from '../../src/eventstore/event-store.js';
 import { type Target, reply, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
+import { postKeySignIn } from '../support/people.js';
 
 const SECOND = 1000;
 const START = Date.parse('2026-11-21T12:00:00.000Z');
@@ -163,7 +164,7 @@ describe('Vigil\'s own outages', function () {
     const monitor = (await vigil.request('GET', `/v1/monitors/${job}`, { key })).body.monitor;
     expect(monitor).to.include({ status: 'UP', consecutive_misses: 0 });
 
-    const signIn = await fetch(`${vigil.url}/sign-in`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ api_key: key }) });
+    const signIn = await postKeySignIn(vigil.url, { api_key: key });
     const cookie = `vigil_session=${/vigil_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1]}`;
     const page = await (await fetch(`${vigil.url}/monitors/${job}`, { headers: { Cookie: cookie } })).text();
     expect(page).to.contain('<h2 id="unheard">Not heard</h2>');

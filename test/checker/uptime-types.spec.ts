@@ -3,6 +3,7 @@ import { type AddressInfo, type Server, type Socket, createServer } from 'node:n
 import { type DnsServer, startDnsServer } from '../support/dns-server.js';
 import { type Target, reply, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
+import { postKeySignIn } from '../support/people.js';
 
 /** A TCP listener on 127.0.0.1 that counts the connections it accepts and closes each at once. */
 async function startListener(): Promise<{ port: number; accepted: () => number; close: () => Promise<void> }> {
@@ -285,9 +286,7 @@ describe('Checker (UPTIME_TCP, UPTIME_DNS and JSON queries)', function () {
     beforeEach(() => startVigil());
 
     async function page(path: string): Promise<string> {
-      const signIn = await fetch(`${vigil.url}/sign-in`, {
-        method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ api_key: key }),
-      });
+      const signIn = await postKeySignIn(vigil.url, { api_key: key });
       const cookie = `vigil_session=${/vigil_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')?.[1] ?? ''}`;
       const response = await fetch(`${vigil.url}${path}`, { headers: { Cookie: cookie } });
       expect(response.status).to.equal(200);

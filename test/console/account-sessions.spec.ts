@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+import { preSession } from '../support/people.js';
 
 /** The account page's sessions and the sign-in record, over plain HTTP as a browser holds its cookie. */
 describe('Web console account sessions', function () {
@@ -10,11 +11,13 @@ describe('Web console account sessions', function () {
     await vigil?.stop();
   });
 
+  // The sign-in page's pre-session, as a browser that opened it holds it.
+  const pre = preSession();
   const form = (fields: Record<string, string>, cookie = '', userAgent = 'Spec browser') => ({
     method: 'POST',
     redirect: 'manual' as const,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, 'User-Agent': userAgent },
-    body: new URLSearchParams(fields),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie ? `${cookie}; ${pre.cookie}` : pre.cookie, 'User-Agent': userAgent },
+    body: new URLSearchParams({ csrf_token: pre.token, ...fields }),
   });
   const get = (path: string, cookie: string) => fetch(`${vigil.url}${path}`, { headers: { Cookie: cookie }, redirect: 'manual' });
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { recordIntegrityCheck } from '../../src/app/log-integrity.js';
 import { integrityCheck } from '../../src/audit/verify-log.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+import { preSession } from '../support/people.js';
 
 const SYSTEM = { kind: 'system', user_id: null, api_key_id: null, request_id: null } as const;
 
@@ -11,11 +12,13 @@ describe('The console audit page of a project', function () {
   let vigil: TestVigil;
   const projects = {} as Record<'a' | 'b', { id: string; key: string; cookie: string }>;
 
+  // The sign-in page's pre-session, as a browser that opened it holds it.
+  const pre = preSession();
   const form = (fields: Record<string, string>, cookie = '') => ({
     method: 'POST',
     redirect: 'manual' as const,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-    body: new URLSearchParams(fields),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie ? `${cookie}; ${pre.cookie}` : pre.cookie },
+    body: new URLSearchParams({ csrf_token: pre.token, ...fields }),
   });
   const auditOf = async (which: 'a' | 'b') => {
     const response = await fetch(`${vigil.url}/projects/${projects[which].id}/audit`, { headers: { Cookie: projects[which].cookie }, redirect: 'manual' });

@@ -44,7 +44,7 @@ describe('Console channels in a real browser', function () {
     seed.ownerKey = await vigil.accountKey(owner, ALL_SCOPES);
     seed.readerKey = await vigil.accountKey(reader, ALL_SCOPES);
     seed.project = (await vigil.request('POST', '/v1/projects', { key: seed.ownerKey, body: { name: 'Payments' } })).body.project.id;
-    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { email: 'reader@example.com', role: 'READONLY' } })).status).to.equal(201);
+    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { user_id: reader, role: 'READONLY' } })).status).to.equal(201);
     browser = await ConsoleBrowser.launch(vigil.url, SHOTS);
   });
 

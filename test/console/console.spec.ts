@@ -57,7 +57,7 @@ describe('The web console in a real browser', function () {
     };
     seed.jobs = (await create('/v1/projects', { name: 'Nightly jobs', description: 'Batch work on the database hosts' })).project.id;
     seed.websites = (await create('/v1/projects', { name: 'Websites' })).project.id;
-    expect((await vigil.request('POST', `/v1/projects/${seed.jobs}/members`, { key, body: { email: 'reader@example.com', role: 'READONLY' } })).status).to.equal(201);
+    expect((await vigil.request('POST', `/v1/projects/${seed.jobs}/members`, { key, body: { user_id: reader, role: 'READONLY' } })).status).to.equal(201);
 
     const monitor = async (body: object) => (await create('/v1/monitors', { project_id: seed.jobs, ...body })).monitor.id as string;
     seed.backup = await monitor({

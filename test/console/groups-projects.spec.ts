@@ -32,7 +32,7 @@ describe('Console groups and projects in a real browser', function () {
     seed.ownerKey = await vigil.accountKey(owner, ALL_SCOPES);
     seed.readerKey = await vigil.accountKey(reader, ALL_SCOPES);
     seed.project = (await vigil.request('POST', '/v1/projects', { key: seed.ownerKey, body: { name: 'Payments' } })).body.project.id;
-    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { email: 'reader@example.com', role: 'READONLY' } })).status).to.equal(201);
+    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { user_id: reader, role: 'READONLY' } })).status).to.equal(201);
     const channel = await vigil.request('POST', '/v1/notification-channels', {
       key: seed.ownerKey, body: { project_id: seed.project, name: 'Ops webhook', type: 'WEBHOOK', config: { url: `${receiver.url}/ops` } },
     });

@@ -25,7 +25,7 @@ describe('Incident notes in the web console', function () {
     seed.readerKey = await vigil.accountKey(reader, ALL_SCOPES);
     const key = seed.ownerKey;
     const project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Nightly jobs' } })).body.project.id;
-    expect((await vigil.request('POST', `/v1/projects/${project}/members`, { key, body: { email: 'reader@example.com', role: 'READONLY' } })).status).to.equal(201);
+    expect((await vigil.request('POST', `/v1/projects/${project}/members`, { key, body: { user_id: reader, role: 'READONLY' } })).status).to.equal(201);
     seed.monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project, name: 'Database backup', type: 'JOB_BASIC', schedule: 'x', alert_enabled: false } })).body.monitor.id;
     await vigil.request('GET', `/v1/ping/${seed.monitor}/fail?exit_code=3`);
     await vigil.settle();

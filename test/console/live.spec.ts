@@ -5,6 +5,7 @@ import { ConsoleBrowser } from '../support/console-browser.js';
 import { eventually } from '../support/eventually.js';
 import { type Scrape, parsePrometheusText } from '../support/prometheus-text.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+import { postKeySignIn } from '../support/people.js';
 
 interface ServerSentEvent {
   event: string;
@@ -46,9 +47,7 @@ describe('Web console live streams', function () {
   });
 
   async function signIn(): Promise<string> {
-    const response = await fetch(`${vigil.url}/sign-in`, {
-      method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ api_key: key }),
-    });
+    const response = await postKeySignIn(vigil.url, { api_key: key });
     expect(response.status).to.equal(303);
     return `vigil_session=${/vigil_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1] ?? ''}`;
   }

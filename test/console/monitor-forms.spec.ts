@@ -23,7 +23,7 @@ describe('Creating, editing and deleting monitors in the console, in a real brow
     seed.ownerKey = await vigil.accountKey(await vigil.user('owner@example.com'), ALL_SCOPES);
     const viewer = await vigil.user('viewer@example.com');
     seed.project = (await vigil.request('POST', '/v1/projects', { key: seed.ownerKey, body: { name: 'Backups' } })).body.project.id;
-    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { email: 'viewer@example.com', role: 'READONLY' } })).status).to.equal(201);
+    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { user_id: viewer, role: 'READONLY' } })).status).to.equal(201);
     // Every scope, but a READONLY role: the role is what forbids.
     seed.viewerKey = await vigil.accountKey(viewer, ALL_SCOPES);
     const group = await vigil.request('POST', '/v1/notification-groups', { key: seed.ownerKey, body: { project_id: seed.project, name: 'On call <b>ops</b>' } });

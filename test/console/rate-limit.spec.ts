@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { EXPENSIVE_LIMIT } from '../../src/console/rate-limit.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
+import { preSession } from '../support/people.js';
 
 /** The console's rate limits over plain HTTP, as a browser would meet them (no browser needed). */
 describe('Console rate limits', function () {
@@ -9,11 +10,13 @@ describe('Console rate limits', function () {
   let key: string;
   let projectId: string;
 
+  // The sign-in page's pre-session, as a browser that opened it holds it.
+  const pre = preSession();
   const form = (fields: Record<string, string>, cookie = '') => ({
     method: 'POST',
     redirect: 'manual' as const,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(cookie ? { Cookie: cookie } : {}) },
-    body: new URLSearchParams(fields),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie ? `${cookie}; ${pre.cookie}` : pre.cookie },
+    body: new URLSearchParams({ csrf_token: pre.token, ...fields }),
   });
   const get = (path: string, cookie = '') => fetch(`${vigil.url}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: 'manual' });
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/console/routes.js';
+import { preSession } from '../support/people.js';
 import { send } from '../support/raw-http.js';
 import { SPOOFS, expectThrottledAfterTwenty } from '../support/spoofed-forwarding.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
@@ -10,11 +11,13 @@ describe('Web console sessions', function () {
   this.timeout(60_000);
   let vigil: TestVigil;
 
+  // The sign-in page's pre-session, as a browser that opened it holds it.
+  const pre = preSession();
   const form = (fields: Record<string, string>) => ({
     method: 'POST',
     redirect: 'manual' as const,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: pre.cookie },
+    body: new URLSearchParams({ csrf_token: pre.token, ...fields }),
   });
 
   async function signIn(key: string): Promise<{ cookie: string; id: string; response: Response }> {
@@ -50,7 +53,7 @@ describe('Web console sessions', function () {
     expect(first.response.headers.get('content-security-policy')).to.equal(CONTENT_SECURITY_POLICY);
 
     // Session fixation: signing in again over a session gives a new id, and the old one ends.
-    const again = await fetch(`${vigil.url}/sign-in`, { ...form({ api_key: key }), headers: { ...form({}).headers, Cookie: first.cookie } });
+    const again = await fetch(`${vigil.url}/sign-in`, { ...form({ api_key: key }), headers: { ...form({}).headers, Cookie: `${first.cookie}; ${pre.cookie}` } });
     const secondId = /vigil_session=([^;]+)/.exec(again.headers.get('set-cookie') ?? '')?.[1];
     expect(secondId).to.be.a('string').and.not.equal(first.id);
     expect((await get('/', first.cookie)).headers.get('location')).to.match(/^\/sign-in/);
@@ -70,8 +73,8 @@ describe('Web console sessions', function () {
     vigil = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: '127.0.0.1' } });
     const key = await vigil.accountKey(await vigil.user('owner@example.com'), ALL_SCOPES);
     const signInFrom = async (localAddress: string) => {
-      const headers = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-Proto': 'https' };
-      const response = await send(vigil.url, 'POST', '/sign-in', { headers, body: new URLSearchParams({ api_key: key }).toString(), localAddress });
+      const headers = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-Proto': 'https', Cookie: pre.cookie };
+      const response = await send(vigil.url, 'POST', '/sign-in', { headers, body: new URLSearchParams({ api_key: key, csrf_token: pre.token }).toString(), localAddress });
       expect(response.status).to.equal(303);
       return String(response.headers['set-cookie']);
     };
@@ -105,8 +108,8 @@ describe('Web console sessions', function () {
       vigil = await TestVigil.start({ env: { VIGIL_TRUST_PROXY: spoof.trust } });
       const wrongKey = 'vgl_live_AAAAAAAAAAAAAAAAAAAAAAAAAA';
       await expectThrottledAfterTwenty(async (i) => {
-        const body = new URLSearchParams({ api_key: i % 2 ? wrongKey : 'not a key at all' }).toString();
-        const headers = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': spoof.forwardedFor(i) };
+        const body = new URLSearchParams({ api_key: i % 2 ? wrongKey : 'not a key at all', csrf_token: pre.token }).toString();
+        const headers = { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': spoof.forwardedFor(i), Cookie: pre.cookie };
         return (await send(vigil.url, 'POST', '/sign-in', { headers, body, localAddress: spoof.from })).status;
       }, 401);
     });

@@ -31,7 +31,7 @@ describe('Console settings in a real browser', function () {
     seed.readerKey = await vigil.accountKey(reader, ALL_SCOPES);
     const created = await vigil.request('POST', '/v1/projects', { key: seed.ownerKey, body: { name: 'Payments' } });
     seed.project = created.body.project.id;
-    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { email: 'reader@example.com', role: 'READONLY' } })).status).to.equal(201);
+    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { user_id: reader, role: 'READONLY' } })).status).to.equal(201);
     browser = await ConsoleBrowser.launch(vigil.url, 'console-settings');
   });
 
@@ -96,7 +96,7 @@ describe('Console settings in a real browser', function () {
     const page = await browser!.signIn(context, seed.ownerKey, settings('members'));
     expect(await page.locator('tr', { hasText: 'owner@example.com' }).getByRole('button', { name: 'Remove' }).count()).to.equal(0);
     // A colleague who already has an account joins (invitations are specced in test/api/invitations.spec.ts).
-    const added = await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { email: 'colleague@example.com', role: 'MEMBER' } });
+    const added = await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key: seed.ownerKey, body: { user_id: seed.colleague, role: 'MEMBER' } });
     expect(added.status).to.equal(201);
     await page.reload();
 

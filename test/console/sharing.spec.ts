@@ -39,7 +39,7 @@ describe('Badges & status pages in a real browser', function () {
     seed.readerKey = await vigil.accountKey(reader, ALL_SCOPES, 365);
     const key = seed.ownerKey;
     seed.project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Acme', description: 'Shop and back office' } })).body.project.id;
-    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key, body: { email: 'reader@example.com', role: 'READONLY' } })).status).to.equal(201);
+    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key, body: { user_id: reader, role: 'READONLY' } })).status).to.equal(201);
     const monitor = async (body: object) => (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: seed.project, ...body } })).body.monitor.id as string;
     seed.backup = await monitor({ name: 'Nightly backup', slug: 'nightly-backup', type: 'JOB_BASIC', schedule: '1d' });
     seed.api = await monitor({ name: 'Order sync', slug: 'order-sync', type: 'JOB_BASIC', schedule: '1h' });

@@ -25,7 +25,7 @@ describe('Console time travel and audit in a real browser', function () {
     seed.readerKey = await vigil.accountKey(reader, ALL_SCOPES);
     const key = seed.ownerKey;
     seed.project = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Batch jobs' } })).body.project.id;
-    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key, body: { email: 'reader@example.com', role: 'READONLY' } })).status).to.equal(201);
+    expect((await vigil.request('POST', `/v1/projects/${seed.project}/members`, { key, body: { user_id: reader, role: 'READONLY' } })).status).to.equal(201);
     seed.monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: seed.project, name: 'Nightly export', type: 'JOB_HEARTBEAT', schedule: '1h' } })).body.monitor.id;
     // Fails with it at 12:10, and is deleted at 13:00.
     seed.deleted = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: seed.project, name: 'Old report', type: 'JOB_HEARTBEAT', schedule: '1h' } })).body.monitor.id;

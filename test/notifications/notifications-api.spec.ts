@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
-const CHANNEL_ITEM_KEYS = ['id', 'project_id', 'name', 'type', 'enabled', 'is_default', 'last_delivery_at', 'last_error', 'owner', 'created_at', 'updated_at'];
+const CHANNEL_ITEM_KEYS = ['id', 'project_id', 'name', 'type', 'enabled', 'is_default', 'quiet_hours', 'owner_user_id', 'last_delivery_at', 'last_error', 'owner', 'created_at', 'updated_at'];
 
 describe('Notification channels and groups API', () => {
   let vigil: TestVigil;

@@ -127,6 +127,16 @@ export const RULES: Readonly<Record<string, Rule>> = {
   'GET /v1/notification-groups/:groupId/channels': READ,
   'POST /v1/notification-groups/:groupId/channels': MANAGE_NOTIFICATIONS,
   'DELETE /v1/notification-groups/:groupId/channels/:channelId': MANAGE_NOTIFICATIONS,
+  'GET /v1/on-call-schedules': READ,
+  'POST /v1/on-call-schedules': MANAGE_NOTIFICATIONS,
+  'GET /v1/on-call-schedules/:scheduleId': READ,
+  'PATCH /v1/on-call-schedules/:scheduleId': MANAGE_NOTIFICATIONS,
+  'DELETE /v1/on-call-schedules/:scheduleId': DESTROY,
+  'GET /v1/escalation-policies': READ,
+  'POST /v1/escalation-policies': MANAGE_NOTIFICATIONS,
+  'GET /v1/escalation-policies/:policyId': READ,
+  'PATCH /v1/escalation-policies/:policyId': MANAGE_NOTIFICATIONS,
+  'DELETE /v1/escalation-policies/:policyId': DESTROY,
 
   // docs/api.md "Status pages and badges": reading needs read; managing needs manage_monitors and MANAGER, as changing a monitor.
   'GET /v1/projects/:projectId/status-pages': READ,

@@ -171,12 +171,32 @@ export const REQUESTS: Readonly<Record<string, OperationRequest>> = {
     line: (ids) => del(`/v1/notification-groups/${ids.fresh}`),
   },
   'GET /v1/notification-groups/:groupId/channels': { line: (ids) => get(`/v1/notification-groups/${ids.groupId}/channels`) },
+  'GET /v1/on-call-schedules': { line: (ids) => get(`/v1/on-call-schedules?project_id=${ids.projectId}`) },
+  'POST /v1/on-call-schedules': {
+    line: (ids) => post('/v1/on-call-schedules', { project_id: ids.projectId, name: 'Made by the matrix', time_zone: 'UTC', handoff_time: '09:00', rotation: 'daily', starts_on: '2026-01-05', participants: [] }),
+  },
+  'GET /v1/on-call-schedules/:scheduleId': { line: (ids) => get(`/v1/on-call-schedules/${ids.scheduleId}`) },
+  'PATCH /v1/on-call-schedules/:scheduleId': { line: (ids) => patch(`/v1/on-call-schedules/${ids.scheduleId}`, { name: 'patched by the matrix' }) },
+  'DELETE /v1/on-call-schedules/:scheduleId': {
+    prepare: fresh((c) => c.fixtures.onCallSchedule(c.project.projectId)),
+    line: (ids) => del(`/v1/on-call-schedules/${ids.fresh}`),
+  },
   'POST /v1/notification-groups/:groupId/channels': {
     line: (ids) => post(`/v1/notification-groups/${ids.groupId}/channels`, { channel_id: ids.channelId }),
   },
   'DELETE /v1/notification-groups/:groupId/channels/:channelId': {
     prepare: fresh((c) => c.fixtures.attachedChannel(c.project)),
     line: (ids) => del(`/v1/notification-groups/${ids.groupId}/channels/${ids.fresh}`),
+  },
+  'GET /v1/escalation-policies': { line: (ids) => get(`/v1/escalation-policies?project_id=${ids.projectId}`) },
+  'POST /v1/escalation-policies': {
+    line: (ids) => post('/v1/escalation-policies', { project_id: ids.projectId, name: 'Made by the matrix', steps: [{ delay_seconds: 60, notification_group_ids: [ids.groupId] }] }),
+  },
+  'GET /v1/escalation-policies/:policyId': { line: (ids) => get(`/v1/escalation-policies/${ids.escalationPolicyId}`) },
+  'PATCH /v1/escalation-policies/:policyId': { line: (ids) => patch(`/v1/escalation-policies/${ids.escalationPolicyId}`, { repeat: 1 }) },
+  'DELETE /v1/escalation-policies/:policyId': {
+    prepare: fresh((c) => c.fixtures.escalationPolicy(c.project.projectId, c.project.groupId)),
+    line: (ids) => del(`/v1/escalation-policies/${ids.fresh}`),
   },
 
   'GET /v1/projects/:projectId/status-pages': { line: (ids) => get(`/v1/projects/${ids.projectId}/status-pages`) },

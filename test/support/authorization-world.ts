@@ -29,6 +29,10 @@ export interface ProjectFixtures {
   statusPageId: string;
   /** An upcoming maintenance window over `monitorId`. */
   maintenanceWindowId: string;
+  /** An on-call schedule rotating the keeper. */
+  scheduleId: string;
+  /** An escalation policy paging `groupId`, used by no monitor. */
+  escalationPolicyId: string;
 }
 
 export type Aim = 'home' | 'foreign';
@@ -158,7 +162,9 @@ export class MatrixFixtures {
     const bystanderId = await this.member(projectId);
     const statusPageId = await this.statusPage(projectId);
     const maintenanceWindowId = await this.maintenanceWindow(projectId, monitorId);
-    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId, maintenanceWindowId };
+    const scheduleId = await this.onCallSchedule(projectId);
+    const escalationPolicyId = await this.escalationPolicy(projectId, groupId);
+    const fixtures = { projectId, monitorId, pingId, incidentMonitorId, incidentId: '', uptimeMonitorId, channelId, groupId, bystanderId, statusPageId, maintenanceWindowId, scheduleId, escalationPolicyId };
     return { ...fixtures, incidentId: await this.openIncident(fixtures) };
   }
 
@@ -180,8 +186,18 @@ export class MatrixFixtures {
     return (await this.keeper('POST', '/v1/notification-channels', body)).channel.id;
   }
 
+  async onCallSchedule(projectId: string): Promise<string> {
+    const body = { project_id: projectId, name: 'Matrix', time_zone: 'UTC', handoff_time: '09:00', rotation: 'weekly', starts_on: '2026-01-05', participants: [this.keeperId] };
+    return (await this.keeper('POST', '/v1/on-call-schedules', body)).on_call_schedule.id;
+  }
+
   async group(projectId: string): Promise<string> {
     return (await this.keeper('POST', '/v1/notification-groups', { project_id: projectId, name: 'Matrix' })).group.id;
+  }
+
+  async escalationPolicy(projectId: string, groupId: string): Promise<string> {
+    const body = { project_id: projectId, name: 'Matrix', steps: [{ delay_seconds: 0, notification_group_ids: [groupId] }] };
+    return (await this.keeper('POST', '/v1/escalation-policies', body)).escalation_policy.id;
   }
 
   async attachedChannel(project: ProjectFixtures): Promise<string> {

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { setPassword } from '../../src/app/accounts.js';
 import type { Actor } from '../../src/app/command-handler.js';
 import { hashPassword } from '../../src/app/passwords.js';
+import { PRE_SESSION_COOKIE, csrfTokenOf } from '../../src/console/session.js';
 import type { TestVigil } from './test-vigil.js';
 
 const SEEDING: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: null };
@@ -32,4 +34,26 @@ export async function postPasswordSignIn(url: string, email: string, password: s
     body: new URLSearchParams({ email, password, csrf_token: pre.token }),
   });
   return { response, text: await response.text(), preSession: pre };
+}
+
+/**
+ * A pre-session as a browser holds one after it opened a sign-in page: the cookie and the token
+ * its forms carry (every form posted before sign-in needs both). For specs that post those forms
+ * without a browser and are not about the pre-session itself.
+ */
+export function preSession(): { cookie: string; token: string } {
+  const secret = randomBytes(32).toString('base64url');
+  return { cookie: `${PRE_SESSION_COOKIE}=${secret}`, token: csrfTokenOf(secret) };
+}
+
+/** POSTs the API-key sign-in form as a browser that opened the page would; `headers` may add cookies (joined) and more. */
+export function postKeySignIn(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  const pre = preSession();
+  const { Cookie, ...rest } = headers;
+  return fetch(`${url}/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...rest, Cookie: Cookie ? `${Cookie}; ${pre.cookie}` : pre.cookie },
+    body: new URLSearchParams({ csrf_token: pre.token, ...fields }),
+  });
 }

@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { pino } from 'pino';
 import type { Logger } from '../../src/api/logger.js';
 import type { Actor } from '../../src/app/command-handler.js';
@@ -94,7 +95,11 @@ export class TestVigil {
   }
 
   async stop(): Promise<void> {
+    const corpus = process.env['VIGIL_TEST_KEEP_DATA'];
+    // `bench/rebuild-identity.ts` replays the kept logs with other code: keep them caught up.
+    if (corpus) await this.settle().catch(() => {});
     await this.vigil.stop();
+    if (corpus) cpSync(this.dataDir, join(corpus, basename(this.dataDir)), { recursive: true });
     this.removeDir();
   }
 
@@ -139,9 +144,12 @@ export class TestVigil {
     let attempted = 0;
     for (let round = 0; round < 10; round += 1) {
       await this.settle();
+      // Escalations first: the steps due now are fanned out in the same round as the pages.
+      const escalated = (await this.vigil.escalator?.tick()) ?? 0;
+      await this.settle();
       const done = await this.vigil.notifier!.tick();
       attempted += done.attempted;
-      if (done.fannedOut === 0 && done.attempted === 0) break;
+      if (escalated === 0 && done.fannedOut === 0 && done.attempted === 0) break;
     }
     await this.settle();
     return attempted;

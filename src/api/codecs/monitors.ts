@@ -143,6 +143,8 @@ const settableFields = {
     description:
       'Ids of monitors of the same project this one depends on. While one of them is DOWN, this monitor\'s incidents open marked caused_upstream and page nobody. No cycles; chains at most 10 deep.',
   }),
+  // Whether it is a policy of the project the handler checks.
+  escalation_policy_id: t.union([Uuid, t.null], 'an escalation policy id, or null for none'),
   ...uptimeFields,
   ...tcpFields,
   ...dnsFields,

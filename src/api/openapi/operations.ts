@@ -23,7 +23,10 @@ import * as R from './responses.js';
 import * as S from './status-page-responses.js';
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
 import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../codecs/maintenance.js';
+import { CreateEscalationPolicyBody, DeleteEscalationPolicyQuery, UpdateEscalationPolicyBody } from '../codecs/escalation-policies.js';
 import * as M from './maintenance-responses.js';
+import * as O from './on-call-responses.js';
+import { CreateOnCallScheduleBody, UpdateOnCallScheduleBody } from '../codecs/on-call.js';
 import * as I from './invitation-responses.js';
 import { AcceptInvitationBody, InviteBody } from '../codecs/invitations.js';
 
@@ -74,7 +77,7 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'patch', path: '/v1/projects/:projectId', ...about('Projects', 'Rename or describe a project'), access: MANAGE_PROJECT, body: UpdateProjectBody, success: { status: 200, description: 'The project', body: t.type({ project: R.Project }) } },
   { method: 'delete', path: '/v1/projects/:projectId', ...about('Projects', 'Delete a project with its monitors, pings and keys'), access: DESTROY, success: { status: 204, description: 'Deleted' } },
   { method: 'post', path: '/v1/projects/:projectId/ping-key/rotate', ...about('Projects', 'Issue a new ping key (the old one stops working)'), access: MANAGE_PROJECT, success: { status: 200, description: 'The project with its new ping key', body: t.type({ project: R.Project }) } },
-  { method: 'post', path: '/v1/projects/:projectId/members', ...about('Projects', 'Add a member by user_id or email'), access: MANAGE_PROJECT, body: AddMemberBody, success: { status: 201, description: 'The member', body: t.type({ member: R.Member }) } },
+  { method: 'post', path: '/v1/projects/:projectId/members', ...about('Projects', 'Add a member by user_id, or invite an email (never looked up: the answer is the same whether or not it has an account)'), access: MANAGE_PROJECT, body: AddMemberBody, success: { status: 201, description: 'By user_id: the member. By email: the invitation and its link, as POST /v1/projects/{projectId}/invitations answers', body: t.union([t.type({ member: R.Member }), I.IssuedInvitation]) } },
   { method: 'patch', path: '/v1/projects/:projectId/members/:userId', ...about('Projects', "Change a member's role"), access: MANAGE_PROJECT, body: ChangeMemberBody, success: { status: 200, description: 'The member', body: t.type({ member: R.Member }) } },
   { method: 'delete', path: '/v1/projects/:projectId/members/:userId', ...about('Projects', 'Remove a member'), access: MANAGE_PROJECT, success: { status: 204, description: 'Removed' } },
   { method: 'get', path: '/v1/projects/:projectId/invitations', ...about('Invitations', 'Invitations still waiting for an answer (open or expired)'), access: MANAGE_PROJECT, success: { status: 200, description: 'The invitations', body: t.type({ invitations: t.array(I.Invitation) }) } },
@@ -135,6 +138,16 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'get', path: '/v1/notification-groups/:groupId/channels', ...about('Notifications', "A group's channels"), access: READ, success: { status: 200, description: 'The channels', body: t.array(R.ChannelItem) } },
   { method: 'post', path: '/v1/notification-groups/:groupId/channels', ...about('Notifications', 'Add a channel to a group'), access: MANAGE_NOTIFICATIONS, body: AttachChannelBody, success: { status: 204, description: 'Added' } },
   { method: 'delete', path: '/v1/notification-groups/:groupId/channels/:channelId', ...about('Notifications', 'Take a channel out of a group'), access: MANAGE_NOTIFICATIONS, success: { status: 204, description: 'Removed' } },
+  { method: 'get', path: '/v1/on-call-schedules', ...about('On call', "A project's on-call schedules, with who is on call now and next"), access: READ, query: ProjectScopeQuery, success: { status: 200, description: 'The schedules', body: t.type({ on_call_schedules: t.array(O.OnCallSchedule) }) } },
+  { method: 'post', path: '/v1/on-call-schedules', ...about('On call', 'Create an on-call schedule: a rotation of project members with a hand-off time in a zone'), access: MANAGE_NOTIFICATIONS, body: CreateOnCallScheduleBody, success: { status: 201, description: 'The schedule', body: t.type({ on_call_schedule: O.OnCallSchedule }) } },
+  { method: 'get', path: '/v1/on-call-schedules/:scheduleId', ...about('On call', 'Read an on-call schedule'), access: READ, success: { status: 200, description: 'The schedule', body: t.type({ on_call_schedule: O.OnCallSchedule }) } },
+  { method: 'patch', path: '/v1/on-call-schedules/:scheduleId', ...about('On call', 'Change an on-call schedule (overrides: the whole new list)'), access: MANAGE_NOTIFICATIONS, body: UpdateOnCallScheduleBody, success: { status: 200, description: 'The schedule', body: t.type({ on_call_schedule: O.OnCallSchedule }) } },
+  { method: 'delete', path: '/v1/on-call-schedules/:scheduleId', ...about('On call', 'Delete an on-call schedule'), access: DESTROY, success: { status: 204, description: 'Deleted' } },
+  { method: 'get', path: '/v1/escalation-policies', ...about('Escalation', "A project's escalation policies"), access: READ, query: ProjectScopeQuery, success: { status: 200, description: 'The policies', body: t.type({ escalation_policies: t.array(R.EscalationPolicy) }) } },
+  { method: 'post', path: '/v1/escalation-policies', ...about('Escalation', 'Create an escalation policy'), access: MANAGE_NOTIFICATIONS, body: CreateEscalationPolicyBody, success: { status: 201, description: 'The policy', body: t.type({ escalation_policy: R.EscalationPolicy }) } },
+  { method: 'get', path: '/v1/escalation-policies/:policyId', ...about('Escalation', 'Read an escalation policy'), access: READ, success: { status: 200, description: 'The policy', body: t.type({ escalation_policy: R.EscalationPolicy }) } },
+  { method: 'patch', path: '/v1/escalation-policies/:policyId', ...about('Escalation', 'Change an escalation policy (running escalations keep the steps they started with)'), access: MANAGE_NOTIFICATIONS, body: UpdateEscalationPolicyBody, success: { status: 200, description: 'The policy', body: t.type({ escalation_policy: R.EscalationPolicy }) } },
+  { method: 'delete', path: '/v1/escalation-policies/:policyId', ...about('Escalation', 'Delete an escalation policy; refused (409) while monitors use it, unless clear_monitors=true'), access: DESTROY, query: DeleteEscalationPolicyQuery, success: { status: 204, description: 'Deleted' } },
 
   // Status pages and badges
   { method: 'get', path: '/v1/projects/:projectId/status-pages', ...about('Status pages', "A project's status pages"), access: READ, success: { status: 200, description: 'The status pages', body: t.type({ status_pages: t.array(S.StatusPage) }) } },

@@ -66,6 +66,7 @@ export const ApiKey = t.type({
   created_at: Time,
   expires_at: Time,
   revoked_at: nullable(Time),
+  last_used_at: nullable(Time),
 });
 
 /** Present on UPTIME_HTTP monitors only; uptime_locations on every uptime monitor. */
@@ -130,6 +131,7 @@ export const Monitor = t.intersection([
     notification_group_ids: t.array(Id),
     notification_channel_ids: t.array(Id),
     depends_on: t.array(Id),
+    escalation_policy_id: nullable(Id),
     status: Enum(['UP', 'DOWN', 'PAUSED']),
     is_new: t.boolean,
     consecutive_failures: t.number,
@@ -236,6 +238,8 @@ const ChannelFields = {
   type: t.string,
   enabled: t.boolean,
   is_default: t.boolean,
+  quiet_hours: nullable(t.type({ days: t.array(t.number), start: t.string, end: t.string, time_zone: t.string })),
+  owner_user_id: nullable(Id),
   last_delivery_at: nullable(Time),
   last_error: nullable(t.string),
   owner: nullable(User),
@@ -299,4 +303,23 @@ export const ToolReport = described(t.UnknownRecord, {
   type: 'object',
   required: ['ok', 'checked_at', 'check_region'],
   properties: { ok: { const: true }, checked_at: { type: 'string', format: 'date-time' }, check_region: { type: 'string' } },
+});
+
+export const EscalationStep = t.type({
+  delay_seconds: t.number,
+  notification_group_ids: t.array(Id),
+  notification_channel_ids: t.array(Id),
+  on_call_schedule_ids: t.array(Id),
+  urgent: t.boolean,
+});
+
+export const EscalationPolicy = t.type({
+  id: Id,
+  project_id: Id,
+  name: t.string,
+  steps: t.array(EscalationStep),
+  repeat: t.number,
+  monitors: t.array(t.type({ id: Id, name: t.string })),
+  created_at: Time,
+  updated_at: Time,
 });

@@ -46,7 +46,26 @@ interface CheckIn {
   payload: Buffer;
 }
 
-export async function answerSentryEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin): Promise<PeerAnswer> {
+/**
+ * Envelopes being answered in this process. An SDK sends a job's `in_progress` (with the
+ * monitor_config that creates the monitor) and its `ok` on two connections at once, and the `ok`,
+ * smaller or read sooner, can be parsed first: before it is refused for naming no monitor, the
+ * envelopes already under way are let finish (AWAIT_CREATION_MS at most), as one of them may be
+ * the creation it follows.
+ */
+const underWay = new Set<Promise<unknown>>();
+const AWAIT_CREATION_MS = 2_000;
+
+export function answerSentryEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin): Promise<PeerAnswer> {
+  const others = [...underWay];
+  const answer = answerEnvelope(core, request, query, origin, others);
+  underWay.add(answer);
+  const done = () => underWay.delete(answer);
+  answer.then(done, done);
+  return answer;
+}
+
+async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin, others: readonly Promise<unknown>[]): Promise<PeerAnswer> {
   const { config, deps } = core;
   if (request.method !== 'POST') return json(405, { detail: 'method not allowed: send envelopes by POST' }, { Allow: 'POST' });
   const limit = Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024);
@@ -55,14 +74,52 @@ export async function answerSentryEnvelope(core: PeerPingCore, request: Incoming
   const pingKey =
     query.get('sentry_key') ?? sentryKeyFromAuth(typeof auth === 'string' ? auth : undefined) ?? sentryKeyFromAuth(request.headers.authorization) ?? sentryKeyFromDsn(envelope.header['dsn']);
   if (!pingKey) return json(401, { detail: 'missing authorization information: the DSN’s public key (sentry_key) is the project’s ping key' });
-  const [project] = await core.lookTwice(() => deps.readModels.find<ProjectDocument>('projects', { ping_key: pingKey }, { limit: 1 }), (found) => found.length > 0);
-  if (!project) throw core.unknownSecret(origin.address, new HttpError(403, 'the DSN’s public key is not the ping key of any project'));
+  const found = await projectOfKey(core, pingKey);
+  if (!found) throw core.unknownSecret(origin.address, new HttpError(403, 'the DSN’s public key is not the ping key of any project'));
+  const project = { doc: found };
   const checkIns = envelope.items.filter((item) => item.header['type'] === 'check_in').map((item, index) => checkInOf(item.payload, index));
+  if (others.length > 0) await awaitCreationUnderWay(core, project.doc, checkIns, others);
   // A job's in_progress and ok go out on two connections at once; the first of a new monitor
   // creates it, and the other must wait for that to find it (the SDK sends each only once).
   const slugs = [...new Set(checkIns.map((checkIn) => `${project.doc.id}/${checkIn.slug}`))].sort();
   const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), () => recordCheckIns(core, project.doc, envelope.header, checkIns, origin));
   return locked();
+}
+
+/** Lets the envelopes under way finish when a check-in without a monitor_config names no monitor yet (see underWay). */
+async function awaitCreationUnderWay(core: PeerPingCore, project: ProjectDocument, checkIns: readonly CheckIn[], others: readonly Promise<unknown>[]): Promise<void> {
+  for (const checkIn of checkIns) {
+    if (checkIn.settings !== null || (await monitorBySlug(core, project, checkIn.slug, false)) !== null) continue;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, AWAIT_CREATION_MS)));
+    await Promise.race([Promise.allSettled(others), timeout]);
+    clearTimeout(timer);
+    return;
+  }
+}
+
+/**
+ * The project of each ping key seen, by id: a check-in reads its project by primary key and checks
+ * the key is still its ping key, rather than searching the projects by key (in a CPU profile, that
+ * search was half of what a check-in cost beyond a ping by id). A rotated key fails that check as
+ * soon as the read model holds the rotation, as a search would, and is forgotten.
+ */
+const projectIdsByKey = new Map<string, string>();
+const KEYS_KEPT = 10_000;
+
+async function projectOfKey(core: PeerPingCore, pingKey: string): Promise<ProjectDocument | null> {
+  const { readModels } = core.deps;
+  const known = projectIdsByKey.get(pingKey);
+  if (known !== undefined) {
+    const project = (await readModels.get<ProjectDocument>('projects', known))?.doc;
+    if (project?.ping_key === pingKey) return project;
+    projectIdsByKey.delete(pingKey);
+  }
+  const [project] = await core.lookTwice(() => readModels.find<ProjectDocument>('projects', { ping_key: pingKey }, { limit: 1 }), (found) => found.length > 0);
+  if (!project) return null;
+  if (projectIdsByKey.size >= KEYS_KEPT) projectIdsByKey.delete(projectIdsByKey.keys().next().value!);
+  projectIdsByKey.set(pingKey, project.doc.id);
+  return project.doc;
 }
 
 /** One lock per project and slug, in this process, for the check-ins of a slug to be decided in turn. */
@@ -178,10 +235,11 @@ function checkInOf(payload: Buffer, index: number): CheckIn {
 
 /** The whole body, refused with a 413 past `limit` bytes (its rest read and dropped, so the client reads the answer). */
 async function readBytes(request: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = new HttpError(413, `envelope is larger than ${limit} bytes`);
+  // Made only when needed: an error captures its stack, which cost more than the rest of the read.
+  const tooLarge = () => new HttpError(413, `envelope is larger than ${limit} bytes`);
   if (Number(request.headers['content-length'] ?? 0) > limit) {
     request.resume();
-    throw tooLarge;
+    throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let bytes = 0;
@@ -191,7 +249,7 @@ async function readBytes(request: IncomingMessage, limit: number): Promise<Buffe
       bytes += buffer.length;
       if (bytes > limit) {
         request.resume();
-        throw tooLarge;
+        throw tooLarge();
       }
       chunks.push(buffer);
     }

@@ -11,6 +11,7 @@ export interface ApiKeyFields {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  last_used_at: string | null;
 }
 
 /** Never the key or its hash: the value is shown once, at creation, beside this body. */
@@ -26,6 +27,7 @@ export function apiKeyBody(key: ApiKeyFields) {
     created_at: key.created_at,
     expires_at: key.expires_at,
     revoked_at: key.revoked_at,
+    last_used_at: key.last_used_at,
   };
 }
 

@@ -34,6 +34,7 @@ export function monitorBody(doc: MonitorDocument) {
     notification_group_ids: doc.notification_group_ids,
     notification_channel_ids: doc.notification_channel_ids,
     depends_on: doc.depends_on ?? [],
+    escalation_policy_id: doc.escalation_policy_id ?? null,
     status: doc.status,
     is_new: doc.is_new,
     consecutive_failures: doc.consecutive_failures,

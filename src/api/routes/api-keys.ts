@@ -57,7 +57,7 @@ export async function mintApiKey(deps: ApiDependencies, state: VigilState, body:
   );
   await settled(deps, issued.position, state);
   const { api_key_id: id, ...fields } = issued.event;
-  return { api_key: apiKeyBody({ id, ...fields, revoked_at: null }), key: issued.key };
+  return { api_key: apiKeyBody({ id, ...fields, revoked_at: null, last_used_at: null }), key: issued.key };
 }
 
 /** Whether the user owns a project: who may create account-scoped keys. */

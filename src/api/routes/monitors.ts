@@ -24,6 +24,7 @@ import { pingBody } from '../representations/pings.js';
 import type { VigilState } from '../state.js';
 import { AsOfQuery, PingHistoryQuery, ProjectScopeQuery, queryFields } from '../codecs/queries.js';
 import { decode, pathId } from '../validation.js';
+import { assertEscalationPolicy } from '../../app/escalation-steps.js';
 import { listFilter } from '../list-filters.js';
 
 const READ = { scope: 'read' } as const;
@@ -67,6 +68,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     await gate(readModels, ctx.state.caller, CREATE, projectId);
     const config = configFromCreate(body);
     await assertNotificationTargets(readModels, projectId, config.notification_group_ids, config.notification_channel_ids);
+    await assertEscalationPolicy(readModels, projectId, config.escalation_policy_id);
     const { monitorId, position } = await createMonitor(commands, { project_id: projectId, config, slugGiven: body.slug !== undefined }, actorOf(ctx.state));
     await settled(deps, position, ctx.state);
     ctx.status = 201;
@@ -91,6 +93,7 @@ export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies)
     const body = decode(UpdateMonitorBody, ctx.request.body);
     const patch = patchFromUpdate(body, monitor.type);
     await assertNotificationTargets(readModels, monitor.project_id, patch.notification_group_ids ?? [], patch.notification_channel_ids ?? []);
+    await assertEscalationPolicy(readModels, monitor.project_id, patch.escalation_policy_id);
     const status = body.status === 'PAUSED' || body.status === 'UP' ? body.status : null;
     const by = status === 'UP' ? await userActor(readModels, ctx.state) : null;
     const outcome = await changeMonitor(commands, monitor.id, { patch, status, by }, actorOf(ctx.state));

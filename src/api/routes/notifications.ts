@@ -39,6 +39,7 @@ async function ownerOf(readModels: ReadModelStore, projectId: string) {
 function channelItem(doc: ChannelDocument, owner: ReturnType<typeof userBody>) {
   return {
     id: doc.id, project_id: doc.project_id, name: doc.name, type: doc.type, enabled: doc.enabled, is_default: doc.is_default,
+    quiet_hours: doc.quiet_hours ?? null, owner_user_id: doc.owner_user_id ?? null,
     last_delivery_at: doc.last_delivery_at, last_error: doc.last_error, owner, created_at: doc.created_at, updated_at: doc.updated_at,
   };
 }
@@ -90,18 +91,34 @@ export function channelTypeUnavailable(deps: ApiDependencies, type: ChannelType)
     : null;
 }
 
+/** A channel's owner must be a member of its project: 400 naming owner_user_id otherwise. */
+async function assertOwnerIsMember(readModels: ReadModelStore, projectId: string, ownerUserId: string | null | undefined): Promise<void> {
+  if (ownerUserId === null || ownerUserId === undefined) return;
+  if ((await roleOf(readModels, projectId, ownerUserId)) === null) throw badRequest('owner_user_id: not a member of this project');
+}
+
+/**
+ * What a caller must be to write a channel: a manager, or, for their own channel (one whose
+ * owner is and stays themselves), any member who may manage notifications.
+ */
+export const OWN_CHANNEL = { scope: 'manage_notifications', accountKeyOnly: true, minimumRole: 'MEMBER' } as const;
+
 /** Creates a channel from a create request on a project the caller has passed the WRITE gate for. */
 export async function addChannel(deps: ApiDependencies, state: VigilState, projectId: string, body: t.TypeOf<typeof CreateChannelBody>, outbound: OutboundGuard) {
   const { config, generatedSecret } = newChannelConfig(body.type, body.config, outbound);
   // After the config's own checks, so a bad field is named first; refused here, not on the first page at 3 a.m.
   const unavailable = channelTypeUnavailable(deps, body.type);
   if (unavailable) throw badRequest(`type ${body.type} is not available on this server: ${unavailable}`);
+  await assertOwnerIsMember(deps.readModels, projectId, body.owner_user_id);
   const { channelId, position } = await createChannel(
     deps.commands,
     {
       project_id: projectId,
       channel_type: body.type,
-      settings: { name: body.name, enabled: body.enabled ?? true, is_default: body.is_default ?? false, ...sealConfig(deps.secrets, config) },
+      settings: {
+        name: body.name, enabled: body.enabled ?? true, is_default: body.is_default ?? false, ...sealConfig(deps.secrets, config),
+        quiet_hours: body.quiet_hours ?? null, owner_user_id: body.owner_user_id ?? null,
+      },
     },
     actorOf(state),
   );
@@ -118,7 +135,10 @@ export async function changeChannel(deps: ApiDependencies, state: VigilState, ch
   // A webhook's signing secret is shown only when made: a new config that names none keeps the
   // one its receiver verifies with, rather than sending unsigned.
   if (config && channel.type === 'WEBHOOK' && config['secret'] === undefined) config['secret'] = secrets.openConfig(channel.config_sealed)['secret'];
+  await assertOwnerIsMember(deps.readModels, channel.project_id, body.owner_user_id);
   const changes = {
+    ...(body.quiet_hours !== undefined ? { quiet_hours: body.quiet_hours } : {}),
+    ...(body.owner_user_id !== undefined ? { owner_user_id: body.owner_user_id } : {}),
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
     ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
@@ -164,6 +184,16 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
   const gatedGroup = (state: VigilState, rawId: string | undefined, requirement: Requirement) =>
     gatedDocument<GroupDocument>(readModels, state, 'notification_groups', rawId, 'notification group', requirement);
 
+  /** The channel, when it is the caller's own and they may keep it (OWN_CHANNEL); null otherwise. */
+  const ownChannel = async (state: VigilState, rawId: string | undefined): Promise<ChannelDocument | null> => {
+    try {
+      const channel = await gatedChannel(state, rawId, OWN_CHANNEL);
+      return channel.owner_user_id === state.caller.userId ? channel : null;
+    } catch {
+      return null;
+    }
+  };
+
   const freshChannel = async (id: string) => {
     const doc = (await readModels.get<ChannelDocument>('notification_channels', id))?.doc;
     if (!doc) throw new HttpError(404, 'notification channel not found');
@@ -207,15 +237,29 @@ export function notificationRoutes(router: Router<VigilState>, deps: ApiDependen
     await gate(readModels, ctx.state.caller, { scope: 'manage_notifications', accountKeyOnly: true }, null);
     const body = decode(CreateChannelBody, ctx.request.body);
     const projectId = targetProject(ctx.state, body.project_id);
-    await gate(readModels, ctx.state.caller, WRITE, projectId);
+    const own = body.owner_user_id !== undefined && body.owner_user_id !== null && body.owner_user_id === ctx.state.caller.userId;
+    await gate(readModels, ctx.state.caller, own ? OWN_CHANNEL : WRITE, projectId);
     const { channelId, generatedSecret } = await addChannel(deps, ctx.state, projectId, body, outbound);
     ctx.status = 201;
     ctx.body = { channel: await freshChannel(channelId), ...(generatedSecret ? { signing_secret: generatedSecret } : {}) };
   });
 
   router.patch('/notification-channels/:channelId', async (ctx) => {
-    const channel = await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
-    await changeChannel(deps, ctx.state, channel, decode(UpdateChannelBody, ctx.request.body), outbound);
+    const { caller } = ctx.state;
+    let channel: ChannelDocument;
+    let mine = false;
+    try {
+      channel = await gatedChannel(ctx.state, ctx.params['channelId'], WRITE);
+    } catch (error) {
+      // Below MANAGER, a member may still change a channel of their own.
+      const own = await ownChannel(ctx.state, ctx.params['channelId']);
+      if (!own) throw error;
+      [channel, mine] = [own, true];
+    }
+    const body = decode(UpdateChannelBody, ctx.request.body);
+    // Their own channel a member may change, but not give away: that takes a manager.
+    if (mine && body.owner_user_id !== undefined && body.owner_user_id !== caller.userId) await gate(readModels, caller, WRITE, channel.project_id);
+    await changeChannel(deps, ctx.state, channel, body, outbound);
     ctx.body = { channel: await freshChannel(channel.id) };
   });
 

@@ -1,6 +1,5 @@
 import type { Router } from '@koa/router';
 import type * as t from 'io-ts';
-import { findUserIdByEmail } from '../../app/identity.js';
 import { addMember, changeMemberRole, createProject, deleteProject, removeMember, rotatePingKey, updateProject } from '../../app/projects.js';
 import { deleteMonitor } from '../../app/monitor-deletion.js';
 import { configureAutoProvisioning } from '../../app/auto-provisioning.js';
@@ -12,28 +11,26 @@ import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody }
 import { type ApiDependencies, deletion, settled } from '../dependencies.js';
 import { HttpError, badRequest } from '../errors.js';
 import { gate } from '../gate.js';
-import { countEmailLookup } from '../member-lookups.js';
+import { invitationBody } from '../representations/invitations.js';
 import { memberBody, projectBody } from '../representations/projects.js';
 import type { VigilState } from '../state.js';
 import { decode, pathId } from '../validation.js';
+import { inviteToProject } from './invitations.js';
 
 export const MANAGE = { scope: 'manage_projects', accountKeyOnly: true, minimumRole: 'MANAGER' } as const;
 
 /**
  * A member leaving: any role but the owner's (the domain refuses it), with an account key that may
- * manage projects. A member is added without being asked (invitations will ask), so each one may
- * always undo it.
+ * manage projects. A member named by id is added without being asked, so each one may always undo it.
  */
 export const LEAVE = { scope: 'manage_projects', accountKeyOnly: true } as const;
 
-/** Adds a user, named by id or by email (exactly one), to the project with a role; the caller has passed the MANAGE gate. */
-export async function addProjectMember(deps: ApiDependencies, state: VigilState, projectId: string, body: t.TypeOf<typeof AddMemberBody>) {
+/** Adds a user, named by id, to the project with a role; the caller has passed the MANAGE gate. */
+export async function addProjectMember(deps: ApiDependencies, state: VigilState, projectId: string, body: { user_id: string; role: t.TypeOf<typeof AddMemberBody>['role'] }) {
   const { readModels, commands } = deps;
-  if ((body.user_id === undefined) === (body.email === undefined)) throw badRequest('give exactly one of user_id or email');
-  if (body.email !== undefined) await countEmailLookup(deps, state.caller.userId);
-  const userId = body.user_id ?? (body.email !== undefined ? await findUserIdByEmail(commands, body.email) : null);
-  const user = userId ? await getUser(readModels, userId) : null;
-  if (!userId || !user) throw badRequest(body.email !== undefined ? `no user has the email ${body.email}` : `no user has the id ${body.user_id}`);
+  const userId = body.user_id;
+  const user = await getUser(readModels, userId);
+  if (!user) throw badRequest(`no user has the id ${body.user_id}`);
   const outcome = await addMember(commands, { project_id: projectId, user_id: userId, role: body.role }, actorOf(state));
   await settled(deps, outcome.position, state);
   const member = await getMember(readModels, projectId, userId);
@@ -130,7 +127,19 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
   router.post('/projects/:projectId/members', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, MANAGE, projectId);
-    const { member, user } = await addProjectMember(deps, ctx.state, projectId, decode(AddMemberBody, ctx.request.body));
+    const body = decode(AddMemberBody, ctx.request.body);
+    const { user_id, email } = body;
+    if ((user_id === undefined) === (email === undefined)) throw badRequest('give exactly one of user_id or email');
+    if (email !== undefined) {
+      // An email is invited, never looked up: the answer is the same whether or not it has an
+      // account, so this cannot tell which addresses do (see docs/api.md).
+      const { invitation, url, mail } = await inviteToProject(deps, ctx.state, projectId, { email, role: body.role }, `${ctx.protocol}://${ctx.host}`);
+      ctx.status = 201;
+      ctx.body = { invitation: invitationBody(invitation, commands.clock()), url, emailed: mail.sent };
+      return;
+    }
+    if (user_id === undefined) throw badRequest('give exactly one of user_id or email');
+    const { member, user } = await addProjectMember(deps, ctx.state, projectId, { user_id, role: body.role });
     ctx.status = 201;
     ctx.body = { member: memberBody(member, user) };
   });

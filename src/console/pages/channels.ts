@@ -4,6 +4,7 @@ import { CHANNEL_GUIDES, fieldLabel } from '../channel-guide.js';
 import { relativeTime } from '../format.js';
 import { type Fragment, type Html, html } from '../html.js';
 import { csrfField, timeAgo } from '../layout.js';
+import { quietHoursFields, quietHoursSummary } from './quiet-hours-fields.js';
 import { type SettingsFrame, postButton, settingsPage } from './settings.js';
 
 /** A field of a channel type's config, as `GET /v1/notification-channels/types` describes it. */
@@ -29,6 +30,8 @@ export interface ChannelRow {
   settings: { field: string; value: string | null }[];
   /** The groups it is in. */
   groups: { id: string; name: string }[];
+  /** The member whose own channel it is, by name; null for a channel of the project. */
+  owner: string | null;
 }
 
 export interface ChannelsView extends SettingsFrame {
@@ -60,10 +63,10 @@ export function channelsPage(v: ChannelsView): Html {
     : html`<table class="stack-table">
 <caption class="visually-hidden">Notification channels of ${v.project.name}</caption>
 <thead><tr><th scope="col">Channel</th><th scope="col">Settings</th><th scope="col">Last page</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${v.rows.map(({ channel: c, settings, groups }) => html`<tr data-channel-id="${c.id}">
-<td data-label="Channel"><strong>${c.name}</strong>${c.is_default ? html` <span class="tag">default</span>` : null}${c.enabled ? null : html` <span class="tag tag-off">disabled</span>`}
+<tbody>${v.rows.map(({ channel: c, settings, groups, owner }) => html`<tr data-channel-id="${c.id}">
+<td data-label="Channel"><strong>${c.name}</strong>${owner ? html` <span class="tag">${owner}'s own</span>` : null}${c.is_default ? html` <span class="tag">default</span>` : null}${c.enabled ? null : html` <span class="tag tag-off">disabled</span>`}
 <span class="monitor-slug">${typeName(c.type)} · ${groups.length === 0 ? 'in no group' : html`in ${groups.map((g, i) => html`${i > 0 ? ', ' : ''}<a href="${base(v)}/groups/${g.id}">${g.name}</a>`)}`}</span></td>
-<td data-label="Settings">${settingsList(c.type, settings)}</td>
+<td data-label="Settings">${settingsList(c.type, settings)}${c.quiet_hours ? html`<p class="hint quiet-summary">${quietHoursSummary(c.quiet_hours)}</p>` : null}</td>
 <td data-label="Last page">${deliveryState(c, v.now)}</td>
 <td class="row-actions">${v.canWrite ? html`<a class="button button-small button-secondary" href="${base(v)}/channels/${c.id}/edit">Edit<span class="visually-hidden"> ${c.name}</span></a>` : null}${v.canWrite ? postButton(v.viewer, `${base(v)}/channels/${c.id}/test`, 'Send test message') : null}${v.canDestroy ? html`<a class="button button-small button-warning" href="${base(v)}/channels/${c.id}/delete">Delete…<span class="visually-hidden"> ${c.name}</span></a>` : null}</td>
 </tr>`)}</tbody></table>`;
@@ -90,6 +93,8 @@ export interface ChannelFormView extends SettingsFrame {
   /** The secret fields the channel has stored (edit only): left blank, each stays as it is. */
   storedSecrets: readonly string[];
   error: { field: string | null; message: string } | null;
+  /** The members a channel may belong to (a person's own channel, paged while they are on call). */
+  owners: { id: string; name: string }[];
 }
 
 const inputId = (name: string) => `config-${name}`;
@@ -127,7 +132,7 @@ export function channelFormPage(v: ChannelFormView): Html {
   const optionalStored = Object.entries(type.schema).filter(([name, f]) => !f.required && v.storedSecrets.includes(name) && !(type.type === 'WEBHOOK' && name === 'secret'));
   const body: Fragment = html`${error
   ? html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title"><h2 id="error-summary-title">There is a problem</h2>
-<ul><li>${error.field ? html`<a href="#${error.field === 'name' ? 'channel-name' : inputId(error.field)}">${error.message}</a>` : error.message}</li></ul></div>`
+<ul><li>${error.field ? html`<a href="#${error.field === 'name' ? 'channel-name' : error.field.startsWith('quiet-hours') ? error.field : inputId(error.field)}">${error.message}</a>` : error.message}</li></ul></div>`
   : null}
 <section class="panel narrow-panel" aria-labelledby="channel-form-title"><h2 id="channel-form-title">${title}</h2>
 <p class="type-does"><strong>${type.name}.</strong> ${CHANNEL_GUIDES[type.type].does}</p>
@@ -141,6 +146,9 @@ ${Object.entries(type.schema).map(([name, field]) => html`<div class="field${err
 ${configInput(v, name, field)}
 </div>`)}
 ${optionalStored.length > 0 ? html`<fieldset class="field"><legend>Remove stored settings</legend>${optionalStored.map(([name]) => html`<div class="checkbox"><input type="checkbox" id="clear-${name}" name="clear_${name}" value="true"${checked(`clear_${name}`, false)}><label for="clear-${name}">Remove the stored ${fieldLabel(type.type, name).toLowerCase()}</label></div>`)}</fieldset>` : null}
+<div class="field${error?.field === 'owner_user_id' ? ' field-error' : ''}"><label for="channel-owner">Whose channel</label><p class="hint" id="channel-owner-hint">A person's own channel (their email, their phone) is paged by escalation steps while they are on call.</p>
+<select id="channel-owner" name="owner_user_id" aria-describedby="channel-owner-hint"><option value="">The project's</option>${v.owners.map((o) => html`<option value="${o.id}"${v.values['owner_user_id'] === o.id ? html` selected` : null}>${o.name}'s own</option>`)}</select></div>
+${quietHoursFields(v.values, error?.field ?? null)}
 <div class="field checkbox"><input type="checkbox" id="channel-default" name="is_default" value="true"${checked('is_default', false)}><label for="channel-default">Default channel: new monitors page it unless they name others</label></div>
 ${editing ? html`<div class="field checkbox"><input type="checkbox" id="channel-enabled" name="enabled" value="true"${checked('enabled', false)}><label for="channel-enabled">Enabled: a disabled channel is sent nothing</label></div>` : null}
 <div class="form-actions"><button type="submit" class="button button-primary">${editing ? 'Save changes' : 'Create channel'}</button> <a href="${base(v)}/channels">Cancel</a></div>

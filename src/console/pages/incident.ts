@@ -1,4 +1,6 @@
 import type { IncidentActor, IncidentDocument } from '../../../projections/incidents.js';
+import type { EscalationDocument } from '../../../projections/escalations.js';
+import { escalationSummary } from '../escalation-words.js';
 import type { TimelineEntry } from '../../queries/timeline.js';
 import { relativeTime, utc } from '../format.js';
 import { type Html, html } from '../html.js';
@@ -22,12 +24,16 @@ export interface IncidentView {
   now: Date;
   /** A note sent back to be corrected. */
   noteError?: NoteFormError | null;
+  /** Its escalation, when its monitor pages through a policy. */
+  escalation?: EscalationDocument | null;
 }
 
 function actor(by: IncidentActor | null): string {
   if (by === null) return '';
   return by.kind === 'user' ? by.email || `user ${by.user_id}` : `Vigil (${by.reason.toLowerCase().replace(/_/g, ' ')})`;
 }
+
+const escalationFacts = (summary: { current: string; next: string }) => html`<dt>Escalation</dt><dd>${summary.current}</dd><dt>Next step</dt><dd>${summary.next}</dd>`;
 
 export function incidentPage(v: IncidentView): Html {
   const { incident: i, now } = v;
@@ -54,6 +60,7 @@ export function incidentPage(v: IncidentView): Html {
 <dt>Started</dt><dd>${utc(i.started_at)} (${timeAgo(i.started_at, now, relativeTime)})</dd>
 <dt>Acknowledged</dt><dd>${i.acknowledged_at ? html`by <strong>${actor(i.acknowledged_by)}</strong>, ${utc(i.acknowledged_at)}` : html`<span class="muted">not yet</span>`}</dd>
 <dt>Resolved</dt><dd>${i.resolved_at ? html`by <strong>${actor(i.resolved_by)}</strong>, ${utc(i.resolved_at)}` : html`<span class="muted">not yet</span>`}</dd>
+${v.escalation ? escalationFacts(escalationSummary(v.escalation, now)) : null}
 ${i.reopened_at ? html`<dt>Reopened</dt><dd>${utc(i.reopened_at)}</dd>` : null}
 ${i.caused_upstream ? html`<dt>Caused upstream</dt><dd><a href="/monitors/${i.caused_upstream.monitor_id}">${i.caused_upstream.name}</a>, which this monitor depends on, was DOWN when it opened: nobody was paged</dd>` : null}
 </dl></section>

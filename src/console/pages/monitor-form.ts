@@ -20,6 +20,8 @@ export interface MonitorFormView {
   preview: SchedulePreview;
   groups: readonly GroupDocument[];
   channels: readonly ChannelDocument[];
+  /** The project's escalation policies, one of which may page this monitor's incidents. */
+  policies: readonly { id: string; name: string }[];
   /** The project's other monitors, which this one may depend on. */
   others: readonly MonitorDocument[];
   zones: readonly string[];
@@ -193,6 +195,10 @@ ${ticks(v, 'group', 'Who is paged: every channel of each ticked group. Tick none
   html`No group yet: make one in <a href="${settings}">Settings</a>.`)}
 ${ticks(v, 'channel', 'Channels paged directly, beside those of the groups.', v.channels.map((c) => ({ id: c.id, name: c.name, note: `(${c.type.toLowerCase()}${c.enabled ? '' : ', disabled'})` })),
   html`No channel yet: add one in <a href="${settings}">Settings</a>.`)}
+${v.policies.length > 0 || v.draft.text.escalation_policy !== ''
+  ? choice(v, 'escalation_policy', 'With a policy, an opened incident is paged step by step until someone acknowledges it, instead of to the groups and channels above and repaged.',
+    [['', 'None'], ...v.policies.map((p) => [p.id, p.name] as const)])
+  : null}
 </fieldset>`;
 }
 

@@ -5,6 +5,8 @@ import { type Viewer, csrfField, page } from '../layout.js';
 export const SETTINGS_PAGES = [
   { path: 'channels', label: 'Channels' },
   { path: 'groups', label: 'Groups' },
+  { path: 'on-call', label: 'On call' },
+  { path: 'escalation', label: 'Escalation' },
   { path: 'keys', label: 'API keys' },
   { path: 'members', label: 'Members' },
   { path: 'project', label: 'Project' },

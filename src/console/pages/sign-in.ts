@@ -12,7 +12,7 @@ export interface SignInView {
   errorField?: SignInField;
   /** Why the previous session ended, when it did. */
   notice: string | null;
-  /** The pre-session CSRF token (preSessionCsrfToken) the password form carries. */
+  /** The pre-session CSRF token (preSessionCsrfToken) the password and API-key forms carry. */
   csrfToken: string;
   /** The email typed, kept when the form comes back with an error. */
   email?: string;
@@ -70,6 +70,7 @@ ${view.alternatives ?? null}
 <h2>Sign in with an API key</h2>
 <p class="hint">For automation. You see and can do exactly what the key allows.</p>
 <form method="post" action="/sign-in" novalidate>
+<input type="hidden" name="csrf_token" value="${view.csrfToken}">
 ${nextField}
 <div class="${fieldClass('api-key')}">
 <label for="api-key">API key</label>

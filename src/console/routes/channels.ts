@@ -2,6 +2,8 @@ import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ChannelDocument } from '../../../projections/notification-channels.js';
 import type { GroupDocument } from '../../../projections/notification-groups.js';
+import type { MemberDocument } from '../../../projections/project-members.js';
+import { getUsers } from '../../queries/identity.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
 import { actorOf } from '../../api/actor.js';
 import { CHANNEL_TYPE_SPECS } from '../../api/codecs/channel-configs.js';
@@ -20,9 +22,10 @@ import { formError } from '../channel-guide.js';
 import { type ChannelRow, type ChannelTypeInfo, channelCreatedPage, channelFormPage, channelsPage, deleteChannelPage } from '../pages/channels.js';
 import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
 import { type SettingsTools, settingsTools } from './settings-tools.js';
+import { quietHoursField, quietHoursFromForm, quietHoursValues, quietHoursWords, typedQuietDays } from '../quiet-hours-form.js';
 
 const TypeQuery = t.type({ type: t.keyof(Object.fromEntries(CHANNEL_TYPES.map((c) => [c, null])) as Record<ChannelType, null>) });
-const ChannelForm = t.intersection([t.type({ name: t.string }), t.partial({ type: t.string, is_default: t.string, enabled: t.string })]);
+const ChannelForm = t.intersection([t.type({ name: t.string }), t.partial({ type: t.string, is_default: t.string, enabled: t.string, owner_user_id: t.string })]);
 
 /** A number typed into a form, as a number when it is one (the API's codec then says what is wrong with it). */
 const numberOr = (text: string): number | string => (/^-?\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : text);
@@ -79,14 +82,22 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const typeInfo = (type: ChannelType): ChannelTypeInfo =>
     ({ type, name: CHANNEL_TYPE_SPECS[type].name, schema: CHANNEL_TYPE_SPECS[type].schema, unavailable: channelTypeUnavailable(deps, type) });
   const channelsPath = (projectId: string) => `/projects/${projectId}/settings/channels`;
+  /** Whom a channel may belong to: the project's members, by name. */
+  async function owners(projectId: string): Promise<{ id: string; name: string }[]> {
+    const memberships = (await readModels.find<MemberDocument>('project_members', { project_id: projectId })).map((m) => m.doc.user_id);
+    const users = await getUsers(readModels, memberships);
+    return [...users.values()].map((u) => ({ id: u.id, name: `${u.first_name} ${u.last_name}`.trim() || u.email })).sort((a, b) => a.name.localeCompare(b.name));
+  }
 
   async function channelsView(ctx: Context & { state: ConsoleState }, project: ProjectDocument) {
-    const [channels, groups, canWrite, canDestroy] = await Promise.all([
+    const [channels, groups, canWrite, canDestroy, members] = await Promise.all([
       readModels.find<ChannelDocument>('notification_channels', { project_id: project.id }, { sort: [['created_at', 1]] }),
       readModels.find<GroupDocument>('notification_groups', { project_id: project.id }, { sort: [['created_at', 1]] }),
       may(ctx.state.caller, WRITE_NOTIFICATIONS, project.id),
       may(ctx.state.caller, DESTROY_CHANNEL, project.id),
+      owners(project.id),
     ]);
+    const names = new Map(members.map((m) => [m.id, m.name]));
     const rows: ChannelRow[] = channels.map(({ doc }) => {
       const config = secrets.openConfig(doc.config_sealed);
       const schema = CHANNEL_TYPE_SPECS[doc.type].schema;
@@ -94,6 +105,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
         channel: doc,
         settings: Object.keys(schema).filter((f) => config[f] !== undefined).map((f) => ({ field: f, value: schema[f]!.secret ? null : shown(config[f]).replace(/\n/g, ', ') })),
         groups: groups.filter((g) => g.doc.channel_ids.includes(doc.id)).map((g) => ({ id: g.doc.id, name: g.doc.name })),
+        owner: doc.owner_user_id ? (names.get(doc.owner_user_id) ?? 'A former member') : null,
       };
     });
     return { ...frame(ctx, project), rows, types: CHANNEL_TYPES.map(typeInfo), canWrite, canDestroy, now: clock() };
@@ -110,15 +122,18 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const { type } = decode(TypeQuery, ctx.query, 'query');
     const info = typeInfo(type);
     if (info.unavailable) throw new HttpError(400, `${info.name} channels are not available on this server: ${info.unavailable}`);
-    render(ctx, channelFormPage({ ...frame(ctx, project), type: info, channel: null, values: {}, storedSecrets: [], error: null }));
+    render(ctx, channelFormPage({ ...frame(ctx, project), type: info, channel: null, values: {}, storedSecrets: [], error: null, owners: await owners(project.id) }));
   });
 
   /** The form again with the problem in its own words, what was typed, and the field at fault. */
-  function refused(ctx: Context & { state: ConsoleState }, project: ProjectDocument, type: ChannelType, channel: ChannelDocument | null, error: unknown, storedSecrets: string[]) {
+  async function refused(ctx: Context & { state: ConsoleState }, project: ProjectDocument, type: ChannelType, channel: ChannelDocument | null, error: unknown, storedSecrets: string[]) {
     if (!(error instanceof HttpError) || error.status !== 400) throw error;
-    const values = typedValues(ctx.request.body as Record<string, unknown>);
-    if (channel) for (const key of ['is_default', 'enabled']) values[key] ??= '';
-    render(ctx, channelFormPage({ ...frame(ctx, project), type: typeInfo(type), channel, values, storedSecrets, error: formError(type, error.message) }), 400);
+    const form = ctx.request.body as Record<string, unknown>;
+    const values: Record<string, string> = { ...typedValues(form), quiet_days: typedQuietDays(form) };
+    for (const key of channel ? ['is_default', 'enabled', 'quiet_enabled'] : ['quiet_enabled']) values[key] ??= '';
+    const quietField = quietHoursField(error.message);
+    const shownError = quietField ? { field: quietField, message: quietHoursWords(error.message) } : formError(type, error.message);
+    render(ctx, channelFormPage({ ...frame(ctx, project), type: typeInfo(type), channel, values, storedSecrets, error: shownError, owners: await owners(project.id) }), 400);
   }
 
   router.post('/projects/:projectId/settings/channels', signedIn, async (ctx) => {
@@ -128,7 +143,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const { type } = decode(TypeQuery, { type: form.type }, 'form');
     const fields = ctx.request.body as Record<string, unknown>;
     try {
-      const body = decode(CreateChannelBody, { name: form.name.trim(), type, config: configFromForm(type, fields, null), ...(form.is_default ? { is_default: true } : {}) }, 'form');
+      const body = decode(CreateChannelBody, { name: form.name.trim(), type, config: configFromForm(type, fields, null), ...(form.is_default ? { is_default: true } : {}), quiet_hours: quietHoursFromForm(fields), owner_user_id: form.owner_user_id || null }, 'form');
       const { channelId, generatedSecret } = await addChannel(deps, ctx.state, project.id, body, outbound);
       if (generatedSecret) {
         render(ctx, channelCreatedPage({ ...frame(ctx, project), channel: { id: channelId, name: body.name }, signingSecret: generatedSecret }), 201);
@@ -136,7 +151,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       }
       redirectDone(ctx, channelsPath(project.id), 'channel-created');
     } catch (error) {
-      refused(ctx, project, type, null, error, []);
+      await refused(ctx, project, type, null, error, []);
     }
   });
 
@@ -150,9 +165,9 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const channel = await editable(ctx);
     const config = secrets.openConfig(channel.config_sealed);
     const schema = CHANNEL_TYPE_SPECS[channel.type].schema;
-    const values: Record<string, string> = { name: channel.name, is_default: channel.is_default ? 'true' : '', enabled: channel.enabled ? 'true' : '' };
+    const values: Record<string, string> = { name: channel.name, is_default: channel.is_default ? 'true' : '', enabled: channel.enabled ? 'true' : '', owner_user_id: channel.owner_user_id ?? '', ...quietHoursValues(channel.quiet_hours ?? null) };
     for (const [name, f] of Object.entries(schema)) if (!f.secret && config[name] !== undefined) values[`config_${name}`] = shown(config[name]);
-    render(ctx, channelFormPage({ ...frame(ctx, project), type: typeInfo(channel.type), channel, values, storedSecrets: storedSecretsOf(channel, config), error: null }));
+    render(ctx, channelFormPage({ ...frame(ctx, project), type: typeInfo(channel.type), channel, values, storedSecrets: storedSecretsOf(channel, config), error: null, owners: await owners(project.id) }));
   });
 
   router.post('/projects/:projectId/settings/channels/:channelId', signedIn, async (ctx) => {
@@ -163,12 +178,12 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       const body = decode(UpdateChannelBody, {
         name: form.name.trim(), config: configFromForm(channel.type, ctx.request.body as Record<string, unknown>, stored),
-        is_default: form.is_default !== undefined, enabled: form.enabled !== undefined,
+        is_default: form.is_default !== undefined, enabled: form.enabled !== undefined, quiet_hours: quietHoursFromForm(ctx.request.body as Record<string, unknown>), owner_user_id: form.owner_user_id || null,
       }, 'form');
       await changeChannel(deps, ctx.state, channel, body, outbound);
       redirectDone(ctx, channelsPath(project.id), 'channel-saved');
     } catch (error) {
-      refused(ctx, project, channel.type, channel, error, storedSecretsOf(channel, stored));
+      await refused(ctx, project, channel.type, channel, error, storedSecretsOf(channel, stored));
     }
   });
 

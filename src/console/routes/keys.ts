@@ -5,12 +5,15 @@ import { CreateApiKeyBody } from '../../api/codecs/api-keys.js';
 import { HttpError } from '../../api/errors.js';
 import { mayRevoke, mintApiKey, ownsAProject, revokeOwnApiKey } from '../../api/routes/api-keys.js';
 import { decode, pathId } from '../../api/validation.js';
-import { SCOPES, effectiveScopes } from '../../domain/access/scopes.js';
+import type { Caller } from '../../domain/access/authorize.js';
+import { SCOPES, type Scope, effectiveScopes } from '../../domain/access/scopes.js';
+import type { ReadModelStore } from '../../readstore/read-model-store.js';
 import { KEY_LIFETIME_DAYS } from '../../domain/identity/user.js';
 import { getApiKey, listApiKeys } from '../../queries/identity.js';
 import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../routes.js';
 import { render } from '../routes.js';
 import { type KeyRow, keyCreatedPage, keysPage, revokeKeyPage } from '../pages/keys.js';
+import { keyProblem } from '../pages/key-parts.js';
 import { asList, formBody, numberOr, readableProject as readableProjectOf, redirectDone, settingsFrame, settingsPath } from './settings-common.js';
 
 /** What each keys POST did, shown once on the page it returns to. */
@@ -20,7 +23,33 @@ const DONE = {
 
 /** A form field a browser sends once, or several times (checkboxes of one name). */
 const Repeated = t.union([t.string, t.array(t.string)]);
-const KeyForm = t.intersection([t.type({ name: t.string, expires_in_days: t.string }), t.partial({ kind: t.string, scopes: Repeated })]);
+export const KeyForm = t.intersection([t.type({ name: t.string, expires_in_days: t.string }), t.partial({ kind: t.string, scopes: Repeated, project_id: t.string })]);
+
+/** The form's answer as the REST API's request: a project key for `projectId`, else an account key with the scopes ticked. */
+export function keyRequest(form: t.TypeOf<typeof KeyForm>, projectId: string | null) {
+  return decode(CreateApiKeyBody, {
+    name: form.name.trim(),
+    expires_in_days: numberOr(form.expires_in_days),
+    ...(form.kind === 'project' && projectId !== null ? { project_id: projectId } : { scopes: asList(form.scopes) }),
+  }, 'form');
+}
+
+/** What was typed and ticked in the key form, to show it again with a problem. */
+export function keptKeyForm(form: t.TypeOf<typeof KeyForm>) {
+  return { name: form.name, days: form.expires_in_days, kind: form.kind === 'project' ? 'project' as const : 'account' as const, scopes: asList(form.scopes), projectId: form.project_id ?? null };
+}
+
+/**
+ * What a new key made by this caller may be, as mintApiKey will check it: the account scopes it
+ * may have (none unless the user owns a project; only those the caller holds) and its longest
+ * lifetime (a person's session: any allowed; a key's: none that outlives the key).
+ */
+export async function keyLimits(readModels: ReadModelStore, caller: Caller, now: Date): Promise<{ accountScopes: Scope[]; maxDays: number }> {
+  const owner = caller.kind === 'ACCOUNT' ? await ownsAProject(readModels, caller.userId) : false;
+  const held = effectiveScopes(caller.kind, caller.scopes);
+  const maxDays = caller.apiKeyId === null ? KEY_LIFETIME_DAYS.max : Math.max(KEY_LIFETIME_DAYS.min, Math.min(KEY_LIFETIME_DAYS.max, Math.floor((Date.parse(caller.expiresAt) - now.getTime()) / 86_400_000)));
+  return { accountScopes: owner ? SCOPES.filter((s) => held.has(s)) : [], maxDays };
+}
 
 /** The viewer's own API keys, from a project's settings: listed, made (shown once) and revoked. */
 export const keyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
@@ -36,14 +65,8 @@ export const keyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const keys: KeyRow[] = mine
       .filter((k) => k.kind === 'ACCOUNT' || k.project_id === project.id)
       .map((key) => ({ key, isSession: key.id === caller.apiKeyId, canRevoke: mayRevoke(caller, key) }));
-    const [canMintProjectKey, owner] = await Promise.all([
-      may(caller, { scope: 'read', minimumRole: 'MANAGER' }, project.id),
-      caller.kind === 'ACCOUNT' ? ownsAProject(readModels, caller.userId) : Promise.resolve(false),
-    ]);
-    const held = effectiveScopes(caller.kind, caller.scopes);
-    // A person (no key) mints keys of any allowed lifetime; a key, none that outlives it.
-    const maxDays = caller.apiKeyId === null ? KEY_LIFETIME_DAYS.max : Math.max(KEY_LIFETIME_DAYS.min, Math.min(KEY_LIFETIME_DAYS.max, Math.floor((Date.parse(caller.expiresAt) - now.getTime()) / 86_400_000)));
-    return { ...frame(ctx, project), keys, accountScopes: owner ? SCOPES.filter((s) => held.has(s)) : [], canMintProjectKey, maxDays, now };
+    const [canMintProjectKey, limits] = await Promise.all([may(caller, { scope: 'read', minimumRole: 'MANAGER' }, project.id), keyLimits(readModels, caller, now)]);
+    return { ...frame(ctx, project), keys, ...limits, canMintProjectKey, now };
   }
 
   router.get('/projects/:projectId/settings/keys', signedIn, async (ctx) => {
@@ -54,13 +77,16 @@ export const keyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   router.post('/projects/:projectId/settings/keys', signedIn, async (ctx) => {
     const project = await readableProject(ctx);
     const form = formBody(ctx, KeyForm);
-    const projectKey = form.kind === 'project';
-    const body = decode(CreateApiKeyBody, {
-      name: form.name.trim(),
-      expires_in_days: numberOr(form.expires_in_days),
-      ...(projectKey ? { project_id: project.id } : { scopes: asList(form.scopes) }),
-    }, 'form');
-    const minted = await mintApiKey(deps, ctx.state, body);
+    let minted: Awaited<ReturnType<typeof mintApiKey>>;
+    try {
+      minted = await mintApiKey(deps, ctx.state, keyRequest(form, project.id));
+    } catch (error) {
+      // Refused by the REST API's own checks: the form again, saying why beside the field, with what was typed.
+      if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 403)) throw error;
+      const problem = { ...keyProblem(error.message), ...keptKeyForm(form) };
+      render(ctx, keysPage({ ...(await keysView(ctx, project)), notice: null, keyProblem: problem }), error.status);
+      return;
+    }
     // Shown in this answer only: nothing keeps the key where a later page could show it again.
     render(ctx, keyCreatedPage({ ...frame(ctx, project), notice: null, name: minted.api_key.name, key: minted.key, expiresAt: minted.api_key.expires_at }), 201);
   });

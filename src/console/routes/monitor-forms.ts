@@ -20,6 +20,8 @@ import type { MonitorType } from '../../domain/monitors/schedule.js';
 import { dependentsOf, listMonitors } from '../../queries/monitors.js';
 import { pingPage } from '../../queries/pings.js';
 import { getProject } from '../../queries/projects.js';
+import type { EscalationPolicyDocument } from '../../../projections/escalation-policies.js';
+import { assertEscalationPolicy } from '../../app/escalation-steps.js';
 import {
   FormRefusal, type MonitorDraft, MonitorForm, bodyOf, draftFromMonitor, draftOf, emptyDraft, inFormWords, isMonitorType, scheduleOf,
 } from '../monitor-draft.js';
@@ -58,16 +60,17 @@ export const monitorFormRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     ctx.set('Cache-Control', 'no-store');
     const project = await getProject(readModels, projectId);
     if (!project) throw new HttpError(404, 'project not found');
-    const [groups, channels, monitors] = await Promise.all([
+    const [groups, channels, monitors, policies] = await Promise.all([
       readModels.find<GroupDocument>('notification_groups', { project_id: projectId }, { sort: [['created_at', 1]] }),
       readModels.find<ChannelDocument>('notification_channels', { project_id: projectId }, { sort: [['created_at', 1]] }),
       listMonitors(readModels, projectId),
+      readModels.find<EscalationPolicyDocument>('escalation_policies', { project_id: projectId }, { sort: [['created_at', 1]] }),
     ]);
     const type: MonitorType = monitor?.type ?? (isMonitorType(draft.text.type) ? draft.text.type : 'JOB_CRON');
     render(ctx, monitorFormPage({
       viewer: ctx.state.viewer, project, monitor, draft, refusal: refusal && { field: refusal.field, message: refusal.message },
       preview: schedulePreview(type, scheduleOf(draft, type, monitor?.schedule ?? ''), draft.text.timezone, clock()),
-      groups: groups.map((g) => g.doc), channels: channels.map((c) => c.doc),
+      groups: groups.map((g) => g.doc), channels: channels.map((c) => c.doc), policies: policies.map((p) => p.doc),
       others: monitors.filter((m) => m.id !== monitor?.id).sort(byName), zones: timeZones(),
     }), refusal?.status ?? 200);
   }
@@ -105,6 +108,7 @@ export const monitorFormRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       const body = decode(CreateMonitorBody, bodyOf(draft, type, 'none'));
       const config = configFromCreate(body);
       await assertNotificationTargets(readModels, projectId, config.notification_group_ids, config.notification_channel_ids);
+      await assertEscalationPolicy(readModels, projectId, config.escalation_policy_id);
       const { monitorId, position } = await createMonitor(commands, { project_id: projectId, config, slugGiven: body.slug !== undefined }, actorOf(ctx.state));
       await settled(deps, position);
       toMonitor(ctx, monitorId, 'created');
@@ -138,6 +142,7 @@ export const monitorFormRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       const body = decode(UpdateMonitorBody, { ...bodyOf(draft, monitor.type, monitor.schedule), type: draft.text.type || monitor.type });
       const patch = patchFromUpdate(body, monitor.type);
       await assertNotificationTargets(readModels, monitor.project_id, patch.notification_group_ids ?? [], patch.notification_channel_ids ?? []);
+      await assertEscalationPolicy(readModels, monitor.project_id, patch.escalation_policy_id);
       const outcome = await changeMonitor(commands, monitor.id, { patch, status: null, by: null }, actorOf(ctx.state));
       await settled(deps, outcome.position);
       toMonitor(ctx, monitor.id, 'updated');

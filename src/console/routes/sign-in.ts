@@ -85,6 +85,9 @@ export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       ctx.set('Retry-After', String(wait));
       return render(ctx, signInPage({ next, error: `Too many failed sign-ins from this address. ${retryAdvice(wait)}`, notice: null, csrfToken: preSessionCsrfToken(ctx), alternatives: sso ? ssoButton(sso, next) : null }), 429);
     };
+    // Without the token its page gave this browser, the form was posted from elsewhere: signing a
+    // victim in to the attacker's key (login CSRF) would have them enter their data into it.
+    if (!preSessionCsrfMatches(ctx, form.csrf_token)) return render(ctx, signInPage({ next, error: 'This form has expired: sign in again', notice: null, csrfToken: preSessionCsrfToken(ctx), alternatives: sso ? ssoButton(sso, next) : null }), 403);
     if (presented === '') return refuse('Enter your API key');
     if (!API_KEY_PATTERN.test(presented)) return refuseCounted('That is not an API key: check that you copied all of it', 'wrong_api_key');
     const keyHash = hashApiKey(presented);
@@ -100,6 +103,7 @@ export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       }
       throw error;
     }
+    if (caller.apiKeyId !== null) kit.onKeyUsed(caller.userId, caller.apiKeyId);
     await completeSignIn(kit, ctx, { userId: caller.userId, method: 'api_key', next, apiKey: { id: caller.apiKeyId ?? '', keyHash, expiresAt: caller.expiresAt } });
   });
 

@@ -92,6 +92,11 @@ export interface MonitorConfig {
    * dependencies existed, which means none.
    */
   depends_on?: string[];
+  /**
+   * The escalation policy (of the same project) that pages this monitor's opened incidents step by
+   * step instead of repaging; absent from events recorded before escalations existed, which means none.
+   */
+  escalation_policy_id?: string | null;
 }
 
 export const MONITOR_DEFAULTS = {

@@ -36,6 +36,7 @@ export function mergeConfig(config: MonitorConfig, patch: MonitorPatch): Monitor
   const merged: MonitorConfig = { ...config, ...rest, uptime };
   // A monitor sent back as read (`depends_on: []`) is no change to one recorded without the field.
   if (merged.depends_on?.length === 0 && config.depends_on === undefined) delete merged.depends_on;
+  if (merged.escalation_policy_id === null && config.escalation_policy_id === undefined) delete merged.escalation_policy_id;
   if (changes(tcpPatch)) merged.tcp = { ...(config.tcp ?? { ...TCP_DEFAULTS, tcp_host: '', tcp_port: 0 }), ...tcpPatch };
   if (changes(dnsPatch)) merged.dns = { ...(config.dns ?? { ...DNS_DEFAULTS, dns_hostname: '' }), ...dnsPatch };
   return merged;

@@ -15,7 +15,8 @@ export const SURGE_PAUSE_SECONDS = 3600;
  * counts toward consecutive_alerts; at alert_surge_threshold, problem pages pause for an hour
  * (incidents are still recorded). Recovery (the monitor going UP) resets the count. An incident
  * caused upstream (a dependency DOWN) is paged to nobody, so neither are its acknowledgement and
- * resolution, nor is it paged again.
+ * resolution, nor is it paged again. A monitor with an escalation policy is not repaged: the
+ * policy's steps and repeats (src/domain/escalation) replace that.
  */
 export function withPages(
   state: MonitorState,
@@ -37,7 +38,7 @@ export function withPages(
     if (problem && current.alertsPausedUntil !== null && Date.parse(current.alertsPausedUntil) > Date.parse(now)) return;
     emit({
       type: 'PageScheduled',
-      data: { ...ids, page_id: `${incidentId}.${reason}.${now}`, incident_id: incidentId, reason, at: now, repage_at: problem ? addSeconds(now, options.repageAfterSeconds) : null },
+      data: { ...ids, page_id: `${incidentId}.${reason}.${now}`, incident_id: incidentId, reason, at: now, repage_at: problem && !config.escalation_policy_id ? addSeconds(now, options.repageAfterSeconds) : null },
     });
     const alerts = current.consecutiveAlerts;
     if (problem && alerts >= config.alert_surge_threshold) {

@@ -342,7 +342,7 @@ const MINUTE_MS = 60_000;
  * of March) none does, and it is when the gap ends (03:00 CEST), as cron has it. Clocks change at
  * most once within a day either side, so the offsets a day before and after are the only two.
  */
-function instantOfWallTime(wallTime: number, timezone: string): number {
+export function instantOfWallTime(wallTime: number, timezone: string): number {
   const offsetAt = (instant: number) => wallTimeAsUtcMs(new Date(instant), timezone) - Math.floor(instant / 1000) * 1000;
   const offsets = [offsetAt(wallTime - UNIT_MS.d), offsetAt(wallTime + UNIT_MS.d)];
   const shows = offsets.map((offset) => wallTime - offset).filter((instant) => offsetAt(instant) === wallTime - instant);

@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from '../decider.js';
 import { notFound } from '../errors.js';
+import type { QuietHours } from './quiet-hours.js';
 
 export const CHANNEL_TYPES = [
   'WEBHOOK',
@@ -27,6 +28,13 @@ export interface ChannelSettings {
   config_fields: string[];
   enabled: boolean;
   is_default: boolean;
+  /** When this channel is not paged (except by urgent pages): a held delivery goes out when they end. */
+  quiet_hours: QuietHours | null;
+  /**
+   * A person's own channel (their email, their ntfy topic): the project member it belongs to, whom
+   * an on-call step reaches through it while they are on call. Null: a channel of the project.
+   */
+  owner_user_id: string | null;
 }
 
 type Ids = { channel_id: string; project_id: string };

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { randomBase62 } from '../../../src/app/random-tokens.js';
 import { runSentryJob } from '../../support/sentry-job.js';
@@ -123,6 +124,37 @@ describe('Sentry Crons check-ins', function () {
       expect(answer.status, answer.text).to.equal(200);
       expect(answer.body).to.deep.equal({});
       expect((await history((await bySlug('by-header'))!['id'])).map((p) => p['event'])).to.deep.equal(['SUCCESS']);
+    });
+
+    it("takes a job's ok that overtakes the in_progress creating its monitor: the ok waits for the envelope under way", async () => {
+      const url = new URL(`/api/1/envelope/?sentry_key=${project.ping_key}`, vigil.url);
+      const creating = envelope([{ check_in_id: 'late-start', monitor_slug: 'overtaken', status: 'in_progress', monitor_config: { schedule: { type: 'crontab', value: '0 4 * * *' } } }]);
+      // The in_progress is sent first but its body arrives last, as a large body on a slow connection does.
+      const slow = new Promise<number>((resolve, reject) => {
+        const request = httpRequest(url, { method: 'POST', headers: { 'Content-Type': 'application/x-sentry-envelope', 'Content-Length': Buffer.byteLength(creating) } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.write(creating.slice(0, 10));
+        setTimeout(() => request.end(creating.slice(10)), 300);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const ok = await post(envelope([{ check_in_id: 'late-start', monitor_slug: 'overtaken', status: 'ok', duration: 1 }]));
+      expect(ok.status, ok.text).to.equal(200);
+      expect(await slow).to.equal(200);
+      expect((await history((await bySlug('overtaken'))!['id'])).map((p) => [p['event'], p['run_id']])).to.deep.equal([['START', 'late-start'], ['SUCCESS', 'late-start']]);
+    });
+
+    it('stops taking the old key at once when the project rotates it, and takes the new one', async () => {
+      const other = (await vigil.request('POST', '/v1/projects', { key, body: { name: 'Rotating' } })).body.project as { id: string; ping_key: string };
+      const monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: other.id, name: 'Rotated job', slug: 'rotated-job', type: 'JOB_BASIC', schedule: 'nightly' } })).body.monitor;
+      const checkIn = envelope([{ check_in_id: 'r1', monitor_slug: 'rotated-job', status: 'ok' }]);
+      expect((await post(checkIn, {}, `?sentry_key=${other.ping_key}`)).status).to.equal(200);
+      const rotated = (await vigil.request('POST', `/v1/projects/${other.id}/ping-key/rotate`, { key })).body.project.ping_key as string;
+      expect((await post(checkIn, {}, `?sentry_key=${other.ping_key}`)).status).to.equal(403);
+      expect((await post(checkIn, {}, `?sentry_key=${rotated}`)).status).to.equal(200);
+      expect((await history(monitor.id)).map((p) => p['event'])).to.deep.equal(['SUCCESS', 'SUCCESS']);
     });
 
     it('answers {"id": …} for an envelope with an event id, as relay does', async () => {
