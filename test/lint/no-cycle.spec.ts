@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { ESLint } from 'eslint';
+import { findImportCycles } from './import-cycles.js';
 
 // The project's own eslint.config.js, run as `npm run lint` runs it, on two small fixtures: the
 // cycle rule is proven to fail on a cycle (import-x reports nothing, silently, when it cannot
@@ -27,5 +28,16 @@ describe('Lint', function () {
 
   it('finds nothing in the same two files without the cycle', async () => {
     expect(await lint('acyclic/a.ts', 'acyclic/b.ts')).to.deep.equal([]);
+  });
+
+  describe('with type-only imports (import-x skips those; test/lint/import-cycles.ts does not)', () => {
+    it('finds a cycle of `import type`, and a cycle of values', () => {
+      expect(findImportCycles([fixture('type-cycle')], root)).to.deep.equal([['test/lint/fixtures/type-cycle/a.ts', 'test/lint/fixtures/type-cycle/b.ts']]);
+      expect(findImportCycles([fixture('cycle')], root)).to.deep.equal([['test/lint/fixtures/cycle/a.ts', 'test/lint/fixtures/cycle/b.ts']]);
+    });
+
+    it('finds nothing where the imports go one way', () => {
+      expect(findImportCycles([fixture('acyclic')], root)).to.deep.equal([]);
+    });
   });
 });
