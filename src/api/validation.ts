@@ -85,7 +85,7 @@ export function fieldPath(context: t.Context): string {
   for (let i = 1; i < context.length; i += 1) {
     let parent: t.Decoder<unknown, unknown> = context[i - 1]!.type;
     // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- io-ts types a refinement's inner codec as any
-  while (parent instanceof t.RefinementType) parent = parent.type;
+    while (parent instanceof t.RefinementType) parent = parent.type;
     const key = context[i]!.key;
     if (parent instanceof t.ArrayType) parts.push(`[${key}]`);
     else if (parent instanceof t.InterfaceType || parent instanceof t.PartialType || parent instanceof t.DictionaryType) {

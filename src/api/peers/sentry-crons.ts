@@ -246,7 +246,7 @@ async function readBytes(request: IncomingMessage, limit: number): Promise<Buffe
   try {
     for await (const chunk of request.iterator({ destroyOnReturn: false })) {
       // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Node types a stream's chunks any: a string or, with no encoding set, a Buffer
-    const buffer: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      const buffer: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       bytes += buffer.length;
       if (bytes > limit) {
         request.resume();
