@@ -13,7 +13,7 @@
 import Database from 'better-sqlite3';
 import { createServer } from 'node:http';
 
-const db = new Database(process.env['FLOOR_DB']!);
+const db = new Database(process.env['FLOOR_DB']);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.exec(`CREATE TABLE log (

@@ -7,7 +7,7 @@ import type { VigilMetrics } from '../metrics/vigil-metrics.js';
  */
 export function httpRequestMetrics(metrics: VigilMetrics | undefined): Middleware {
   return async (ctx, next) => {
-    if (!metrics) return next();
+    if (!metrics) return void (await next());
     const stopTimer = metrics.httpRequestDuration.startTimer();
     try {
       await next();

@@ -45,6 +45,7 @@ export function jsonBody(limitBytes: number): Middleware {
  */
 async function streamsAnything(request: IncomingMessage): Promise<boolean> {
   for await (const chunk of request.iterator({ destroyOnReturn: false })) {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access -- Node types a stream's chunks any; with no encoding set they are Buffers
     if (chunk.length > 0) {
       request.resume();
       return true;

@@ -17,7 +17,7 @@ export async function gatedDocument<D extends { project_id: string }>(
   readModels: ReadModelStore,
   state: VigilState,
   collection: string,
-  rawId: string | undefined,
+  rawId: unknown,
   resource: string,
   requirement: Requirement,
 ): Promise<D> {

@@ -236,7 +236,7 @@ function decodeParam(raw: string): string {
 
 /** As Koa parses a query: a repeated key becomes an array of its values. */
 function parseQuery(querystring: string): Record<string, string | string[]> {
-  const parsed: Record<string, string | string[]> = Object.create(null);
+  const parsed = Object.create(null) as Record<string, string | string[]>;
   const params = new URLSearchParams(querystring);
   for (const key of params.keys()) {
     const values = params.getAll(key);

@@ -23,6 +23,7 @@ export async function readCappedBody(request: IncomingMessage, keepBytes: number
   let bytes = 0;
   try {
     for await (const chunk of request.iterator({ destroyOnReturn: false })) {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Node types a stream's chunks any: a string or, with no encoding set, a Buffer
       const buffer: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       bytes += buffer.length;
       if (bytes > refuseBytes) {

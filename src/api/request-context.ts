@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from './logger.js';
+import type { VigilState } from './state.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -24,7 +25,7 @@ export function requestContext(logger: Logger): Middleware {
         status: ctx.status,
         started,
         routine: false,
-        apiKeyId: ctx.state['caller']?.apiKeyId,
+        apiKeyId: (ctx.state['caller'] as VigilState['caller'] | undefined)?.apiKeyId,
       });
     }
   };
@@ -48,7 +49,7 @@ export interface RequestLogEntry {
    * put together, and the ping is in the log anyway with its request id.
    */
   routine: boolean;
-  apiKeyId?: string | undefined;
+  apiKeyId?: string | null | undefined;
 }
 
 /** The one line a request is logged with, whichever server answered it (Koa's or the Ping API's). */

@@ -84,6 +84,7 @@ export function fieldPath(context: t.Context): string {
   const parts: string[] = [];
   for (let i = 1; i < context.length; i += 1) {
     let parent: t.Decoder<unknown, unknown> = context[i - 1]!.type;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- io-ts types a refinement's inner codec as any
     while (parent instanceof t.RefinementType) parent = parent.type;
     const key = context[i]!.key;
     if (parent instanceof t.ArrayType) parts.push(`[${key}]`);
@@ -184,7 +185,7 @@ function onlyKnown<A extends object>(value: A, known: ReadonlySet<string>): A {
 }
 
 /** An id in the path that is not a UUID names nothing that exists: 404, like any unknown id. */
-export function pathId(value: string | undefined, resource: string): string {
-  if (value === undefined || !UUID_PATTERN.test(value)) throw new HttpError(404, `${resource} not found`);
+export function pathId(value: unknown, resource: string): string {
+  if (typeof value !== 'string' || !UUID_PATTERN.test(value)) throw new HttpError(404, `${resource} not found`);
   return value.toLowerCase();
 }

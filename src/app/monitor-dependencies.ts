@@ -35,7 +35,7 @@ async function readDependencyGraph(context: CommandContext, roots: readonly stri
       // A monitor's settings are in its own stream. One never created, or deleted, has none to
       // check (its stream may be gone, and ids are not reused).
       if (lifecycle === 'active') read.push({ streamName: monitorStream(id), expectedRevision: loaded.monitorRevision });
-      if (lifecycle === 'active') next.push(...graph[id]!.depends_on.filter((dependency) => !graph[dependency]));
+      if (lifecycle === 'active') next.push(...graph[id].depends_on.filter((dependency) => !graph[dependency]));
     }
     level = [...new Set(next)];
   }

@@ -118,9 +118,9 @@ export async function updateStatusPage(context: CommandContext, statusPageId: st
   const heldAfter = before === null ? null : heldSlug({ ...before, ...patch });
   const claiming = projectId !== null && heldAfter !== null && heldAfter !== heldBefore;
   const releasing = projectId !== null && heldBefore !== null && heldBefore !== heldAfter;
-  const claimed = claiming ? await claimSlug(context, heldAfter!, statusPageId, projectId, actor) : null;
+  const claimed = claiming ? await claimSlug(context, heldAfter, statusPageId, projectId, actor) : null;
   const outcome = await runPage(context, { type: 'UpdateStatusPage', status_page_id: statusPageId, patch, now: nowIso(context) }, actor);
-  const released = releasing ? await releaseSlug(context, heldBefore!, statusPageId, projectId, actor) : null;
+  const released = releasing ? await releaseSlug(context, heldBefore, statusPageId, projectId, actor) : null;
   return latest(claimed, outcome.position, released);
 }
 

@@ -34,6 +34,6 @@ function serve(path: string): void {
   });
 }
 
-const path: unknown = workerData?.['path'];
+const path: unknown = (workerData as Record<string, unknown> | null)?.['path'];
 if (typeof path !== 'string') throw new Error('as-of-thread needs workerData.path');
 serve(path);

@@ -29,7 +29,7 @@ export async function incidentsAsOf(
   const skip = (page.page - 1) * page.limit;
   const [found, counts] = await Promise.all([
     filters.length === 1
-      ? readModels.find<IncidentHistoryDocument>(collection, filters[0]!, { sort, skip, limit: page.limit })
+      ? readModels.find<IncidentHistoryDocument>(collection, filters[0], { sort, skip, limit: page.limit })
       : // Statuses held at that moment by disjoint sets of incidents: their pages merged as one.
         Promise.all(filters.map((f) => readModels.find<IncidentHistoryDocument>(collection, f, { sort, limit: skip + page.limit }))).then((pages) =>
           pages.flat().sort(newestFirst).slice(skip, skip + page.limit),

@@ -22,6 +22,6 @@ function serve(path: string): void {
   });
 }
 
-const path: unknown = workerData?.['path'];
+const path: unknown = (workerData as Record<string, unknown> | null)?.['path'];
 if (typeof path !== 'string') throw new Error('log-check-thread needs workerData.path');
 serve(path);

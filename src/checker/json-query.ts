@@ -2,6 +2,7 @@ import jmespath from 'jmespath';
 import type { JsonOperator } from '../domain/monitors/monitor-config.js';
 
 // The typings declare only `search`; `compile` parses without evaluating, to judge an expression.
+// eslint-disable-next-line @typescript-eslint/unbound-method -- jmespath's functions do not use `this`
 const { compile, search } = jmespath as typeof jmespath & { compile(expression: string): unknown };
 
 /**

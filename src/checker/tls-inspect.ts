@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import { type DetailedPeerCertificate, checkServerIdentity, rootCertificates } from 'node:tls';
+import { checkServerIdentity, rootCertificates } from 'node:tls';
 import type { OutboundGuard } from '../outbound/guard.js';
 
 export interface TlsInspection {
@@ -46,13 +46,13 @@ export async function inspectTls(
       socket.destroy();
       resolve({ ...empty, error: `timed out after ${options.timeoutMs} ms` });
     }, options.timeoutMs);
-    socket.once('error', (error) => {
+    socket.once('error', (error: Error) => {
       clearTimeout(timer);
       resolve({ ...empty, error: error.message });
     });
     socket.once('secureConnect', () => {
       clearTimeout(timer);
-      const peer = socket.getPeerCertificate(true) as DetailedPeerCertificate;
+      const peer = socket.getPeerCertificate(true);
       const authorizationError = socket.authorizationError ? String(socket.authorizationError) : null;
       socket.end();
       if (!peer || !peer.raw) return resolve({ ...empty, error: 'the server sent no certificate' });

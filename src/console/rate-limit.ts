@@ -38,7 +38,7 @@ export function consoleRateLimit(config: Pick<RateLimitConfig, 'requests' | 'win
   }
 
   return async (ctx: Context, next: Next) => {
-    if (ctx.path.startsWith(ASSET_PREFIX)) return next();
+    if (ctx.path.startsWith(ASSET_PREFIX)) return void (await next());
     const key = await limitKey(ctx);
     const headers = await pages.take(key);
     if (EXPENSIVE.some((action) => action.method === ctx.method && action.path.test(ctx.path))) await expensive.take(key);

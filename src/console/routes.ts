@@ -27,8 +27,6 @@ import { channelNames } from './timeline.js';
 import { checkHours, periodStart, summarize } from '../queries/uptime.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../queries/warnings.js';
 import { ASSETS, ASSET_PATH, assetNamed } from './assets.js';
-import { type Html, html } from './html.js';
-import { page } from './layout.js';
 import { LiveStreams } from './live.js';
 import { consoleRateLimit } from './rate-limit.js';
 import { displayStatuses, monitorActivity, monitorOverviews } from './overview.js';
@@ -270,7 +268,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
 
   router.get('/projects/:projectId', signedIn, async (ctx, next) => {
     // The page as it stood at an instant: time travel (routes/time-travel.ts) answers.
-    if (ctx.query['as_of'] !== undefined) return next();
+    if (ctx.query['as_of'] !== undefined) return void (await next());
     ctx.set('Cache-Control', 'no-store');
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, READ, projectId);
@@ -338,7 +336,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
     gatedDocument<IncidentDocument>(readModels, state, 'incidents', rawId, 'incident', requirement);
 
   router.get('/incidents/:incidentId', signedIn, async (ctx, next) => {
-    if (ctx.query['as_of'] !== undefined) return next();
+    if (ctx.query['as_of'] !== undefined) return void (await next());
     ctx.set('Cache-Control', 'no-store');
     const incident = await gatedIncident(ctx.state, ctx.params['incidentId'], READ);
     const [timeline, monitor, project, canAct, channels, escalation] = await Promise.all([

@@ -116,6 +116,6 @@ function plan(db: SqliteDatabase, limits: CompactionLimits): CompactionPlanning 
 /** The position the newest checkpoint folded through; null before any. */
 function checkpointPosition(db: SqliteDatabase): number | null {
   const newest = db.prepare<[string], { data: string | null }>('SELECT data FROM es_events WHERE stream = ? ORDER BY revision DESC LIMIT 1').get(CHECKPOINT_STREAM);
-  const through: unknown = newest?.data ? JSON.parse(newest.data)?.through_position : null;
+  const through: unknown = newest?.data ? (JSON.parse(newest.data) as { through_position?: unknown } | null)?.through_position : null;
   return typeof through === 'number' ? through : null;
 }

@@ -1,6 +1,3 @@
-import { dirname, extname, join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './sqlite-database.js';
 import {
@@ -400,8 +397,8 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     type: row.type,
     revision: row.revision,
     position: row.position,
-    data: JSON.parse(row.data ?? '{}'),
-    metadata: JSON.parse(row.metadata ?? '{}'),
+    data: JSON.parse(row.data ?? '{}') as RecordedEvent['data'],
+    metadata: JSON.parse(row.metadata ?? '{}') as RecordedEvent['metadata'],
     created: row.created,
   };
 }

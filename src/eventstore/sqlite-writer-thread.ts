@@ -34,9 +34,9 @@ function serve(path: string, gate: WriteGate, autocheckpointPages: number): void
   });
 }
 
-const path: unknown = workerData?.['path'];
+const path: unknown = (workerData as Record<string, unknown> | null)?.['path'];
 if (typeof path !== 'string') throw new Error('sqlite-writer-thread needs workerData.path');
-const gateBuffer: unknown = workerData?.['writeGate'];
-const autocheckpointPages: unknown = workerData?.['autocheckpointPages'];
+const gateBuffer: unknown = (workerData as Record<string, unknown> | null)?.['writeGate'];
+const autocheckpointPages: unknown = (workerData as Record<string, unknown> | null)?.['autocheckpointPages'];
 if (typeof autocheckpointPages !== 'number' || !Number.isInteger(autocheckpointPages)) throw new Error('sqlite-writer-thread needs workerData.autocheckpointPages');
 serve(path, new WriteGate(gateBuffer instanceof SharedArrayBuffer ? gateBuffer : undefined), autocheckpointPages);

@@ -318,7 +318,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       if (server) {
         stopping.abort();
         server.closeIdleConnections();
-        await new Promise<void>((resolve) => server!.close(() => resolve()));
+        await new Promise<void>((resolve) => server.close(() => resolve()));
       }
       await health?.close();
       await listening?.stop();

@@ -292,7 +292,7 @@ export class Projector implements ReadModelProgress {
     // A deletion of what is known not to be there writes nothing; an unread document may be.
     if (doc === null && current !== UNKNOWN && (current === null || current.doc === null)) return;
     let writes = this.overlay.get(projection.collection.name);
-    if (!writes) this.overlay.set(projection.collection.name, (writes = new Map()));
+    if (!writes) this.overlay.set(projection.collection.name, (writes = new Map<string, PendingWrite>()));
     if (!writes.has(id)) this.written?.add(projection.collection.name, id);
     writes.set(id, { doc, position: event.position });
   }

@@ -154,7 +154,7 @@ export async function incidentTimeline(readModels: ReadModelStore, events: Event
     // Its monitor was deleted: the timeline is the one archived with it. Its notes are read from
     // its own stream, which it keeps: one written while the archive was being made is not lost.
     const notes = own.filter((e) => e.type === NOTE).map((e) => entryOf(e, new Map()));
-    const kept = ((archived.data['timeline'] as unknown as TimelineEntry[]) ?? []).filter((e) => e.type !== NOTE);
+    const kept = ((archived.data['timeline'] as TimelineEntry[]) ?? []).filter((e) => e.type !== NOTE);
     return {
       configuration: (archived.data['configuration'] as Record<string, unknown> | null) ?? null,
       entries: mergedByTime(kept, notes),

@@ -18,7 +18,7 @@ export interface BulkWriterSettings {
   pragmas: string[];
 }
 
-const settings: BulkWriterSettings = workerData;
+const settings = workerData as BulkWriterSettings;
 const db = openSqliteDatabase(settings.path, { durability: 'normal' });
 for (const pragma of settings.pragmas) db.pragma(pragma);
 const writer = new SqliteDocumentWriter(db);

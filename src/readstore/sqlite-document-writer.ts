@@ -167,7 +167,7 @@ export class SqliteDocumentWriter {
 
   private statements(collection: string, fields: readonly string[]): WriteStatements {
     let byColumns = this.tables.get(collection);
-    if (!byColumns) this.tables.set(collection, (byColumns = new Map()));
+    if (!byColumns) this.tables.set(collection, (byColumns = new Map<string, WriteStatements>()));
     const key = fields.join('\n');
     let statements = byColumns.get(key);
     if (!statements) {

@@ -19,6 +19,7 @@ describe('Request logging', () => {
       ctx.status = ctx.path.endsWith('/missing') ? 404 : 200;
       ctx.body = { ok: ctx.status === 200 };
     });
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback answers its own errors
     server = createServer(app.callback()).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

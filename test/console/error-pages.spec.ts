@@ -125,6 +125,7 @@ describe('A browser never gets JSON, in a real browser', function () {
         if (ctx.path === '/v1/broken') throw new Error('a bug');
         ctx.body = 'ok';
       });
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback answers its own errors
       server = createServer(app.callback());
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -43,6 +43,7 @@ describe('Sign-in flow', () => {
     });
     const app = new Koa<ConsoleState>();
     app.use(router.routes());
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's callback answers its own errors
     server = createServer(app.callback()).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

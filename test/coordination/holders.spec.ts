@@ -7,7 +7,7 @@ import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 describe('Lease holders', () => {
-  const exitedPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
+  const exitedPid = () => spawnSync(process.execPath, ['-e', '']).pid;
 
   it('names this process by host, pid, start and a random part, unique per Vigil started in it', () => {
     const [first, second] = [newHolderId(), newHolderId()];

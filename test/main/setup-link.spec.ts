@@ -15,7 +15,7 @@ describe('The first-run setup link', function () {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 90_000;

@@ -4,7 +4,7 @@ import { type IncidentDocument, incidentsProjection } from '../../projections/in
 import { incidentsAsOf } from '../../src/audit/as-of.js';
 import { verifyReadModels } from '../../src/audit/verify-read-models.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../src/domain/monitors/incidents.js';
-import type { EventStore, RecordedEvent, Subscription } from '../../src/eventstore/event-store.js';
+import type { EventStore, RecordedEvent } from '../../src/eventstore/event-store.js';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { Projector } from '../../src/projector/projector.js';
 import type { Filter } from '../../src/readstore/read-model-store.js';
@@ -24,7 +24,7 @@ function logUpTo(events: readonly RecordedEvent[], asOf: string): EventStore {
     headPosition: async () => kept.at(-1)?.position ?? 0,
     appendToStream: readOnly,
     readStream: readOnly,
-    subscribeToAll: readOnly as () => Subscription,
+    subscribeToAll: readOnly,
     setStreamMaxCount: readOnly,
     deleteStream: readOnly,
     close: async () => {},

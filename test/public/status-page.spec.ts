@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { type Target, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
@@ -181,8 +180,8 @@ describe('Public status page', () => {
       let queries = 0;
       const find = readModels.find.bind(readModels);
       const get = readModels.get.bind(readModels);
-      readModels.find = (async (...args: Parameters<typeof find>) => ((queries += 1), find(...args))) as typeof find;
-      readModels.get = (async (...args: Parameters<typeof get>) => ((queries += 1), get(...args))) as typeof get;
+      readModels.find = (async (...args: Parameters<typeof find>) => ((queries += 1), find(...args)));
+      readModels.get = (async (...args: Parameters<typeof get>) => ((queries += 1), get(...args)));
       try {
         expect((await publicGet(path)).status).to.equal(200);
       } finally {

@@ -128,7 +128,7 @@ describe('SelfPinger', () => {
       cleanups.push(dir.remove);
       const timer = await vigilOfRoles(['timer'], dir.path, clock, { VIGIL_SELF_PING_URL: `${receiver.url}/ping` });
       expect(timer.selfPing).to.equal(null);
-      expect(await timer.metrics.registry.getSingleMetric('vigil_self_ping_total')).to.equal(undefined);
+      expect(timer.metrics.registry.getSingleMetric('vigil_self_ping_total')).to.equal(undefined);
 
       const unset = await vigilOfRoles(['api'], dir.path, clock);
       expect(unset.selfPing).to.equal(null);

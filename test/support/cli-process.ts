@@ -13,8 +13,8 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv): { child: Child
   const child = spawn(process.execPath, ['--import=tsx', 'src/main/cli.ts', ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<CliExit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, exited };
 }

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment -- io-ts's codec classes (t.ArrayType…) type their inner codecs as any; this walk reads them as t.Any */
 import * as t from 'io-ts';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as a plain object. */

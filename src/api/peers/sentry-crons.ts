@@ -68,7 +68,7 @@ export function answerSentryEnvelope(core: PeerPingCore, request: IncomingMessag
 }
 
 async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin, others: readonly Promise<unknown>[]): Promise<PeerAnswer> {
-  const { config, deps } = core;
+  const { config } = core;
   if (request.method !== 'POST') return json(405, { detail: 'method not allowed: send envelopes by POST' }, { Allow: 'POST' });
   const limit = Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024);
   const envelope = parseEnvelope(await decompressed(request, await readBytes(request, limit), limit));
@@ -258,6 +258,7 @@ async function readBytes(request: IncomingMessage, limit: number): Promise<Buffe
   let bytes = 0;
   try {
     for await (const chunk of request.iterator({ destroyOnReturn: false })) {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Node types a stream's chunks any: a string or, with no encoding set, a Buffer
       const buffer: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       bytes += buffer.length;
       if (bytes > limit) {

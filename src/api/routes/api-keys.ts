@@ -6,7 +6,7 @@ import type { ReadModelStore } from '../../readstore/read-model-store.js';
 import { issueApiKey, revokeApiKey } from '../../app/identity.js';
 import { dominates, refuseMint } from '../../domain/access/key-power.js';
 import { addDays } from '../../domain/time.js';
-import { getApiKey, listApiKeys, roleOf } from '../../queries/identity.js';
+import { getApiKey, listApiKeys } from '../../queries/identity.js';
 import { actorOf } from '../actor.js';
 import { CreateApiKeyBody } from '../codecs/api-keys.js';
 import { type ApiDependencies, settled } from '../dependencies.js';
@@ -88,7 +88,7 @@ export async function revokeOwnApiKey(deps: ApiDependencies, state: VigilState, 
 }
 
 export function apiKeyRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
-  const { readModels, commands } = deps;
+  const { readModels } = deps;
 
   /** A user's own keys; a project-scoped key sees only those bound to its project. */
   router.get('/api-keys', async (ctx) => {

@@ -59,8 +59,8 @@ export const accountKeyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     render(ctx, accountKeyCreatedPage({ viewer: ctx.state.viewer, name: minted.api_key.name, key: minted.key, expiresAt: minted.api_key.expires_at }), 201);
   });
 
-  async function revocableKey(ctx: Context & { state: ConsoleState }) {
-    const key = await getApiKey(readModels, pathId(ctx.params['apiKeyId'], 'API key'));
+  async function revocableKey(ctx: Context & { state: ConsoleState; params?: Record<string, string> }) {
+    const key = await getApiKey(readModels, pathId(ctx.params?.['apiKeyId'], 'API key'));
     if (!key || !mayRevoke(ctx.state.caller, key)) throw new HttpError(404, 'API key not found');
     return key;
   }

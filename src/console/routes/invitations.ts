@@ -45,7 +45,7 @@ export const invitationRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const { readModels, commands } = deps;
 
   /** The invitation the link names, or the page saying why it does not work (answered here: null). */
-  async function openInvitation(ctx: Context, viewer: Viewer | null): Promise<{ invitation: InvitationDocument; facts: InvitationFacts; tokenHash: string } | null> {
+  async function openInvitation(ctx: Context & { params: Record<string, string> }, viewer: Viewer | null): Promise<{ invitation: InvitationDocument; facts: InvitationFacts; tokenHash: string } | null> {
     ctx.set('Cache-Control', 'no-store');
     // The token is the link's whole secret: it goes to no other page as a Referer.
     ctx.set('Referrer-Policy', 'no-referrer');

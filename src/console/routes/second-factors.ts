@@ -33,7 +33,7 @@ const NAME_MAX = 60;
 /** How long a page's passkey challenge can wait for its ceremony: the browser's own timeout and some time to read the page. */
 const CHALLENGE_LIFETIME_MS = PASSKEY_TIMEOUT_MS + 5 * 60_000;
 
-type Ctx = Context & { state: ConsoleState };
+type Ctx = Context & { state: ConsoleState; params?: Record<string, string> };
 
 /**
  * The relying party passkeys are bound to: where people reach the console (VIGIL_PUBLIC_URL) when
@@ -194,7 +194,7 @@ export const secondFactorRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   });
 
   async function factorToRemove(ctx: Ctx) {
-    const factorId = pathId(ctx.params['factorId'], 'second factor');
+    const factorId = pathId(ctx.params?.['factorId'], 'second factor');
     const doc = await factorsDoc(ctx.state.caller.userId);
     const factor = doc?.factors.find((f) => f.factor_id === factorId);
     if (!doc || !factor) throw new HttpError(404, 'second factor not found');

@@ -30,8 +30,8 @@ export function redirectDone(ctx: Context, path: string, done: string): void {
 export const settingsPath = (projectId: string, page: string) => `/projects/${projectId}/settings/${page}`;
 
 /** The project named in the path, once the caller may read it (a 404 otherwise, as the API answers). */
-export async function readableProject(deps: ApiDependencies, ctx: Context & { state: ConsoleState }): Promise<ProjectDocument> {
-  const projectId = pathId(ctx.params['projectId'], 'project');
+export async function readableProject(deps: ApiDependencies, ctx: Context & { state: ConsoleState; params?: Record<string, string> }): Promise<ProjectDocument> {
+  const projectId = pathId(ctx.params?.['projectId'], 'project');
   await gate(deps.readModels, ctx.state.caller, READ, projectId);
   const project = await getProject(deps.readModels, projectId);
   if (!project) throw new HttpError(404, 'project not found');

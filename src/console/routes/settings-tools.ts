@@ -3,7 +3,6 @@ import type { ProjectDocument } from '../../../projections/projects.js';
 import { HttpError } from '../../api/errors.js';
 import { gate } from '../../api/gate.js';
 import { gatedDocument } from '../../api/monitor-access.js';
-import type { VigilState } from '../../api/state.js';
 import { pathId } from '../../api/validation.js';
 import { getProject } from '../../queries/projects.js';
 import { type ConsoleKit, type ConsoleState, doneNotice } from '../routes.js';
@@ -22,14 +21,14 @@ export const DONE = {
   'project-saved': 'Project saved.',
 } as const;
 
-type Ctx = Context & { state: ConsoleState };
+type Ctx = Context & { state: ConsoleState; params?: Record<string, string> };
 
 /** The steps every settings page and POST share: the project read, the frame, a document of the project, the redirect. */
 export function settingsTools(kit: ConsoleKit) {
   const { readModels } = kit.deps;
 
   async function readableProject(ctx: Ctx): Promise<ProjectDocument> {
-    const projectId = pathId(ctx.params['projectId'], 'project');
+    const projectId = pathId(ctx.params?.['projectId'], 'project');
     await gate(readModels, ctx.state.caller, READ, projectId);
     const project = await getProject(readModels, projectId);
     if (!project) throw new HttpError(404, 'project not found');
@@ -41,8 +40,8 @@ export function settingsTools(kit: ConsoleKit) {
 
   /** A channel or group named in the path, of this project, after the same gate as its REST route. */
   async function projectDocument<D extends { project_id: string }>(ctx: Ctx, collection: string, param: string, resource: string, requirement: Parameters<typeof gate>[2]): Promise<D> {
-    const projectId = pathId(ctx.params['projectId'], 'project');
-    const doc = await gatedDocument<D>(readModels, ctx.state as VigilState, collection, ctx.params[param], resource, requirement);
+    const projectId = pathId(ctx.params?.['projectId'], 'project');
+    const doc = await gatedDocument<D>(readModels, ctx.state, collection, ctx.params?.[param], resource, requirement);
     if (doc.project_id !== projectId) throw new HttpError(404, `${resource} not found`);
     return doc;
   }

@@ -44,7 +44,7 @@ export function assertDependencies(monitor: { id: string; project_id: string; na
   }
   // Depth-first along what each depends on: reaching the monitor itself closes a cycle. Each
   // monitor's depth below it is worked out once, however many paths lead to it.
-  const edges = (id: string): readonly string[] => (id === monitor.id ? dependsOn : graph[id]?.lifecycle === 'active' ? graph[id]!.depends_on : []);
+  const edges = (id: string): readonly string[] => (id === monitor.id ? dependsOn : graph[id]?.lifecycle === 'active' ? graph[id].depends_on : []);
   const below = new Map<string, number>();
   const depthBelow = (id: string, path: string[]): number => {
     const known = below.get(id);

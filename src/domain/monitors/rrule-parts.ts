@@ -156,7 +156,7 @@ function isUntil(value: string): boolean {
   const match = /^(\d{4})(\d\d)(\d\d)(?:T(\d\d)(\d\d)(\d\d)Z?)?$/i.exec(value);
   if (!match) return false;
   const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part)));
-  const date = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
+  const date = new Date(Date.UTC(year!, month! - 1, day, hour, minute, second));
   // Date.UTC rolls 20270231 over into March: a date that reads back differently does not exist.
   return date.getUTCMonth() === month! - 1 && date.getUTCDate() === day && date.getUTCHours() === hour && date.getUTCMinutes() === minute && date.getUTCSeconds() === second;
 }

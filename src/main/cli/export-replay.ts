@@ -22,7 +22,7 @@ export async function exportEvents(args: readonly string[], io: CliIo): Promise<
   const values = options(args, { project: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } });
   const projectId = required(values.project, 'project');
   for (const flag of ['from', 'to'] as const) {
-    if (values[flag] !== undefined && Number.isNaN(Date.parse(values[flag]!))) throw new UsageError(`--${flag} must be an ISO 8601 time`);
+    if (values[flag] !== undefined && Number.isNaN(Date.parse(values[flag]))) throw new UsageError(`--${flag} must be an ISO 8601 time`);
   }
   const range = {
     ...(values.from ? { from: new Date(values.from).toISOString() } : {}),

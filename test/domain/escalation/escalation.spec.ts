@@ -15,7 +15,7 @@ const reached = (round: number, stepIndex: number, channels: string[], seconds: 
   type: 'EscalationStepReached',
   data: { ...ids, step: stepIndex, round, page_id: `inc-1.escalation.${round}.${stepIndex}`, channel_ids: channels, urgent, due_at: at(seconds), at: at(seconds) },
 });
-const acknowledged: MonitorEvent = { type: 'IncidentAcknowledged', data: { monitor_id: 'mon-1', project_id: 'p-1', incident_id: 'inc-1', acknowledged_at: at(60), user_id: 'u', email: 'u@example.com', api_key_id: null } } as MonitorEvent;
+const acknowledged: MonitorEvent = { type: 'IncidentAcknowledged', data: { monitor_id: 'mon-1', project_id: 'p-1', incident_id: 'inc-1', acknowledged_at: at(60), user_id: 'u', email: 'u@example.com', api_key_id: null } };
 
 describe('Escalation', () => {
   const spec = deciderSpec(escalationDecider);

@@ -616,7 +616,7 @@ describe('Monitor checks (UPTIME_HTTP)', () => {
       type: 'CheckCompleted',
       data: { ...ids, ...c, checked_at: at(minute), check_number, consecutive_failures: 0, last_success_at: at(minute), next_expected_at: at(minute + 1), retention_count: 10 },
     });
-    const recordAt = (minute: number, c = check()): MonitorCommand => ({ ...record(c), now: at(minute) } as MonitorCommand);
+    const recordAt = (minute: number, c = check()): MonitorCommand => ({ ...record(c), now: at(minute) });
     // Checks every minute, kept 10 at a time: 93 days of hours, each with up to 6 summaries and the one closing it.
     const summary = (hour: string, times: number[], up = times.length, summarized_at = T0, previous_hour: string | null = null): MonitorEvent => ({
       type: 'ChecksSummarized',

@@ -134,8 +134,8 @@ describe('Monitor', () => {
 
       it('counts for nothing a failure that took far beyond its timeout: Vigil was paused or suspended while it was under way', () => {
         given([uptime]).when(failed(43_000)).thenMatches((events) =>
-          events.length === 1 && events[0]!.type === 'CheckCompleted' && events[0]!.data.check_status === 'probe_error' && events[0]!.data.consecutive_failures === 0
-          && /the check took 43 s though it times out after 10 s: Vigil itself was held up/.test(events[0]!.data.error ?? ''));
+          events.length === 1 && events[0]!.type === 'CheckCompleted' && events[0].data.check_status === 'probe_error' && events[0].data.consecutive_failures === 0
+          && /the check took 43 s though it times out after 10 s: Vigil itself was held up/.test(events[0].data.error ?? ''));
         // Within the timeout's reach, the target is to blame.
         given([uptime]).when(failed(10_050)).thenEmits(['CheckCompleted', 'MonitorWentDown', 'IncidentOpened']);
       });

@@ -62,7 +62,7 @@ describe('Invitations', () => {
 
     it(`keeps at most ${MAX_OPEN_INVITATIONS} open at once`, () => {
       const many: ProjectEvent[] = Array.from({ length: MAX_OPEN_INVITATIONS }, (_, i) => ({
-        type: 'InvitationIssued', data: { ...issued.data as Extract<ProjectEvent, { type: 'InvitationIssued' }>['data'], invitation_id: `i-${i + 10}`, email: `p${i}@example.com` },
+        type: 'InvitationIssued', data: { ...issued.data, invitation_id: `i-${i + 10}`, email: `p${i}@example.com` },
       }));
       project.given([...created, ...many]).when(invite()).thenRefuses('invalid', /at most 50 open invitations/);
     });
