@@ -1,6 +1,6 @@
 // Lint: typescript-eslint's type-aware rules (they read the types, so they catch promises nobody
 // awaits and `any` leaking out of untyped input) and import-x's cycle check (value imports only;
-// test/lint/import-cycles.ts, run after it by `npm run lint`, sees `import type` too). Why not
+// dependency-cruiser, run after it by `npm run lint`, sees `import type` too). Why not
 // Biome: docs/development.md, "Lint".
 import tseslint from 'typescript-eslint';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
