@@ -45,8 +45,12 @@ interface CheckIn {
   runId: string | null;
   durationMs: number | null;
   settings: SentryMonitorSettings | null;
-  payload: Buffer;
+  /** What the check-in says beyond the fields Vigil maps (environment, release, trace…), or null. */
+  payload: Buffer | null;
 }
+
+/** The check-in fields a ping or the monitor's settings already hold: not repeated in the payload. */
+const MAPPED_FIELDS = new Set(['check_in_id', 'monitor_slug', 'status', 'duration', 'monitor_config']);
 
 /**
  * Envelopes being answered in this process. An SDK sends a job's `in_progress` (with the
@@ -242,7 +246,7 @@ function checkInOf(payload: Buffer, index: number): CheckIn {
     runId: typeof checkInId === 'string' && checkInId !== '' ? checkInId : null,
     durationMs: typeof duration === 'number' ? Math.round(duration * 1000) : null,
     settings: monitorConfig !== undefined && monitorConfig !== null ? sentryMonitorSettings(monitorConfig) : null,
-    payload,
+    payload: unmapped(item),
   };
 }
 
@@ -288,8 +292,19 @@ async function decompressed(request: IncomingMessage, body: Buffer, limit: numbe
   }
 }
 
-/** A check-in's JSON as the ping's payload, cut to the Ping API's limit and flagged when it was. */
-function capped(payload: Buffer, limit: number): CappedBody {
+/**
+ * The check-in's other fields as JSON, kept as the ping's payload: a job's every check-in would
+ * otherwise store its status, run and slug twice, and the bytes each ping writes are what limits
+ * ping rates.
+ */
+function unmapped(item: Record<string, unknown>): Buffer | null {
+  const rest = Object.entries(item).filter(([field]) => !MAPPED_FIELDS.has(field));
+  return rest.length === 0 ? null : Buffer.from(JSON.stringify(Object.fromEntries(rest)));
+}
+
+/** A check-in's payload, cut to the Ping API's limit and flagged when it was. */
+function capped(payload: Buffer | null, limit: number): CappedBody | null {
+  if (payload === null) return null;
   if (payload.length <= limit) return { text: payload.toString('utf8'), bytes: payload.length, truncated: false };
   return { text: new TextDecoder().decode(payload.subarray(0, limit), { stream: true }), bytes: payload.length, truncated: true };
 }

@@ -50,6 +50,18 @@ describe('Sentry Crons check-ins', function () {
     expect(pings.map((p) => p['event'])).to.deep.equal(['START', 'SUCCESS']);
     expect(pings[0]!['run_id']).to.be.a('string').and.equal(pings[1]!['run_id']);
     expect(pings[1]!['duration_ms']).to.be.a('number').within(0, 5000);
+    const { payload } = (await vigil.request('GET', `/v1/monitors/${String(monitor!['id'])}/pings/${String(pings[0]!['id'])}`, { key })).body.ping;
+    const kept = JSON.parse(payload as string) as Record<string, unknown>;
+    expect(kept, 'what the ping does not hold is kept: the trace').to.have.nested.property('contexts.trace.trace_id').that.is.a('string');
+    expect(kept).to.not.have.any.keys('status', 'check_in_id', 'monitor_slug', 'duration', 'monitor_config');
+  });
+
+  it('keeps no payload for a check-in that says nothing beyond its slug, status, run and duration', async () => {
+    const monitor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'Bare', slug: 'bare-check-in', type: 'JOB_BASIC', schedule: 'x' } })).body.monitor;
+    const body = `{}\n{"type":"check_in"}\n${JSON.stringify({ check_in_id: 'b1', monitor_slug: 'bare-check-in', status: 'ok', duration: 2 })}`;
+    expect((await vigil.request('POST', `/api/1/envelope/?sentry_key=${project.ping_key}`, { rawBody: body })).status).to.equal(200);
+    const [ping] = await history(monitor.id);
+    expect(ping).to.include({ event: 'SUCCESS', run_id: 'b1', duration_ms: 2000, payload_bytes: null, payload_truncated: false });
   });
 
   it('withMonitor with an interval config creates a JOB_HEARTBEAT, and a later config updates it', async () => {
@@ -88,7 +100,7 @@ describe('Sentry Crons check-ins', function () {
     expect([pings[1]!['duration_ms'], pings[3]!['duration_ms']]).to.deep.equal([12_500, 3000]);
   });
 
-  it('takes a gzip body (the SDK compresses past 32 KB), keeping the check-in as the payload, cut and flagged', async () => {
+  it('takes a gzip body (the SDK compresses past 32 KB), keeping the rest of the check-in (its release) as the payload, cut and flagged', async () => {
     const run = await runSentryJob({ dsn, release: 'r'.repeat(40_000), steps: [{ op: 'checkInPair', slug: 'big-release', config: { schedule: { type: 'crontab', value: '0 * * * *' } } }] });
     allAnswered200(run);
     const [start] = await history((await bySlug('big-release'))!['id']);
