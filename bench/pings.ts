@@ -293,7 +293,11 @@ interface PeerLoad {
   paths: string[];
   request?: (path: string) => { method?: 'POST'; body?: string };
 }
-const sentryEnvelope = (slug: string) => `{}\n{"type":"check_in"}\n{"check_in_id":"bench","monitor_slug":"${slug}","status":"ok"}`;
+/** Shaped as @sentry/node sends a `captureCheckIn` ok: an SDK header, the run, its duration, the environment and the trace. */
+const sentryEnvelope = (slug: string) =>
+  `{"sent_at":"2026-11-29T00:00:00.000Z","sdk":{"name":"sentry.javascript.node","version":"10.0.0"}}\n{"type":"check_in"}\n` +
+  `{"check_in_id":"8f3c2a1b9d7e4f6a8b0c1d2e3f4a5b6c","monitor_slug":"${slug}","status":"ok","duration":1.25,"environment":"production",` +
+  `"contexts":{"trace":{"trace_id":"4bf92f3577b34da6a3ce929d0e0e4736","span_id":"00f067aa0ba902b7"}}}`;
 const PEER_LOADS: PeerLoad[] = values['skip-peers']
   ? []
   : [
@@ -508,7 +512,7 @@ recordResult({
     `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors at the default retention (200 pings), pinged round-robin past it before the first round, so that each measured ping also drops its monitor's oldest from the log; medians of ${rounds} round(s), ${duration} s per phase.`,
     ...(peers.length > 0
       ? [
-          "Other tools' clients: in the same server, each at full speed on the same monitors for the same time, right after a /v1/ping phase of its own, and judged against that phase (later phases run on a longer log and a busier compactor than the first peak): Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item (status ok) by the monitor's slug.",
+          "Other tools' clients: in the same server, each at full speed on the same monitors for the same time, right after a /v1/ping phase of its own, and judged against that phase (later phases run on a longer log and a busier compactor than the first peak): Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item as @sentry/node sends it (status ok, duration, environment, trace) by the monitor's slug.",
         ]
       : []),
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
