@@ -27,6 +27,8 @@ function logUpTo(events: readonly RecordedEvent[], asOf: string): EventStore {
     subscribeToAll: readOnly as () => Subscription,
     setStreamMaxCount: readOnly,
     deleteStream: readOnly,
+    countEventsAfter: readOnly,
+    writeHealth: readOnly,
     close: async () => {},
   };
 }
