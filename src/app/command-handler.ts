@@ -1,10 +1,11 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../domain/decider.js';
-import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, JsonObject, RecordedEvent, StreamAppend } from '../eventstore/event-store.js';
+import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, JsonObject, MultiStreamEventStore, RecordedEvent, StreamAppend } from '../eventstore/event-store.js';
 import { AppendOutcomeUnknownError, WrongExpectedRevisionError } from '../eventstore/event-store.js';
 import { SCHEMA_VERSION, decodeEvent } from '../event-codecs/decode.js';
 import { currentVersion } from '../event-codecs/registry.js';
 import type { KeyedMutex } from './keyed-mutex.js';
+import type { StreamAppender } from './stream-appender.js';
 
 export interface CommandOutcome<S, E> {
   events: E[];
@@ -70,13 +71,13 @@ async function decideAndAppend<C, S, E extends DomainEvent>(
  * As handleCommand, for a decision that reads several streams and writes to one (`streams[0]`):
  * the streams' events are folded together, in log order, and the append is conditional on every
  * stream read, each at the revision it was read at. Where the store appends to several streams as
- * one (the embedded store), the streams written nothing are checked in the same append (see
- * runMonitorCommand), so a decision on a state another writer has changed since is refused and
- * made again. Where it cannot (EventStoreDB), only the written stream's revision is checked: a
- * change to another stream in the moment between the read and the append goes unnoticed.
+ * one (the embedded store's Appender), the streams written nothing are checked in the same append,
+ * so a decision on a state another writer has changed since is refused and made again. Where it
+ * cannot (EventStoreDB's), only the written stream's revision is checked: a change to another
+ * stream in the moment between the read and the append goes unnoticed.
  */
 export async function handleCommandOnStreams<C, S, E extends DomainEvent>(
-  context: { events: EventStore; streamLocks: KeyedMutex },
+  context: { events: EventStore; streamLocks: KeyedMutex; appender: StreamAppender },
   streams: readonly [written: string, ...read: string[]],
   decider: Decider<C, S, E>,
   command: C,
@@ -94,15 +95,8 @@ export async function handleCommandOnStreams<C, S, E extends DomainEvent>(
       const revisions = recorded.map((stream) => stream.at(-1)?.revision ?? ('no_stream' as const));
       const encoded = withEventIds(commandId, written, revisions[0]!, events.map((event) => toAppendable(event, actor)));
       try {
-        let position: number;
-        if (store.appendToStreams) {
-          // The streams checked go first: their checks then never need undoing.
-          const checks = streams.slice(1).map((streamName, i) => ({ streamName, events: [], expectedRevision: revisions[i + 1]! }));
-          const results = await appendToStreamsRetrying(store, [...checks, { streamName: written, events: encoded, expectedRevision: revisions[0]! }]);
-          position = Math.max(...results.map((result) => result.position));
-        } else {
-          position = (await appendRetrying(store, { streamName: written, events: encoded, expectedRevision: revisions[0]! })).position;
-        }
+        const checks = streams.slice(1).map((streamName, i) => ({ streamName, expectedRevision: revisions[i + 1]! }));
+        const position = await context.appender.append([{ streamName: written, events: encoded, expectedRevision: revisions[0]! }], checks);
         return { events, state: events.reduce(decider.evolve, state), position };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
@@ -144,8 +138,7 @@ export async function appendRetrying(store: EventStore, append: StreamAppend): P
 }
 
 /** As appendRetrying, for a store's append to several streams at once. */
-export async function appendToStreamsRetrying(store: EventStore, appends: readonly StreamAppend[]): Promise<AppendResult[]> {
-  if (!store.appendToStreams) throw new Error('this event store cannot append to several streams at once');
+export async function appendToStreamsRetrying(store: MultiStreamEventStore, appends: readonly StreamAppend[]): Promise<AppendResult[]> {
   for (let retry = 0; ; retry += 1) {
     try {
       return await store.appendToStreams(appends);

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { uuidv7 as timeOrderedUuid } from 'uuidv7';
-import type { EventStore } from '../eventstore/event-store.js';
+import { type EventStore, appendsToStreamsAtOnce } from '../eventstore/event-store.js';
+import type { Appender } from './appender.js';
+import { atomicAppender } from './atomic-appender.js';
+import { sequentialAppender } from './sequential-appender.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { MonitorStates } from './monitor-states.js';
 import type { SecretBox } from './secret-box.js';
@@ -8,6 +11,8 @@ import type { SecretBox } from './secret-box.js';
 /** What the command side needs: the log, the time and fresh ids, all injectable for tests. */
 export interface CommandContext {
   events: EventStore;
+  /** How decisions are appended to `events`: chosen once, with the store (see appender.ts). */
+  appender: Appender;
   clock: () => Date;
   newId: () => string;
   /**
@@ -31,6 +36,7 @@ export interface CommandContext {
 export function commandContext(events: EventStore, options: Partial<Omit<CommandContext, 'events'>> = {}): CommandContext {
   return {
     events,
+    appender: options.appender ?? appenderFor(events),
     clock: options.clock ?? (() => new Date()),
     newId: options.newId ?? randomUUID,
     newTimeOrderedId: options.newTimeOrderedId ?? timeOrderedUuid,
@@ -40,6 +46,14 @@ export function commandContext(events: EventStore, options: Partial<Omit<Command
     repageAfterSeconds: options.repageAfterSeconds ?? 3600,
     secrets: options.secrets ?? null,
   };
+}
+
+/**
+ * The Appender for a store wired by hand (tests, tools, the CLI): atomic where it appends to
+ * several streams as one. The server's is chosen with its stores (src/main/stores.ts).
+ */
+export function appenderFor(events: EventStore): Appender {
+  return appendsToStreamsAtOnce(events) ? atomicAppender(events) : sequentialAppender(events);
 }
 
 export const nowIso = (context: CommandContext) => context.clock().toISOString();

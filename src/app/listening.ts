@@ -9,7 +9,7 @@ import {
 } from '../domain/listening/listening.js';
 import { WrongExpectedRevisionError } from '../eventstore/event-store.js';
 import { BackgroundLoop } from './background-loop.js';
-import { type Actor, appendRetrying, appendToStreamsRetrying, toAppendable, toDomainEvent, withEventIds } from './command-handler.js';
+import { type Actor, toAppendable, toDomainEvent, withEventIds } from './command-handler.js';
 import { type CommandContext, nowIso } from './context.js';
 import type { StreamRead } from './stream-read.js';
 
@@ -44,11 +44,7 @@ export async function confirmListening(context: CommandContext, intervalMs: numb
       const toOutages = append(OUTAGES_STREAM, revision(outages), 'ListeningInterrupted');
       const toConfirmed = append(LISTENING_STREAM, revision(confirmed), 'ListeningConfirmed');
       try {
-        if (context.events.appendToStreams) await appendToStreamsRetrying(context.events, [toOutages, toConfirmed]);
-        else {
-          if (toOutages.events.length > 0) await appendRetrying(context.events, toOutages);
-          await appendRetrying(context.events, toConfirmed);
-        }
+        await context.appender.append([toOutages, toConfirmed], []);
         return events;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;

@@ -33,6 +33,7 @@ import {
   WrongExpectedRevisionError,
   isSystemRecord,
 } from './event-store.js';
+import type { WriteHealth } from './storage-fault.js';
 
 /** Whether an event of $all is still to be read: its stream's retention ($maxCount, $tb) and deletion honoured. */
 type Visible = (event: RecordedEvent) => Promise<boolean>;
@@ -201,6 +202,11 @@ export class EsdbEventStore implements EventStore {
     return 0;
   }
 
+  /** Its positions are byte offsets and it keeps no count of `$all`: counting would read the events. */
+  async countEventsAfter(): Promise<number | null> {
+    return null;
+  }
+
   async setStreamMaxCount(streamName: string, maxCount: number): Promise<void> {
     await this.client.setStreamMetadata(streamName, { maxCount });
   }
@@ -211,6 +217,11 @@ export class EsdbEventStore implements EventStore {
     } catch (error) {
       if (!(error instanceof EsdbStreamDeletedError)) throw error;
     }
+  }
+
+  /** The client cannot tell ahead of a write: an append the server refuses fails on its own. */
+  async writeHealth(): Promise<WriteHealth> {
+    return { ok: true };
   }
 
   async close(): Promise<void> {

@@ -79,12 +79,6 @@ export interface EventStore {
     events: readonly EventToAppend[],
     options?: { expectedRevision?: ExpectedRevision },
   ): Promise<AppendResult>;
-  /**
-   * Appends to several streams as one: every expectation holds and every event is recorded, or
-   * nothing is (the first unmet expectation is thrown). Results in the order given. Absent where
-   * the store has no transaction across streams (EventStoreDB): callers then append one by one.
-   */
-  appendToStreams?(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
   /** Events of one stream; an absent or deleted stream reads as empty. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
@@ -97,20 +91,37 @@ export interface EventStore {
   headPosition(): Promise<number>;
   /**
    * How many events `readAll` would hand out after `position`, counting no further than `atMost`
-   * (a bound on the work, as the count is a scan). Absent where counting means reading the events
+   * (a bound on the work, as the count is a scan); null where counting means reading the events
    * themselves (EventStoreDB: its positions are byte offsets and it keeps no count of `$all`).
    */
-  countEventsAfter?(position: number, atMost: number): Promise<number>;
+  countEventsAfter(position: number, atMost: number): Promise<number | null>;
   /** Keep only the newest `maxCount` events of a stream; older ones are removed. */
   setStreamMaxCount(streamName: string, maxCount: number): Promise<void>;
   /** Hard delete: the events are gone and the stream name can never be written again. */
   deleteStream(streamName: string): Promise<void>;
   /**
    * Whether the store can commit now. Where a commit failed for want of disk, the store tries a
-   * small write of its own to find out (`/readyz` asks this); absent where the store cannot tell.
+   * small write of its own to find out (`/readyz` asks this); always able where the store cannot
+   * tell (EventStoreDB answers that through its own connection's failures).
    */
-  writeHealth?(): Promise<WriteHealth>;
+  writeHealth(): Promise<WriteHealth>;
   close(): Promise<void>;
+}
+
+/**
+ * A store that appends to several streams as one (the embedded store): every expectation holds and
+ * every event is recorded, or nothing is (the first unmet expectation is thrown). Results in the
+ * order given. EventStoreDB has no transaction across streams, so it is a plain EventStore: which
+ * of the two Vigil has is known where the stores are wired (src/main/stores.ts), and the command
+ * side's Appender is chosen there once.
+ */
+export interface MultiStreamEventStore extends EventStore {
+  appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
+}
+
+/** For a store wired by hand (tests, tools): whether it appends to several streams as one. */
+export function appendsToStreamsAtOnce(store: EventStore): store is MultiStreamEventStore {
+  return 'appendToStreams' in store && typeof store.appendToStreams === 'function';
 }
 
 export class WrongExpectedRevisionError extends Error {

@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from './sqlite-database.js';
-import type { EventRow } from './sqlite-event-store.js';
+import type { EventRow } from './sqlite-event-rows.js';
 import { chainHash, eventContent, eventHash } from './event-hash.js';
 import { STREAM_DELETED, STREAM_METADATA } from './event-store.js';
 import { CHECKPOINT_STREAM, type CheckpointData, KeptDigest, type StreamAnchor, anchorsDigest, isCheckpointData } from './log-checkpoint.js';

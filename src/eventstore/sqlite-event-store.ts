@@ -1,39 +1,26 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './sqlite-database.js';
 import {
   type AppendResult,
-  type EventStore,
   type EventToAppend,
   type ExpectedRevision,
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type MultiStreamEventStore,
   type StreamAppend,
   type SubscribeOptions,
   type Subscription,
   matchesPrefixes,
 } from './event-store.js';
+import { type EventRow, prepareEventReads, toRecordedEvent } from './sqlite-event-rows.js';
 import { type LogWrite, type LogWriteOutcome, SqliteLogWriter, ensureLogSchema, rejectionError } from './sqlite-log-writer.js';
-import type { WriterReply, WriterRequest } from './sqlite-writer-thread.js';
-import { startModuleWorker } from './module-worker.js';
+import type { WriterRequest } from './sqlite-writer-thread.js';
+import { commitOnWriterThread, startWriterThread } from './sqlite-writer-link.js';
 import type { CompactionPlan } from './log-compaction.js';
 import type { CommitSignal } from './commit-signal.js';
 import { WriteGate } from './write-gate.js';
 import { type StorageFault, StoreCannotWriteError, type WriteHealth, storageFault } from './storage-fault.js';
-
-/** What a read hands out: not the hashes, which only `verify` reads (two 64-character strings an event). */
-const EVENT_COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
-
-export interface EventRow {
-  position: number;
-  stream: string;
-  revision: number;
-  id: string;
-  type: string;
-  data: string | null;
-  metadata: string | null;
-  created: string;
-}
 
 interface PendingWrite {
   write: LogWrite;
@@ -67,7 +54,7 @@ const SUBSCRIPTION_PAGE = 512;
  * of the event loop, or with a writer thread as soon as the previous one is durable. Truncations
  * and deletions queue with the appends, so they land in the order they were asked for.
  */
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore implements MultiStreamEventStore {
   private pending: PendingWrite[] = [];
   private flushScheduled = false;
   private inFlight: Promise<void> | null = null;
@@ -103,29 +90,7 @@ export class SqliteEventStore implements EventStore {
       this.inlineWriter = new SqliteLogWriter(db, options.writeGate);
       this.writerThread = null;
     }
-    this.statements = {
-      // Without a max count, no LIMIT: SQLite runs the same indexed search several times faster
-      // without one, and reading a stream from a cached revision is on every ping's path.
-      forwards: db.prepare<[string, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? AND removed = 0 ORDER BY revision ASC`),
-      forwardsLimited: db.prepare<[string, number, number], EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream = ? AND revision >= ? AND removed = 0 ORDER BY revision ASC LIMIT ?`,
-      ),
-      backwards: db.prepare<[string, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? AND removed = 0 ORDER BY revision DESC`),
-      backwardsLimited: db.prepare<[string, number, number], EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream = ? AND revision <= ? AND removed = 0 ORDER BY revision DESC LIMIT ?`,
-      ),
-      // $all as EventStoreDB's filtered reads give it: without the system records ($$ streams).
-      all: db.prepare<[number, number], EventRow>(
-        `SELECT ${EVENT_COLUMNS} FROM es_events WHERE position > ? AND removed = 0 AND substr(stream, 1, 1) <> '$' ORDER BY position ASC LIMIT ?`,
-      ),
-      count: db.prepare<[number, number], { count: number }>(
-        "SELECT count(*) AS count FROM (SELECT 1 FROM es_events WHERE position > ? AND removed = 0 AND substr(stream, 1, 1) <> '$' LIMIT ?)",
-      ),
-      // The last event a subscription delivers: a head it never reaches would keep every reader waiting.
-      head: db.prepare<[], { head: number | null }>(
-        "SELECT position AS head FROM es_events WHERE removed = 0 AND substr(stream, 1, 1) <> '$' ORDER BY position DESC LIMIT 1",
-      ),
-    };
+    this.statements = prepareEventReads(db);
   }
 
   async appendToStream(
@@ -194,44 +159,12 @@ export class SqliteEventStore implements EventStore {
       this.settle(batch, outcomes);
       return;
     }
-    this.inFlight = this.commitOnWriterThread({ writes, created }).then(
+    this.inFlight = commitOnWriterThread(this.writerThread!, { writes, created }).then(
       (outcomes) => this.settle(batch, outcomes),
       (error: unknown) => this.fail(batch, error),
     ).finally(() => {
       this.inFlight = null;
       this.flush();
-    });
-  }
-
-  private commitOnWriterThread(request: WriterRequest): Promise<LogWriteOutcome[]> {
-    const thread = this.writerThread!;
-    return new Promise<LogWriteOutcome[]>((resolve, reject) => {
-      if (thread.threadId === -1) {
-        reject(new Error('the event store writer thread has stopped'));
-        return;
-      }
-      const onMessage = (reply: WriterReply) => {
-        cleanUp();
-        if (reply.ok) resolve(reply.outcomes);
-        else reject(Object.assign(new Error(reply.message), reply.code ? { code: reply.code } : {}));
-      };
-      const onError = (error: unknown) => {
-        cleanUp();
-        reject(error);
-      };
-      const onExit = () => onError(new Error('the event store writer thread stopped during a commit'));
-      const cleanUp = () => {
-        thread.off('message', onMessage);
-        thread.off('error', onError);
-        thread.off('exit', onExit);
-        // An idle writer thread does not keep the process alive; one with a commit under way does.
-        thread.unref();
-      };
-      thread.on('message', onMessage);
-      thread.on('error', onError);
-      thread.on('exit', onExit);
-      thread.ref();
-      thread.postMessage(request);
     });
   }
 
@@ -281,7 +214,7 @@ export class SqliteEventStore implements EventStore {
     return this.statements.head.get()?.head ?? 0;
   }
 
-  async countEventsAfter(position: number, atMost: number): Promise<number> {
+  async countEventsAfter(position: number, atMost: number): Promise<number | null> {
     return this.statements.count.get(position, atMost)?.count ?? 0;
   }
 
@@ -388,26 +321,4 @@ export class SqliteEventStore implements EventStore {
   private notifyNewEvents(): void {
     for (const listener of [...this.newEventListeners]) listener();
   }
-}
-
-function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
-    id: row.id,
-    streamName: row.stream,
-    type: row.type,
-    revision: row.revision,
-    position: row.position,
-    data: JSON.parse(row.data ?? '{}') as RecordedEvent['data'],
-    metadata: JSON.parse(row.metadata ?? '{}') as RecordedEvent['metadata'],
-    created: row.created,
-  };
-}
-
-/** The writer thread runs sqlite-writer-thread beside this module. */
-function startWriterThread(path: string, gate: WriteGate, autocheckpointPages: number): Worker {
-  const thread = startModuleWorker(import.meta.url, 'sqlite-writer-thread', { path, writeGate: gate.buffer, autocheckpointPages });
-  // A commit under way sees the failure; later ones find the thread gone.
-  thread.on('error', () => {});
-  thread.unref();
-  return thread;
 }

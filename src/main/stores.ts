@@ -1,4 +1,7 @@
 import { join } from 'node:path';
+import type { Appender } from '../app/appender.js';
+import { atomicAppender } from '../app/atomic-appender.js';
+import { sequentialAppender } from '../app/sequential-appender.js';
 import type { LeaseStore } from '../coordination/leases.js';
 import { MongoLeaseStore } from '../coordination/mongo-lease-store.js';
 import { SqliteLeaseStore } from '../coordination/sqlite-lease-store.js';
@@ -25,6 +28,11 @@ export type WalCheckpoints = 'on-commit' | 'own-thread' | 'by-another-thread';
 
 export interface Stores {
   events: EventStore;
+  /**
+   * How the command side appends to `events`, chosen here once (src/app/appender.ts): atomic on
+   * the embedded store, which appends to several streams as one; sequential on EventStoreDB.
+   */
+  appender: Appender;
   readModels: ReadModelStore;
   /** Leases for role instances that share work; kept beside the read models they work from. */
   leases: LeaseStore;
@@ -63,9 +71,11 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
   // side's commits wake whoever waits for them on another thread.
   const { writeGate, logCommits, readModelCommits } = options.threads ?? newThreadLinks();
   const eventsDb = config.eventStoreUrl ? null : open('full');
-  const events: EventStore = eventsDb
+  const embedded = eventsDb
     ? new SqliteEventStore(eventsDb, { writer: config.sqliteWriter, writeGate, commitSignal: logCommits, ...(options.clock ? { clock: options.clock } : {}) })
-    : EsdbEventStore.connect(config.eventStoreUrl!);
+    : null;
+  const events: EventStore = embedded ?? EsdbEventStore.connect(config.eventStoreUrl!);
+  const appender = embedded ? atomicAppender(embedded) : sequentialAppender(events);
   const readModelsDb = config.mongoUrl ? null : open('normal');
   const readModels: ReadModelStore = readModelsDb
     ? new SqliteReadModelStore(readModelsDb, { writeGate, commitSignal: readModelCommits })
@@ -76,6 +86,7 @@ export async function openStores(config: VigilConfig, options: { clock?: () => D
   const checkpointer = sqlitePath && walCheckpoints === 'own-thread' ? WalCheckpointer.start(sqlitePath, { writeGate }) : null;
   return {
     events,
+    appender,
     readModels,
     leases,
     sessions,

@@ -150,6 +150,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
   // Every role that records a monitor's settings or sends its checks seals or opens header values.
   const secrets = (['api', 'checker', 'notifier'] as const).some((role) => options.roles.includes(role)) ? secretBoxFor(config, stores) : null;
   const commands = commandContext(stores.events, {
+    appender: stores.appender,
     secrets,
     apiKeyPrefix: config.apiKeyPrefix,
     repageAfterSeconds: config.repageAfterSeconds,

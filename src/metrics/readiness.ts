@@ -35,7 +35,7 @@ export async function checkReadiness(sources: ReadinessSources): Promise<Readine
   const [head, committed, writable] = await Promise.all([
     answered('event_store', () => sources.events.headPosition(), sources),
     answered('read_store', () => committedPosition(sources.readModels, sources.projections), sources),
-    answered('event_store', () => sources.events.writeHealth?.() ?? Promise.resolve<WriteHealth>({ ok: true }), sources),
+    answered('event_store', () => sources.events.writeHealth(), sources),
   ]);
   // Counted no further than one past the bound: enough to judge, and the count's cost stays bounded.
   const lag =

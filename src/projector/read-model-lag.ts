@@ -40,7 +40,7 @@ export interface ReadModelLag {
 /** The lag behind the log of read models committed up to `committed`: at most one count (bounded by `countUpTo`) and one event read. */
 export async function lagAfter(events: EventStore, committed: number, options: { clock: () => Date; countUpTo: number }): Promise<ReadModelLag> {
   const [count, oldest] = await Promise.all([
-    events.countEventsAfter ? events.countEventsAfter(committed, options.countUpTo) : Promise.resolve(null),
+    events.countEventsAfter(committed, options.countUpTo),
     events.readAll({ after: committed, maxCount: 1 }),
   ]);
   const recorded = oldest[0] ? Date.parse(oldest[0].created) : Number.NaN;

@@ -50,39 +50,39 @@ describe('addIncidentNote', () => {
   });
 
   it('refuses a note when another process resolved the incident between the read and the append, deciding again on the resolved incident', async () => {
-    const { context, monitorId, incidentId } = await openIncident();
+    const { monitorId, incidentId } = await openIncident();
     const other = commandContext(stores.events);
-    const here = { ...context, events: racedStore(stores.events, () => resolveIncident(other, monitorId, incidentId, by, actor)) };
+    const here = commandContext(racedStore(stores.events, () => resolveIncident(other, monitorId, incidentId, by, actor)));
     const error = await refusal(addIncidentNote(here, { monitor_id: monitorId, incident_id: incidentId, kind: 'note', visibility: 'internal', text: 'Restarting it' }, by, actor));
     expect(error.message).to.match(/the incident is RESOLVED/);
     expect(await noteTypes(incidentId)).to.deep.equal([]);
   });
 
   it('decides again when another process added a note in between, and records both', async () => {
-    const { context, monitorId, incidentId } = await openIncident();
+    const { monitorId, incidentId } = await openIncident();
     const other = commandContext(stores.events);
     await resolveIncident(other, monitorId, incidentId, by, actor);
-    const here = { ...context, events: racedStore(stores.events, () => addIncidentNote(other, { monitor_id: monitorId, incident_id: incidentId, kind: 'postmortem', visibility: 'public', text: 'First' }, by, actor)) };
+    const here = commandContext(racedStore(stores.events, () => addIncidentNote(other, { monitor_id: monitorId, incident_id: incidentId, kind: 'postmortem', visibility: 'public', text: 'First' }, by, actor)));
     await addIncidentNote(here, { monitor_id: monitorId, incident_id: incidentId, kind: 'postmortem', visibility: 'public', text: 'Second' }, by, actor);
     const texts = (await stores.events.readStream(`incident-${incidentId}`)).filter((e) => e.type === 'IncidentNoteAdded').map((e) => e.data['text']);
     expect(texts).to.deep.equal(['First', 'Second']);
   });
 
   it('refuses a note on an incident archived in the meantime (its monitor is being deleted)', async () => {
-    const { context, monitorId, incidentId } = await openIncident();
+    const { monitorId, incidentId } = await openIncident();
     const projector = new Projector(stores.events, stores.readModels, allProjections());
     await projector.catchUp();
     const other = commandContext(stores.events);
-    const here = { ...context, events: racedStore(stores.events, () => archiveMonitorIncidents(other, stores.readModels, monitorId, actor)) };
+    const here = commandContext(racedStore(stores.events, () => archiveMonitorIncidents(other, stores.readModels, monitorId, actor)));
     const error = await refusal(addIncidentNote(here, { monitor_id: monitorId, incident_id: incidentId, kind: 'note', visibility: 'internal', text: 'Too late' }, by, actor));
     expect(error.message).to.match(/archived with its deleted monitor/);
     expect(await noteTypes(incidentId)).to.deep.equal([]);
   });
 
   it('appends to the incident stream alone on a store that cannot append to several streams at once', async () => {
-    const { context, monitorId, incidentId } = await openIncident();
+    const { monitorId, incidentId } = await openIncident();
     const streamByStream = Object.assign(Object.create(stores.events) as EventStore, { appendToStreams: undefined });
-    await addIncidentNote({ ...context, events: streamByStream }, { monitor_id: monitorId, incident_id: incidentId, kind: 'note', visibility: 'public', text: 'Failing over' }, by, actor);
+    await addIncidentNote(commandContext(streamByStream), { monitor_id: monitorId, incident_id: incidentId, kind: 'note', visibility: 'public', text: 'Failing over' }, by, actor);
     expect(await noteTypes(incidentId)).to.deep.equal(['note']);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { EventStore, RecordedEvent } from '../../src/eventstore/event-store.js';
+import { type EventStore, type RecordedEvent, appendsToStreamsAtOnce } from '../../src/eventstore/event-store.js';
 import { runMonitorCommand } from '../../src/app/monitors.js';
 import { type Target, reply, startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestClock, TestVigil } from '../support/test-vigil.js';
@@ -20,7 +20,6 @@ function dieWhen(events: EventStore, crashesAt: { appended?: string; deleting?: 
     throw new Error('the process died here');
   };
   const appendToStream = events.appendToStream.bind(events);
-  const appendToStreams = events.appendToStreams?.bind(events);
   const deleteStream = events.deleteStream.bind(events);
   const wrote = (types: string[]) => {
     if (crashesAt.appended !== undefined && types.includes(crashesAt.appended)) dead = true;
@@ -39,7 +38,8 @@ function dieWhen(events: EventStore, crashesAt: { appended?: string; deleting?: 
     wrote(toAppend.map((e) => e.type));
     return result;
   };
-  if (appendToStreams) {
+  if (appendsToStreamsAtOnce(events)) {
+    const appendToStreams = events.appendToStreams.bind(events);
     events.appendToStreams = async (appends) => {
       if (dead) die();
       const results = await appendToStreams(appends);

@@ -7,7 +7,7 @@ import { deleteMonitor } from '../../src/app/monitor-deletion.js';
 import { createProject } from '../../src/app/projects.js';
 import { MONITOR_DEFAULTS, type MonitorConfig } from '../../src/domain/monitors/monitor-config.js';
 import { DomainError } from '../../src/domain/errors.js';
-import type { EventStore } from '../../src/eventstore/event-store.js';
+import type { EventStore, MultiStreamEventStore } from '../../src/eventstore/event-store.js';
 import { type EmbeddedStores, openEmbeddedStores } from '../support/embedded-stores.js';
 
 const actor: Actor = { kind: 'system', user_id: null, api_key_id: null, request_id: 'r-1' };
@@ -120,7 +120,7 @@ describe('changeMonitor (a PATCH)', () => {
   afterEach(() => stores.dispose());
 
   /** The store, failing (as a crash would) every append after the first `allowed` to the monitor's stream. */
-  function crashingAfter(events: EventStore, allowed: number): EventStore {
+  function crashingAfter(events: MultiStreamEventStore, allowed: number): EventStore {
     let appends = 0;
     const guard = (streams: readonly string[]) => {
       if (!streams.some((s) => s.startsWith('monitor-'))) return;
@@ -129,7 +129,7 @@ describe('changeMonitor (a PATCH)', () => {
     };
     return Object.assign(Object.create(events) as EventStore, {
       appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => (guard([args[0]]), events.appendToStream(...args)),
-      appendToStreams: async (...args: Parameters<NonNullable<EventStore['appendToStreams']>>) => (guard(args[0].filter((a) => a.events.length > 0).map((a) => a.streamName)), events.appendToStreams!(...args)),
+      appendToStreams: async (...args: Parameters<MultiStreamEventStore['appendToStreams']>) => (guard(args[0].filter((a) => a.events.length > 0).map((a) => a.streamName)), events.appendToStreams(...args)),
     });
   }
 
@@ -229,7 +229,7 @@ describe("the log's window over a monitor's pings", () => {
   afterEach(() => stores.dispose());
 
   /** The store, writing down each change of a ping stream's max count and each monitor event appended, in order. */
-  function journaled(events: EventStore): { store: EventStore; journal: string[] } {
+  function journaled(events: MultiStreamEventStore): { store: EventStore; journal: string[] } {
     const journal: string[] = [];
     const note = (appends: { streamName: string; events: readonly { type: string }[] }[]) => {
       for (const a of appends) if (a.streamName.startsWith('monitor-')) journal.push(...a.events.map((e) => e.type));
@@ -237,7 +237,7 @@ describe("the log's window over a monitor's pings", () => {
     const store = Object.assign(Object.create(events) as EventStore, {
       setStreamMaxCount: async (stream: string, maxCount: number) => (journal.push(`window ${maxCount}`), events.setStreamMaxCount(stream, maxCount)),
       appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => (note([{ streamName: args[0], events: args[1] }]), events.appendToStream(...args)),
-      appendToStreams: async (...args: Parameters<NonNullable<EventStore['appendToStreams']>>) => (note([...args[0]]), events.appendToStreams!(...args)),
+      appendToStreams: async (...args: Parameters<MultiStreamEventStore['appendToStreams']>) => (note([...args[0]]), events.appendToStreams(...args)),
     });
     return { store, journal };
   }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { commandContext } from '../../src/app/context.js';
 import { receivePing } from '../../src/app/monitors.js';
+import { appendsToStreamsAtOnce } from '../../src/eventstore/event-store.js';
 import { startTarget } from '../support/http-targets.js';
 import { ALL_SCOPES, TestVigil } from '../support/test-vigil.js';
 
@@ -59,7 +60,8 @@ describe('Incident records outlive their monitor and its pings', () => {
     // Another process's ping lands just before the deletion is appended (its first attempt then
     // meets the new events and decides again).
     const events = vigil.vigil.stores.events;
-    const append = events.appendToStreams!.bind(events);
+    if (!appendsToStreamsAtOnce(events)) throw new Error('the embedded store appends to several streams at once');
+    const append = events.appendToStreams.bind(events);
     const elsewhere = commandContext(events);
     let raced = false;
     events.appendToStreams = async (appends) => {

@@ -22,7 +22,7 @@ const renameCounter: Projection = {
 function uncounting(events: EventStore): EventStore {
   return new Proxy(events, {
     get(target, property) {
-      if (property === 'countEventsAfter') return undefined;
+      if (property === 'countEventsAfter') return async () => null;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

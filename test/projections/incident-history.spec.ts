@@ -27,6 +27,8 @@ function logUpTo(events: readonly RecordedEvent[], asOf: string): EventStore {
     subscribeToAll: readOnly,
     setStreamMaxCount: readOnly,
     deleteStream: readOnly,
+    countEventsAfter: readOnly,
+    writeHealth: readOnly,
     close: async () => {},
   };
 }

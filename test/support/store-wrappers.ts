@@ -1,4 +1,4 @@
-import { AppendOutcomeUnknownError, type EventStore } from '../../src/eventstore/event-store.js';
+import { AppendOutcomeUnknownError, type EventStore, type MultiStreamEventStore, appendsToStreamsAtOnce } from '../../src/eventstore/event-store.js';
 
 /**
  * The embedded store as EventStoreDB presents itself to Vigil: no append to several streams at
@@ -11,6 +11,8 @@ export function withoutMultiStreamAppend(store: EventStore): EventStore {
     readAll: (...args) => store.readAll(...args),
     subscribeToAll: (...args) => store.subscribeToAll(...args),
     headPosition: () => store.headPosition(),
+    countEventsAfter: (...args) => store.countEventsAfter(...args),
+    writeHealth: () => store.writeHealth(),
     setStreamMaxCount: (...args) => store.setStreamMaxCount(...args),
     deleteStream: (...args) => store.deleteStream(...args),
     close: () => store.close(),
@@ -28,11 +30,11 @@ export function losingAnswers(store: EventStore, lost: number): EventStore & { l
     toLose -= 1;
     throw new AppendOutcomeUnknownError(streamName);
   };
-  const appendToStreams = store.appendToStreams?.bind(store);
+  const appendToStreams = appendsToStreamsAtOnce(store) ? store.appendToStreams.bind(store) : undefined;
   return {
     ...withoutMultiStreamAppend(store),
     appendToStream: async (streamName, events, options) => lose(streamName, await store.appendToStream(streamName, events, options)),
-    ...(appendToStreams ? { appendToStreams: async (appends) => lose(appends[0]!.streamName, await appendToStreams(appends)) } : {}),
+    ...(appendToStreams ? { appendToStreams: async (appends: Parameters<MultiStreamEventStore['appendToStreams']>[0]) => lose(appends[0]!.streamName, await appendToStreams(appends)) } : {}),
     lostAnswers: () => lost - toLose,
   };
 }
@@ -48,10 +50,10 @@ export function racedStore(events: EventStore, beforeNextWrite: () => Promise<un
     pending = null;
     await other?.();
   };
-  const appendToStreams = events.appendToStreams?.bind(events);
+  const appendToStreams = appendsToStreamsAtOnce(events) ? events.appendToStreams.bind(events) : undefined;
   return Object.assign(Object.create(events) as EventStore, {
     appendToStream: async (...args: Parameters<EventStore['appendToStream']>) => (await interleave(), events.appendToStream(...args)),
-    ...(appendToStreams ? { appendToStreams: async (...args: Parameters<NonNullable<EventStore['appendToStreams']>>) => (await interleave(), appendToStreams(...args)) } : {}),
+    ...(appendToStreams ? { appendToStreams: async (...args: Parameters<MultiStreamEventStore['appendToStreams']>) => (await interleave(), appendToStreams(...args)) } : {}),
     raced: () => pending === null,
   });
 }
