@@ -67,7 +67,8 @@ import { secondStepRoutes } from './routes/second-step.js';
 import { passkeySignInRoutes } from './routes/passkey-sign-in.js';
 import { accountKeyRoutes } from './routes/account-keys.js';
 import { type ConsoleState, render, signedInMiddleware, stillSignedIn } from './signed-in.js';
-import type { SecondFactorGate, SignInThrottles } from './sign-in-flow.js';
+import type { ConsoleKit, ConsoleRoutes, SignInThrottles } from './kit.js';
+import { doneNotice } from './done-notice.js';
 import { MemorySessionStore, type SessionStore } from './session-store.js';
 
 export type { ConsoleState };
@@ -80,57 +81,10 @@ const CHART_RUNS = 60;
 const PINGS_SHOWN = 20;
 const INCIDENTS_SHOWN = 20;
 
-/** What a POST did, shown once on the page it returns to. */
-const DONE = {
-  acknowledged: 'Incident acknowledged.',
-  resolved: 'Incident resolved.',
-  paused: 'Monitoring paused.',
-  resumed: 'Monitoring resumed.',
-  noted: 'Note added.',
-  postmortem: 'Postmortem saved.',
-  created: 'Monitor created.',
-  updated: 'Changes saved.',
-  'monitor-deleted': 'Monitor deleted.',
-} as const;
-
 const DashboardQuery = t.partial({
   status: t.keyof({ '': null, UP: null, DEGRADED: null, LATE: null, DOWN: null, MAINTENANCE: null, PAUSED: null, WAITING: null }),
   q: BoundedString(0, 200),
 });
-const DoneQuery = t.partial({ done: t.string });
-
-export { render };
-
-/** The notice a page shows after a POST redirected to it with `?done=<key>`: one of `notices`, never free text. */
-export function doneNotice(ctx: Context, notices: Readonly<Record<string, string>> = DONE): string | null {
-  const { done } = decode(DoneQuery, ctx.query, 'query');
-  return done !== undefined && Object.hasOwn(notices, done) ? (notices[done] ?? null) : null;
-}
-
-/**
- * What a group of console routes gets to register itself (`src/console/routes/*.ts`): the
- * router, the API's dependencies, the session check every page and POST goes through, and the
- * question a page asks before it shows a button (the POST is gated again by the same rule).
- */
-export interface ConsoleKit {
-  router: Router<VigilState>;
-  deps: ApiDependencies;
-  clock: () => Date;
-  signedIn: Middleware<ConsoleState>;
-  may: (caller: Caller, requirement: Requirement, projectId: string) => Promise<boolean>;
-  catchUp: () => Promise<void>;
-  /** The console's sessions (and pending sign-ins): open them only through sign-in-flow.ts. */
-  sessions: SessionStore;
-  /** Whether a person must pass a second factor before a session opens (second-factor-gate.ts). */
-  secondFactors: SecondFactorGate;
-  /** The failed-sign-in throttles, per client address (shared with the REST API) and per account. */
-  signInThrottles: SignInThrottles;
-  /** Told when an API key signs in (the key's "last used"); not of the requests its session makes after. */
-  onKeyUsed: (userId: string, apiKeyId: string) => void;
-}
-
-/** A group of console routes beyond the core pages (sign-in, dashboard, monitor, incident). */
-export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [

@@ -6,7 +6,7 @@ import { Router } from '@koa/router';
 import type { ApiDependencies } from '../../src/api/dependencies.js';
 import type { VigilState } from '../../src/api/state.js';
 import { commandContext } from '../../src/app/context.js';
-import type { ConsoleKit } from '../../src/console/routes.js';
+import type { ConsoleKit } from '../../src/console/kit.js';
 import { MemorySessionStore } from '../../src/console/session-store.js';
 import { hashSessionId } from '../../src/console/session.js';
 import { completePendingSignIn, completeSignIn, pendingSignIn, type SecondFactorGate } from '../../src/console/sign-in-flow.js';

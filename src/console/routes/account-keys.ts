@@ -6,7 +6,9 @@ import { getApiKey, listApiKeys } from '../../queries/identity.js';
 import { projectDetails, projectIdsOfUser } from '../../queries/projects.js';
 import { type KeyFormProblem, keyProblem } from '../pages/key-parts.js';
 import { ACCOUNT_KEYS_PATH, accountKeyCreatedPage, accountKeysPage, accountRevokeKeyPage } from '../pages/account-keys.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, doneNotice, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
+import { render } from '../signed-in.js';
 import { KeyForm, keptKeyForm, keyLimits, keyRequest } from './keys.js';
 import { formBody, redirectDone } from './settings-common.js';
 

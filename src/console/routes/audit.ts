@@ -14,7 +14,9 @@ import { getUser } from '../../queries/identity.js';
 import { getProject } from '../../queries/projects.js';
 import type { ReadModelStore } from '../../readstore/read-model-store.js';
 import { auditPage } from '../pages/audit.js';
-import { type ConsoleKit, type ConsoleRoutes, doneNotice, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
+import { render } from '../signed-in.js';
 
 const READ = { scope: 'read' } as const;
 

@@ -20,7 +20,8 @@ import { CHANNEL_TYPES, type ChannelType } from '../../domain/notifications/chan
 import { listMonitors } from '../../queries/monitors.js';
 import { formError } from '../channel-guide.js';
 import { type ChannelRow, type ChannelTypeInfo, channelCreatedPage, channelFormPage, channelsPage, deleteChannelPage } from '../pages/channels.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { type SettingsTools, settingsTools } from './settings-tools.js';
 import { quietHoursField, quietHoursFromForm, quietHoursValues, quietHoursWords, typedQuietDays } from '../quiet-hours-form.js';
 

@@ -19,7 +19,8 @@ import { listMonitors } from '../../queries/monitors.js';
 import { type PolicyFormValues, formRefusal, policyBodyFromForm, policyFormValues, typedPolicyValues } from '../escalation-form.js';
 import { escalationPoliciesPage } from '../pages/escalation-policies.js';
 import { type StepTargets, deletePolicyPage, policyFormPage } from '../pages/escalation-policy-form.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { settingsTools } from './settings-tools.js';
 
 type Ctx = Context & { state: ConsoleState };

@@ -15,7 +15,8 @@ import { updateMonitor } from '../../app/monitors.js';
 import { attachChannel, createGroup, deleteGroup, detachChannel, updateGroup } from '../../app/notifications.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { deleteGroupPage, groupPage, groupsPage } from '../pages/groups.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { settingsTools } from './settings-tools.js';
 
 const READ = { scope: 'read' } as const;

@@ -17,7 +17,8 @@ import { incidentTimeline } from '../../queries/timeline.js';
 import { channelNames } from '../timeline.js';
 import type { NoteFormError } from '../pages/incident-notes.js';
 import { incidentPage } from '../pages/incident.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 
 const NoteForm = t.type({ text: NoteText, kind: OneOf(NOTE_KINDS), visibility: OneOf(NOTE_VISIBILITIES) });
 

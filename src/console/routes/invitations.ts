@@ -18,7 +18,7 @@ import { getProject } from '../../queries/projects.js';
 import { readForm } from '../forms.js';
 import type { Viewer } from '../layout.js';
 import { type InvitationFacts, invitationGonePage, invitationPage } from '../pages/invitation.js';
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { clearSessionCookie, csrfTokenOf, hashSessionId, preSessionCsrfMatches, preSessionCsrfToken, sessionIdFrom } from '../session.js';
 import { completeSignIn, endSessions } from '../sign-in-flow.js';
 import { callerOfSession, render } from '../signed-in.js';

@@ -10,8 +10,8 @@ import { SCOPES, type Scope, effectiveScopes } from '../../domain/access/scopes.
 import type { ReadModelStore } from '../../readstore/read-model-store.js';
 import { KEY_LIFETIME_DAYS } from '../../domain/identity/user.js';
 import { getApiKey, listApiKeys } from '../../queries/identity.js';
-import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../routes.js';
-import { render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { type KeyRow, keyCreatedPage, keysPage, revokeKeyPage } from '../pages/keys.js';
 import { keyProblem } from '../pages/key-parts.js';
 import { asList, formBody, numberOr, readableProject as readableProjectOf, redirectDone, settingsFrame, settingsPath } from './settings-common.js';

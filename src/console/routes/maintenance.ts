@@ -19,7 +19,9 @@ import type { AuditEventDocument } from '../../../projections/audit-events.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { getProject } from '../../queries/projects.js';
 import { type MaintenanceDraft, type MonitorMaintenance, maintenancePage } from '../pages/maintenance.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, doneNotice, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
+import { render } from '../signed-in.js';
 
 const READ = { scope: 'read' } as const;
 

@@ -16,8 +16,8 @@ import { roleAtLeast } from '../../domain/access/roles.js';
 import { getUsers, roleOf } from '../../queries/identity.js';
 import { getInvitation, waitingInvitations } from '../../queries/invitations.js';
 import { projectDetails } from '../../queries/projects.js';
-import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../routes.js';
-import { render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { invitationIssuedPage, membersPage } from '../pages/members.js';
 import { formBody, readableProject as readableProjectOf, redirectDone, settingsFrame, settingsPath } from './settings-common.js';
 

@@ -27,7 +27,8 @@ import {
 } from '../monitor-draft.js';
 import { monitorDeletePage } from '../pages/monitor-delete.js';
 import { monitorFormPage } from '../pages/monitor-form.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { previewMarkup, schedulePreview } from '../schedule-preview.js';
 
 const READ = { scope: 'read' } as const;

@@ -17,7 +17,8 @@ import { createOnCallSchedule, deleteOnCallSchedule, onCallNowAndNext, policiesP
 import { getUsers } from '../../queries/identity.js';
 import { type ScheduleFormValues, formValuesOf, scheduleBodyFromForm, typedFormValues } from '../on-call-form.js';
 import { type Person, deleteSchedulePage, scheduleFormPage, schedulePage, schedulesPage } from '../pages/on-call.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { settingsTools } from './settings-tools.js';
 
 type Ctx = Context & { state: ConsoleState };

@@ -8,7 +8,7 @@ import { DomainError } from '../../domain/errors.js';
 import { MemoryChallengeStore } from '../challenge-store.js';
 import { readForm } from '../forms.js';
 import { PASSKEY_SIGN_IN_PATH, passkeySignInPage } from '../pages/passkey-sign-in.js';
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { preSessionCsrfMatches, preSessionCsrfToken } from '../session.js';
 import { render } from '../signed-in.js';
 import { completeSignIn, consolePath, recordFailedSignIn, signInThrottled } from '../sign-in-flow.js';

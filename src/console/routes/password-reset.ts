@@ -10,7 +10,7 @@ import { hashPassword } from '../../app/passwords.js';
 import { normalizeEmail } from '../../domain/identity/email-claim.js';
 import { readForm } from '../forms.js';
 import { forgotPasswordPage, resetPasswordPage } from '../pages/password-reset.js';
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { preSessionCsrfMatches, preSessionCsrfToken } from '../session.js';
 import { accountThrottleKey, completeSignIn, endSessions } from '../sign-in-flow.js';
 import { render } from '../signed-in.js';

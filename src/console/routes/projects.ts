@@ -10,7 +10,8 @@ import { listMonitors } from '../../queries/monitors.js';
 import { projectDetails } from '../../queries/projects.js';
 import { listStatusPages } from '../../queries/status-pages.js';
 import { type Refused, deleteProjectPage, newProjectPage, projectSettingsPage } from '../pages/project-settings.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { settingsTools } from './settings-tools.js';
 
 const NameForm = t.partial({ name: t.string, description: t.string });

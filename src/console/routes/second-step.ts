@@ -9,7 +9,7 @@ import { recoveryCodesLeft } from '../../domain/identity/second-factors.js';
 import { MemoryChallengeStore } from '../challenge-store.js';
 import { readForm } from '../forms.js';
 import { SECOND_STEP_PATH, type SecondStepView, secondStepPage } from '../pages/second-step.js';
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { preSessionCsrfMatches, preSessionCsrfToken } from '../session.js';
 import type { ConsoleSession } from '../session-store.js';
 import { render } from '../signed-in.js';

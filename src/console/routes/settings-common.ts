@@ -6,7 +6,8 @@ import { HttpError } from '../../api/errors.js';
 import { gate } from '../../api/gate.js';
 import { decode, pathId } from '../../api/validation.js';
 import { getProject } from '../../queries/projects.js';
-import { type ConsoleState, doneNotice } from '../routes.js';
+import type { ConsoleState } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
 
 const READ = { scope: 'read' } as const;
 

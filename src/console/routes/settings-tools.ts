@@ -6,7 +6,8 @@ import { gatedDocument } from '../../api/monitor-access.js';
 import type { VigilState } from '../../api/state.js';
 import { pathId } from '../../api/validation.js';
 import { getProject } from '../../queries/projects.js';
-import { type ConsoleKit, type ConsoleState, doneNotice } from '../routes.js';
+import type { ConsoleKit, ConsoleState } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
 
 const READ = { scope: 'read' } as const;
 

@@ -10,7 +10,7 @@ import { anyUserExists } from '../../app/setup-link.js';
 import { readForm } from '../forms.js';
 import type { FieldErrors } from '../pages/form-fields.js';
 import { setupPage } from '../pages/setup.js';
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { preSessionCsrfMatches, preSessionCsrfToken } from '../session.js';
 import { completeSignIn } from '../sign-in-flow.js';
 import { render } from '../signed-in.js';

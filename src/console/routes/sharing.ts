@@ -16,7 +16,9 @@ import { listMonitors } from '../../queries/monitors.js';
 import { getProject } from '../../queries/projects.js';
 import { badgeKeyOfProject, getStatusPage, listStatusPages } from '../../queries/status-pages.js';
 import { type StatusPageDraft, deleteStatusPagePage, sharingPage } from '../pages/sharing.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, doneNotice, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
+import { render } from '../signed-in.js';
 
 const READ = { scope: 'read' } as const;
 

@@ -9,7 +9,7 @@ import { credentialsOf } from '../../app/accounts.js';
 import { verifyPassword } from '../../app/passwords.js';
 import { PasswordSignInForm, SignInForm, readForm } from '../forms.js';
 import { type SignInField, signInPage } from '../pages/sign-in.js';
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { clearSessionCookie, hashSessionId, preSessionCsrfMatches, preSessionCsrfToken, sessionIdFrom } from '../session.js';
 import { ENDINGS, type Ending, endingOf, render } from '../signed-in.js';
 import { accountThrottleKey, completeSignIn, consolePath, endSessions, recordFailedSignIn, signInThrottled } from '../sign-in-flow.js';

@@ -9,7 +9,7 @@ import { OidcClient, SsoFailure } from '../../sso/oidc-client.js';
 import { keepTransaction, takeTransaction } from '../../sso/sso-transaction.js';
 import { errorPage } from '../pages/error.js';
 import { type SsoRefusal, ssoRefusedPage } from '../pages/sso.js';
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { render } from '../signed-in.js';
 import { NO_SECOND_FACTOR, completeSignIn, consolePath, recordFailedSignIn, signInThrottled } from '../sign-in-flow.js';
 import { retryAdvice } from './sign-in.js';

@@ -11,7 +11,8 @@ import { getProject, projectIdsOfUser } from '../../queries/projects.js';
 import { incidentTimeline } from '../../queries/timeline.js';
 import { channelNames } from '../timeline.js';
 import { type PastMonitorRow, pastDashboardPage, pastIncidentPage } from '../pages/past.js';
-import { type ConsoleKit, type ConsoleRoutes, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
+import { render } from '../signed-in.js';
 
 const READ = { scope: 'read' } as const;
 /** Open incidents counted per monitor in a past view: past this many, the counts are of the newest. */
