@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from './errors.js';
+import { HttpError } from '../web/errors.js';
 
 export interface CappedBody {
   text: string;

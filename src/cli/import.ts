@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { decode } from '../api/validation.js';
-import { CreateMonitorBody } from '../api/codecs/monitors.js';
-import { HttpError } from '../api/errors.js';
-import { configFromCreate } from '../api/monitor-input.js';
+import { decode } from '../web/validation.js';
+import { CreateMonitorBody } from '../web/codecs/monitors.js';
+import { HttpError } from '../web/errors.js';
+import { configFromCreate } from '../web/monitor-input.js';
 import { type Actor, loadState } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import { createMonitor, loadMonitorState, pauseMonitor } from '../app/monitors.js';

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import type { Context } from 'koa';
-import { decode } from '../api/validation.js';
+import { decode } from '../web/validation.js';
 
 /** What a POST did, shown once on the page it returns to. */
 const DONE = {

@@ -1,12 +1,12 @@
 import type { Router } from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { ApiDependencies } from '../api/dependencies.js';
-import type { VigilState } from '../api/state.js';
+import type { ApiDependencies } from '../web/dependencies.js';
+import type { VigilState } from '../web/state.js';
 import type { Caller, Requirement } from '../domain/access/authorize.js';
 import type { SignInMethod } from '../domain/identity/sign-ins.js';
-import type { AuthFailureThrottle } from '../api/rate-limit.js';
+import type { AuthFailureThrottle } from '../web/rate-limit.js';
 import type { Html } from './html.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionStore } from '../web/session-store.js';
 import type { ConsoleState } from './signed-in.js';
 
 export type { ConsoleState };

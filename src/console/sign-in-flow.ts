@@ -5,7 +5,7 @@ import { recordSignIn } from '../app/sign-ins.js';
 import { normalizeEmail } from '../domain/identity/email-claim.js';
 import type { SessionEnding, SignInFailure, SignInMethod } from '../domain/identity/sign-ins.js';
 import type { ConsoleKit, SecondFactorGate } from './kit.js';
-import { type ConsoleSession } from './session-store.js';
+import { type ConsoleSession } from '../web/session-store.js';
 import {
   PENDING_COOKIE, PENDING_MAX_AGE_MS, clearSessionCookie, hashSessionId, newSessionId, sessionExpiry, sessionIdFrom, setSessionCookie,
 } from './session.js';

@@ -10,7 +10,7 @@ import { assertConsistent } from '../../domain/monitors/monitor-config.js';
 import type { PingKind } from '../../domain/monitors/pings.js';
 import { slugify } from '../../domain/monitors/slug-claim.js';
 import { provisionedConfig } from '../../domain/projects/auto-provisioning.js';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../../web/errors.js';
 import type { CappedBody } from '../raw-body.js';
 import { jsonObject, parseEnvelope, sentryKeyFromAuth, sentryKeyFromDsn } from './sentry-envelope.js';
 import { type SentryMonitorSettings, changes, configuredFrom, sentryMonitorSettings } from './sentry-monitor-config.js';

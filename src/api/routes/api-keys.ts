@@ -7,14 +7,14 @@ import { issueApiKey, revokeApiKey } from '../../app/identity.js';
 import { dominates, refuseMint } from '../../domain/access/key-power.js';
 import { addDays } from '../../domain/time.js';
 import { getApiKey, listApiKeys, roleOf } from '../../queries/identity.js';
-import { actorOf } from '../actor.js';
-import { CreateApiKeyBody } from '../codecs/api-keys.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
-import { HttpError, badRequest } from '../errors.js';
-import { gate } from '../gate.js';
-import { apiKeyBody } from '../representations/api-keys.js';
-import type { VigilState } from '../state.js';
-import { decode, pathId } from '../validation.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateApiKeyBody } from '../../web/codecs/api-keys.js';
+import { type ApiDependencies, settled } from '../../web/dependencies.js';
+import { HttpError, badRequest } from '../../web/errors.js';
+import { gate } from '../../web/gate.js';
+import { apiKeyBody } from '../../web/representations/api-keys.js';
+import type { VigilState } from '../../web/state.js';
+import { decode, pathId } from '../../web/validation.js';
 
 /**
  * A new key for the caller's user: never more power than the caller's own key (scopes, project,

@@ -5,14 +5,14 @@ import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js
 import type { AuditEventDocument } from '../../../projections/audit-events.js';
 import type { EventStore } from '../../eventstore/event-store.js';
 import { type RecordedPing, historyEntryOfPing, recordedPings } from '../../queries/pings.js';
-import type { ApiDependencies } from '../dependencies.js';
-import { gate } from '../gate.js';
+import type { ApiDependencies } from '../../web/dependencies.js';
+import { gate } from '../../web/gate.js';
 import { listFilter } from '../list-filters.js';
-import { gatedMonitor } from '../monitor-access.js';
+import { gatedMonitor } from '../../web/monitor-access.js';
 import { envelope, pageOf } from '../pagination.js';
-import type { VigilState } from '../state.js';
-import { HistoryRangeQuery, queryFields } from '../codecs/queries.js';
-import { decode, pathId } from '../validation.js';
+import type { VigilState } from '../../web/state.js';
+import { HistoryRangeQuery, queryFields } from '../../web/codecs/queries.js';
+import { decode, pathId } from '../../web/validation.js';
 
 
 export function eventBody(doc: AuditEventDocument) {

@@ -5,16 +5,16 @@ import { mailInvitation } from '../../app/invitation-mail.js';
 import { findInvitationByTokenHash, getInvitation, waitingInvitations } from '../../queries/invitations.js';
 import { getUser } from '../../queries/identity.js';
 import { getMember, getProject } from '../../queries/projects.js';
-import { actorOf } from '../actor.js';
-import { AcceptInvitationBody, InviteBody } from '../codecs/invitations.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
-import { HttpError } from '../errors.js';
-import { gate } from '../gate.js';
-import { RequestLimit } from '../rate-limit.js';
-import { invitationBody } from '../representations/invitations.js';
-import { memberBody } from '../representations/projects.js';
-import type { VigilState } from '../state.js';
-import { decode, pathId } from '../validation.js';
+import { actorOf } from '../../web/actor.js';
+import { AcceptInvitationBody, InviteBody } from '../../web/codecs/invitations.js';
+import { type ApiDependencies, settled } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { gate } from '../../web/gate.js';
+import { RequestLimit } from '../../web/rate-limit.js';
+import { invitationBody } from '../../web/representations/invitations.js';
+import { memberBody } from '../../web/representations/projects.js';
+import type { VigilState } from '../../web/state.js';
+import { decode, pathId } from '../../web/validation.js';
 import { MANAGE } from './projects.js';
 
 /** Invitations each user may issue in an hour: a team's worth, not a list of addresses. */

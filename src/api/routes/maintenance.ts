@@ -5,15 +5,15 @@ import { endMaintenanceWindow, scheduleMaintenanceWindow, updateMaintenanceWindo
 import type { MaintenanceWindowSettings } from '../../domain/maintenance/window.js';
 import { getProject } from '../../queries/projects.js';
 import { getMaintenanceWindow, listMaintenanceWindows } from '../../queries/maintenance.js';
-import { actorOf } from '../actor.js';
-import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../codecs/maintenance.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
-import { HttpError, badRequest } from '../errors.js';
-import { gate } from '../gate.js';
-import { gatedDocument } from '../monitor-access.js';
-import { maintenanceWindowBody } from '../representations/maintenance.js';
-import type { VigilState } from '../state.js';
-import { decode, pathId } from '../validation.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../../web/codecs/maintenance.js';
+import { type ApiDependencies, settled } from '../../web/dependencies.js';
+import { HttpError, badRequest } from '../../web/errors.js';
+import { gate } from '../../web/gate.js';
+import { gatedDocument } from '../../web/monitor-access.js';
+import { maintenanceWindowBody } from '../../web/representations/maintenance.js';
+import type { VigilState } from '../../web/state.js';
+import { decode, pathId } from '../../web/validation.js';
 import { MANAGE } from './monitors.js';
 
 const READ = { scope: 'read' } as const;

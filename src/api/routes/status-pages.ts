@@ -7,15 +7,15 @@ import { badgeKeyOfProject, getStatusPage, listStatusPages } from '../../queries
 import type { ReadModelStore } from '../../readstore/read-model-store.js';
 import type { MonitorDocument } from '../../../projections/monitors.js';
 import type { StatusPageDocument } from '../../../projections/status-pages.js';
-import { actorOf } from '../actor.js';
-import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
-import { HttpError, badRequest } from '../errors.js';
-import { gate } from '../gate.js';
-import { gatedDocument } from '../monitor-access.js';
-import { badgeKeyBody, statusPageBody } from '../representations/status-pages.js';
-import type { VigilState } from '../state.js';
-import { decode, pathId } from '../validation.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateStatusPageBody, UpdateStatusPageBody } from '../../web/codecs/status-pages.js';
+import { type ApiDependencies, settled } from '../../web/dependencies.js';
+import { HttpError, badRequest } from '../../web/errors.js';
+import { gate } from '../../web/gate.js';
+import { gatedDocument } from '../../web/monitor-access.js';
+import { badgeKeyBody, statusPageBody } from '../../web/representations/status-pages.js';
+import type { VigilState } from '../../web/state.js';
+import { decode, pathId } from '../../web/validation.js';
 import { MANAGE } from './monitors.js';
 
 const READ = { scope: 'read' } as const;

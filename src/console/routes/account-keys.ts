@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { HttpError } from '../../api/errors.js';
+import { HttpError } from '../../web/errors.js';
 import { mayRevoke, mintApiKey, revokeOwnApiKey } from '../../api/routes/api-keys.js';
-import { pathId } from '../../api/validation.js';
+import { pathId } from '../../web/validation.js';
 import { getApiKey, listApiKeys } from '../../queries/identity.js';
 import { projectDetails, projectIdsOfUser } from '../../queries/projects.js';
 import { type KeyFormProblem, keyProblem } from '../pages/key-parts.js';

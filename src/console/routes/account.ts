@@ -1,9 +1,9 @@
 import * as t from 'io-ts';
 import type { ParameterizedContext } from 'koa';
-import { actorOf } from '../../api/actor.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError } from '../../api/errors.js';
-import { BoundedString } from '../../api/validation.js';
+import { actorOf } from '../../web/actor.js';
+import { settled } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { BoundedString } from '../../web/validation.js';
 import { passwordHashOf, renameUser, setPassword } from '../../app/accounts.js';
 import { hashPassword, verifyPassword } from '../../app/passwords.js';
 import { getUser } from '../../queries/identity.js';

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { AuditEventDocument } from '../../../projections/audit-events.js';
 import { LATEST_CHECK, type LogIntegrityDocument, projectCheckId } from '../../../projections/log-integrity.js';
-import { actorOf } from '../../api/actor.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError, badRequest } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { pathId } from '../../api/validation.js';
+import { actorOf } from '../../web/actor.js';
+import { settled } from '../../web/dependencies.js';
+import { HttpError, badRequest } from '../../web/errors.js';
+import { gate } from '../../web/gate.js';
+import { pathId } from '../../web/validation.js';
 import { eventBody } from '../../api/routes/history.js';
 import { storeLogCheck } from '../../audit/log-check.js';
 import { integrityCheck } from '../../audit/verify-log.js';

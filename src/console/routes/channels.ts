@@ -5,16 +5,16 @@ import type { GroupDocument } from '../../../projections/notification-groups.js'
 import type { MemberDocument } from '../../../projections/project-members.js';
 import { getUsers } from '../../queries/identity.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import { actorOf } from '../../api/actor.js';
-import { CHANNEL_TYPE_SPECS } from '../../api/codecs/channel-configs.js';
-import { CreateChannelBody, UpdateChannelBody } from '../../api/codecs/notifications.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
+import { actorOf } from '../../web/actor.js';
+import { CHANNEL_TYPE_SPECS } from '../../web/codecs/channel-configs.js';
+import { CreateChannelBody, UpdateChannelBody } from '../../web/codecs/notifications.js';
+import { settled } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { gate } from '../../web/gate.js';
 import {
   DESTROY as DESTROY_CHANNEL, WRITE as WRITE_NOTIFICATIONS, addChannel, changeChannel, channelTypeUnavailable, deliveryGuard, sendTestMessage,
 } from '../../api/routes/notifications.js';
-import { decode } from '../../api/validation.js';
+import { decode } from '../../web/validation.js';
 import { deleteChannel } from '../../app/notifications.js';
 import { CHANNEL_TYPES, type ChannelType } from '../../domain/notifications/channel.js';
 import { listMonitors } from '../../queries/monitors.js';

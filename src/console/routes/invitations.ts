@@ -1,10 +1,10 @@
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { InvitationDocument } from '../../../projections/invitations.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError } from '../../api/errors.js';
-import { BoundedString } from '../../api/validation.js';
-import { actorOf } from '../../api/actor.js';
+import { settled } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { BoundedString } from '../../web/validation.js';
+import { actorOf } from '../../web/actor.js';
 import { setPassword } from '../../app/accounts.js';
 import type { Actor } from '../../app/command-handler.js';
 import { registerUser } from '../../app/identity.js';

@@ -1,10 +1,10 @@
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import { CreateApiKeyBody } from '../../api/codecs/api-keys.js';
-import { HttpError } from '../../api/errors.js';
+import { CreateApiKeyBody } from '../../web/codecs/api-keys.js';
+import { HttpError } from '../../web/errors.js';
 import { mayRevoke, mintApiKey, ownsAProject, revokeOwnApiKey } from '../../api/routes/api-keys.js';
-import { decode, pathId } from '../../api/validation.js';
+import { decode, pathId } from '../../web/validation.js';
 import type { Caller } from '../../domain/access/authorize.js';
 import { SCOPES, type Scope, effectiveScopes } from '../../domain/access/scopes.js';
 import type { ReadModelStore } from '../../readstore/read-model-store.js';

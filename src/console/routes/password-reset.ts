@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
 import type { Context } from 'koa';
-import { HttpError } from '../../api/errors.js';
-import { AuthFailureThrottle } from '../../api/rate-limit.js';
-import { BoundedString, decode } from '../../api/validation.js';
+import { HttpError } from '../../web/errors.js';
+import { AuthFailureThrottle } from '../../web/rate-limit.js';
+import { BoundedString, decode } from '../../web/validation.js';
 import { credentialsOf, hashLinkToken, requestPasswordReset, resetLinkIsLive, setPassword } from '../../app/accounts.js';
 import { sendResetMail } from '../../app/account-mail.js';
 import type { Actor } from '../../app/command-handler.js';

@@ -1,10 +1,10 @@
 import * as t from 'io-ts';
 import type { Context } from 'koa';
-import { CreateProjectBody, UpdateProjectBody } from '../../api/codecs/projects.js';
-import { HttpError, errorResponse } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
+import { CreateProjectBody, UpdateProjectBody } from '../../web/codecs/projects.js';
+import { HttpError, errorResponse } from '../../web/errors.js';
+import { gate } from '../../web/gate.js';
 import { CREATE, DESTROY, MANAGE, changeProject, newProject, removeProject } from '../../api/routes/projects.js';
-import { decode } from '../../api/validation.js';
+import { decode } from '../../web/validation.js';
 import { DomainError } from '../../domain/errors.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { projectDetails } from '../../queries/projects.js';

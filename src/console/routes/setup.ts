@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
 import type { Context } from 'koa';
-import { settled } from '../../api/dependencies.js';
-import { HttpError } from '../../api/errors.js';
-import { BoundedString, decode } from '../../api/validation.js';
+import { settled } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { BoundedString, decode } from '../../web/validation.js';
 import { createFirstAccount } from '../../app/accounts.js';
 import type { Actor } from '../../app/command-handler.js';
 import { hashPassword, passwordProblem } from '../../app/passwords.js';

@@ -1,8 +1,8 @@
 import { ssoButton } from '../pages/sso.js';
 import * as t from 'io-ts';
-import { callerOfKeyHash } from '../../api/authentication.js';
-import { HttpError } from '../../api/errors.js';
-import { decode } from '../../api/validation.js';
+import { callerOfKeyHash } from '../../web/authentication.js';
+import { HttpError } from '../../web/errors.js';
+import { decode } from '../../web/validation.js';
 import { API_KEY_PATTERN, hashApiKey } from '../../app/random-tokens.js';
 import type { Caller } from '../../domain/access/authorize.js';
 import { credentialsOf } from '../../app/accounts.js';

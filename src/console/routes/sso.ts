@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { Context } from 'koa';
-import { settled } from '../../api/dependencies.js';
-import { decode } from '../../api/validation.js';
+import { settled } from '../../web/dependencies.js';
+import { decode } from '../../web/validation.js';
 import type { Actor } from '../../app/command-handler.js';
 import { userForSsoIdentity } from '../../app/sso-accounts.js';
 import { admit } from '../../domain/identity/sso-admission.js';

@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import type { IncidentDocument } from '../../../projections/incidents.js';
-import { AsOfQuery } from '../../api/codecs/queries.js';
-import { HttpError, badRequest } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { gatedDocument } from '../../api/monitor-access.js';
-import { decode, pathId } from '../../api/validation.js';
+import { AsOfQuery } from '../../web/codecs/queries.js';
+import { HttpError, badRequest } from '../../web/errors.js';
+import { gate } from '../../web/gate.js';
+import { gatedDocument } from '../../web/monitor-access.js';
+import { decode, pathId } from '../../web/validation.js';
 import { inlineAsOfReader } from '../../audit/as-of-reader.js';
 import { listMonitors, monitorsDeletedSince } from '../../queries/monitors.js';
 import { getProject, projectIdsOfUser } from '../../queries/projects.js';

@@ -1,9 +1,9 @@
 import type { CommandContext } from '../app/context.js';
 import type { DeletionDependencies } from '../app/monitor-deletion.js';
 import type { SecretBox } from '../app/secret-box.js';
-import type { ChallengeStore } from '../console/challenge-store.js';
+import type { ChallengeStore } from './challenge-store.js';
 import type { SetupLink } from '../app/setup-link.js';
-import type { SessionStore } from '../console/session-store.js';
+import type { SessionStore } from './session-store.js';
 import type { SmtpSettings } from '../notifications/senders.js';
 import type { PrivateTargets } from '../outbound/policy.js';
 import type { ReadModelProgress } from '../projector/read-model-progress.js';
