@@ -13,7 +13,7 @@ import { HttpError, badRequest, loggedErrorResponse } from '../web/errors.js';
 import type { AuthFailureThrottle } from '../web/rate-limit.js';
 import { POSITION_HEADER, positionToken } from './position-token.js';
 import { readCappedBody } from './raw-body.js';
-import { logRequest, requestIdFrom } from './request-context.js';
+import { logRequest, requestIdFrom } from '../web/request-context.js';
 import { BoundedString, OneOf, decode, pathId } from '../web/validation.js';
 
 export interface PingApiConfig {

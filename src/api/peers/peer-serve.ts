@@ -7,7 +7,7 @@ import { HttpError, errorResponse } from '../../web/errors.js';
 import type { PingApiConfig } from '../ping-api.js';
 import { POSITION_HEADER, positionToken } from '../position-token.js';
 import type { CappedBody } from '../raw-body.js';
-import { logRequest, requestIdFrom } from '../request-context.js';
+import { logRequest, requestIdFrom } from '../../web/request-context.js';
 
 /** What a peer's route answers: its status, body and type as the peer itself would send them. */
 export interface PeerAnswer {
