@@ -1,3 +1,4 @@
+import { Refusal } from '../app/refusal.js';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../web/errors.js';
 
@@ -36,7 +37,7 @@ export async function readCappedBody(request: IncomingMessage, keepBytes: number
       }
     }
   } catch (error) {
-    if (error instanceof HttpError) throw error;
+    if (error instanceof Refusal) throw error;
     // The client went away mid-body (or timed out): its fault, not the server's.
     throw new HttpError(400, 'ping body was not received in full');
   }

@@ -7,7 +7,7 @@ import type { MonitorDocument } from '../../projections/monitors.js';
 import { actorOf } from '../web/actor.js';
 import { type ApiDependencies, settled } from '../web/dependencies.js';
 import { HttpError, loggedErrorResponse } from '../web/errors.js';
-import { gate } from '../web/gate.js';
+import { gate } from '../app/gate.js';
 import { AuthFailureThrottle } from '../web/rate-limit.js';
 import { gatedDocument, gatedMonitor, userActor } from '../web/monitor-access.js';
 import { ACT as ACT_ON_INCIDENT } from '../api/routes/incidents.js';

@@ -1,3 +1,4 @@
+import { Refusal } from '../app/refusal.js';
 import type { Context, Middleware } from 'koa';
 import { callerOfKeyHash } from '../web/authentication.js';
 import { HttpError } from '../web/errors.js';
@@ -101,7 +102,7 @@ export function signedInMiddleware(options: { readModels: ReadModelStore; sessio
     try {
       ctx.state.caller = await callerOfSession(readModels, session, clock, catchUp);
     } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 401) throw error;
+      if (!(error instanceof Refusal) || error.status !== 401) throw error;
       await sessions.delete(session.idHash);
       clearSessionCookie(ctx);
       toSignIn(ctx, endingOf(error.message));

@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
@@ -254,7 +255,7 @@ async function readBytes(request: IncomingMessage, limit: number): Promise<Buffe
       chunks.push(buffer);
     }
   } catch (error) {
-    if (error instanceof HttpError) throw error;
+    if (error instanceof Refusal) throw error;
     throw new HttpError(400, 'envelope was not received in full');
   }
   return Buffer.concat(chunks);

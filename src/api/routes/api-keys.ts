@@ -11,7 +11,7 @@ import { actorOf } from '../../web/actor.js';
 import { CreateApiKeyBody } from '../../web/codecs/api-keys.js';
 import { type ApiDependencies, settled } from '../../web/dependencies.js';
 import { HttpError, badRequest } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { apiKeyBody } from '../../web/representations/api-keys.js';
 import type { VigilState } from '../../web/state.js';
 import { decode, pathId } from '../../web/validation.js';

@@ -8,7 +8,7 @@ import { CreateEscalationPolicyBody, DeleteEscalationPolicyQuery, UpdateEscalati
 import { ProjectScopeQuery, queryFields } from '../../web/codecs/queries.js';
 import { type ApiDependencies, settled } from '../../web/dependencies.js';
 import { HttpError } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { gatedDocument, targetProject } from '../../web/monitor-access.js';
 import type { VigilState } from '../../web/state.js';
 import { decode } from '../../web/validation.js';

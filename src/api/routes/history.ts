@@ -6,7 +6,7 @@ import type { AuditEventDocument } from '../../../projections/audit-events.js';
 import type { EventStore } from '../../eventstore/event-store.js';
 import { type RecordedPing, historyEntryOfPing, recordedPings } from '../../queries/pings.js';
 import type { ApiDependencies } from '../../web/dependencies.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { listFilter } from '../list-filters.js';
 import { gatedMonitor } from '../../web/monitor-access.js';
 import { envelope, pageOf } from '../pagination.js';

@@ -9,7 +9,7 @@ import { incidentTimeline } from '../../queries/timeline.js';
 import { actorOf } from '../../web/actor.js';
 import { type ApiDependencies, settled } from '../../web/dependencies.js';
 import { HttpError, badRequest } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { listFilter } from '../list-filters.js';
 import { gatedDocument, targetProject, userActor } from '../../web/monitor-access.js';
 import type { Requirement } from '../../domain/access/authorize.js';

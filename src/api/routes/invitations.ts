@@ -9,7 +9,7 @@ import { actorOf } from '../../web/actor.js';
 import { AcceptInvitationBody, InviteBody } from '../../web/codecs/invitations.js';
 import { type ApiDependencies, settled } from '../../web/dependencies.js';
 import { HttpError } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { RequestLimit } from '../../web/rate-limit.js';
 import { invitationBody } from '../../web/representations/invitations.js';
 import { memberBody } from '../../web/representations/projects.js';

@@ -9,7 +9,7 @@ import { actorOf } from '../../web/actor.js';
 import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../../web/codecs/maintenance.js';
 import { type ApiDependencies, settled } from '../../web/dependencies.js';
 import { HttpError, badRequest } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { gatedDocument } from '../../web/monitor-access.js';
 import { maintenanceWindowBody } from '../../web/representations/maintenance.js';
 import type { VigilState } from '../../web/state.js';

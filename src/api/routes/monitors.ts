@@ -14,7 +14,7 @@ import { actorOf } from '../../web/actor.js';
 import { CreateMonitorBody, UpdateMonitorBody } from '../../web/codecs/monitors.js';
 import { type ApiDependencies, deletion, settled } from '../../web/dependencies.js';
 import { HttpError, badRequest } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { gatedMonitor, targetProject, userActor } from '../../web/monitor-access.js';
 import { configFromCreate, patchFromUpdate } from '../../web/monitor-input.js';
 import { envelope, pageOf } from '../pagination.js';

@@ -16,7 +16,7 @@ import { CHANNEL_TYPE_SPECS } from '../../web/codecs/channel-configs.js';
 import { AttachChannelBody, CreateChannelBody, CreateGroupBody, UpdateChannelBody, UpdateGroupBody } from '../../web/codecs/notifications.js';
 import { type ApiDependencies, settled } from '../../web/dependencies.js';
 import { HttpError, badRequest } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { canReach } from '../../domain/access/authorize.js';
 import { roleOf } from '../../queries/identity.js';
 import { gatedDocument, targetProject } from '../../web/monitor-access.js';

@@ -7,7 +7,7 @@ import { CreateOnCallScheduleBody, UpdateOnCallScheduleBody } from '../../web/co
 import { ProjectScopeQuery, queryFields } from '../../web/codecs/queries.js';
 import { type ApiDependencies, settled } from '../../web/dependencies.js';
 import { HttpError } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { gatedDocument, targetProject } from '../../web/monitor-access.js';
 import { onCallScheduleBody, rotationDays } from '../../web/representations/on-call.js';
 import type { VigilState } from '../../web/state.js';

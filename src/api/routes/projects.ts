@@ -10,7 +10,7 @@ import { actorOf } from '../../web/actor.js';
 import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody } from '../../web/codecs/projects.js';
 import { type ApiDependencies, deletion, settled } from '../../web/dependencies.js';
 import { HttpError, badRequest } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { invitationBody } from '../../web/representations/invitations.js';
 import { memberBody, projectBody } from '../../web/representations/projects.js';
 import type { VigilState } from '../../web/state.js';

@@ -11,7 +11,7 @@ import { actorOf } from '../../web/actor.js';
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../../web/codecs/status-pages.js';
 import { type ApiDependencies, settled } from '../../web/dependencies.js';
 import { HttpError, badRequest } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { gatedDocument } from '../../web/monitor-access.js';
 import { badgeKeyBody, statusPageBody } from '../../web/representations/status-pages.js';
 import type { VigilState } from '../../web/state.js';

@@ -9,7 +9,7 @@ import { checkHours, periodStart, summarize } from '../../queries/uptime.js';
 import type { CheckResultDocument } from '../../../projections/check-results.js';
 import type { ApiDependencies } from '../../web/dependencies.js';
 import { HttpError } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { gatedMonitor, targetProject } from '../../web/monitor-access.js';
 import type { VigilState } from '../../web/state.js';
 import { PeriodQuery, queryFields } from '../../web/codecs/queries.js';

@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import type { Context } from 'koa';
 import { HttpError } from '../../web/errors.js';
 import { mayRevoke, mintApiKey, revokeOwnApiKey } from '../../api/routes/api-keys.js';
@@ -53,7 +54,7 @@ export const accountKeyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       minted = await mintApiKey(deps, ctx.state, keyRequest(form, projectId === null ? null : pathId(projectId, 'project')));
     } catch (error) {
       // Refused by the REST API's own checks: the form again, saying why beside the field, with what was typed.
-      if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 403 && error.status !== 404)) throw error;
+      if (!(error instanceof Refusal) || (error.status !== 400 && error.status !== 403 && error.status !== 404)) throw error;
       return showKeys(ctx, { ...keyProblem(error.message), ...keptKeyForm(form) }, error.status);
     }
     ctx.set('Cache-Control', 'no-store');

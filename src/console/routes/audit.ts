@@ -4,7 +4,7 @@ import { LATEST_CHECK, type LogIntegrityDocument, projectCheckId } from '../../.
 import { actorOf } from '../../web/actor.js';
 import { settled } from '../../web/dependencies.js';
 import { HttpError, badRequest } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { pathId } from '../../web/validation.js';
 import { eventBody } from '../../api/routes/history.js';
 import { storeLogCheck } from '../../audit/log-check.js';

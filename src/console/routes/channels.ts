@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ChannelDocument } from '../../../projections/notification-channels.js';
@@ -10,7 +11,7 @@ import { CHANNEL_TYPE_SPECS } from '../../web/codecs/channel-configs.js';
 import { CreateChannelBody, UpdateChannelBody } from '../../web/codecs/notifications.js';
 import { settled } from '../../web/dependencies.js';
 import { HttpError } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import {
   DESTROY as DESTROY_CHANNEL, WRITE as WRITE_NOTIFICATIONS, addChannel, changeChannel, channelTypeUnavailable, deliveryGuard, sendTestMessage,
 } from '../../api/routes/notifications.js';
@@ -128,7 +129,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
 
   /** The form again with the problem in its own words, what was typed, and the field at fault. */
   async function refused(ctx: Context & { state: ConsoleState }, project: ProjectDocument, type: ChannelType, channel: ChannelDocument | null, error: unknown, storedSecrets: string[]) {
-    if (!(error instanceof HttpError) || error.status !== 400) throw error;
+    if (!(error instanceof Refusal) || error.status !== 400) throw error;
     const form = ctx.request.body as Record<string, unknown>;
     const values: Record<string, string> = { ...typedValues(form), quiet_days: typedQuietDays(form) };
     for (const key of channel ? ['is_default', 'enabled', 'quiet_enabled'] : ['quiet_enabled']) values[key] ??= '';

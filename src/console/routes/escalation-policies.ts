@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { EscalationPolicyDocument } from '../../../projections/escalation-policies.js';
@@ -8,8 +9,7 @@ import type { ProjectDocument } from '../../../projections/projects.js';
 import { actorOf } from '../../web/actor.js';
 import { CreateEscalationPolicyBody, UpdateEscalationPolicyBody } from '../../web/codecs/escalation-policies.js';
 import { settled } from '../../web/dependencies.js';
-import { HttpError } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../api/routes/notifications.js';
 import { decode } from '../../web/validation.js';
 import { createEscalationPolicy, deleteEscalationPolicy, monitorsUsingPolicy, updateEscalationPolicy } from '../../app/escalation-policies.js';
@@ -27,7 +27,7 @@ type Ctx = Context & { state: ConsoleState };
 
 /** The message of a refusal the form can show (a bad field), or null for anything else, which goes on up. */
 function refusalMessage(error: unknown): string | null {
-  if (error instanceof HttpError && error.status === 400) return error.message;
+  if (error instanceof Refusal && error.status === 400) return error.message;
   if (error instanceof DomainError && error.reason === 'invalid') return error.message;
   return null;
 }

@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ChannelDocument } from '../../../projections/notification-channels.js';
@@ -6,8 +7,7 @@ import type { ProjectDocument } from '../../../projections/projects.js';
 import { actorOf } from '../../web/actor.js';
 import { CreateGroupBody, UpdateGroupBody } from '../../web/codecs/notifications.js';
 import { settled } from '../../web/dependencies.js';
-import { HttpError } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { MANAGE as MANAGE_MONITORS } from '../../api/routes/monitors.js';
 import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../api/routes/notifications.js';
 import { decode } from '../../web/validation.js';
@@ -29,7 +29,7 @@ type Ctx = Context & { state: ConsoleState };
 
 /** A refusal of the group form in its own words ("Group name", not `name`). */
 function refusal(error: unknown, form: { name: string; description?: string | undefined }) {
-  if (!(error instanceof HttpError) || error.status !== 400) throw error;
+  if (!(error instanceof Refusal) || error.status !== 400) throw error;
   const field = /^name\b/.test(error.message) ? 'name' : /^description\b/.test(error.message) ? 'description' : null;
   const message = error.message.replace(/^name\b/, 'Group name').replace(/^description\b/, 'Description');
   return { error: message, field, name: form.name, description: form.description ?? '' } as const;

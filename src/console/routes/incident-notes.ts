@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { IncidentDocument } from '../../../projections/incidents.js';
@@ -59,7 +60,7 @@ export const incidentNoteRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       form = decode(NoteForm, fields, 'form');
     } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 400) throw error;
+      if (!(error instanceof Refusal) || error.status !== 400) throw error;
       return sendBack(ctx, incident, { message: error.message === 'text is required' ? 'text must not be empty' : error.message, text: sentText, visibility: sentVisibility });
     }
     try {

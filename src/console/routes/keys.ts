@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ProjectDocument } from '../../../projections/projects.js';
@@ -82,7 +83,7 @@ export const keyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       minted = await mintApiKey(deps, ctx.state, keyRequest(form, project.id));
     } catch (error) {
       // Refused by the REST API's own checks: the form again, saying why beside the field, with what was typed.
-      if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 403)) throw error;
+      if (!(error instanceof Refusal) || (error.status !== 400 && error.status !== 403)) throw error;
       const problem = { ...keyProblem(error.message), ...keptKeyForm(form) };
       render(ctx, keysPage({ ...(await keysView(ctx, project)), notice: null, keyProblem: problem }), error.status);
       return;

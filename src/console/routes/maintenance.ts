@@ -1,10 +1,11 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import { actorOf } from '../../web/actor.js';
 import { CreateMaintenanceWindowBody } from '../../web/codecs/maintenance.js';
 import { settled } from '../../web/dependencies.js';
 import { HttpError, badRequest, errorResponse } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { maintenanceWindowBody } from '../../web/representations/maintenance.js';
 import { settingsOf } from '../../api/routes/maintenance.js';
 import { MANAGE as MANAGE_MONITORS } from '../../api/routes/monitors.js';
@@ -111,7 +112,7 @@ export const maintenanceRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       await settled(deps, position);
       back(ctx, projectId, 'scheduled');
     } catch (error) {
-      const refusal = error instanceof HttpError || error instanceof DomainError ? errorResponse(error) : null;
+      const refusal = error instanceof Refusal || error instanceof DomainError ? errorResponse(error) : null;
       if (!refusal || refusal.status !== 400) throw error;
       const message = refusal.body.error;
       await show(ctx, projectId, { error: message.charAt(0).toUpperCase() + message.slice(1), draft, status: 400 });

@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ProjectDocument } from '../../../projections/projects.js';
@@ -5,7 +6,7 @@ import { actorOf } from '../../web/actor.js';
 import { InviteBody } from '../../web/codecs/invitations.js';
 import { ASSIGNABLE_ROLES, ChangeMemberBody } from '../../web/codecs/projects.js';
 import { settled } from '../../web/dependencies.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { HttpError } from '../../web/errors.js';
 import { inviteToProject } from '../../api/routes/invitations.js';
 import { MANAGE as MANAGE_PROJECT } from '../../api/routes/projects.js';
@@ -67,7 +68,7 @@ export const memberRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       body = decode(InviteBody, { email: form.email.trim(), role: form.role }, 'form');
     } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 400) throw error;
+      if (!(error instanceof Refusal) || error.status !== 400) throw error;
       render(ctx, membersPage({ ...(await membersView(ctx, project)), notice: null, invite: { email: form.email, role: form.role, error: error.message } }), 400);
       return;
     }

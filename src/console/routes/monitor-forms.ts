@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ChannelDocument } from '../../../projections/notification-channels.js';
@@ -8,7 +9,7 @@ import { actorOf } from '../../web/actor.js';
 import { CreateMonitorBody, UpdateMonitorBody } from '../../web/codecs/monitors.js';
 import { deletion, settled } from '../../web/dependencies.js';
 import { HttpError, errorResponse } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { gatedMonitor, userActor } from '../../web/monitor-access.js';
 import { configFromCreate, patchFromUpdate } from '../../web/monitor-input.js';
 import { CREATE as CREATE_MONITOR, MANAGE as MANAGE_MONITOR, assertNotificationTargets } from '../../api/routes/monitors.js';
@@ -79,7 +80,7 @@ export const monitorFormRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   /** A refusal the form can show (the form's, the API codec's, the domain's); anything else goes on up. */
   function asRefusal(error: unknown, type: MonitorType): FormRefusal | null {
     if (error instanceof FormRefusal) return error;
-    const answer = error instanceof HttpError || error instanceof DomainError ? errorResponse(error) : null;
+    const answer = error instanceof Refusal || error instanceof DomainError ? errorResponse(error) : null;
     if (!answer || (answer.status !== 400 && answer.status !== 409)) return null;
     return inFormWords(answer.body.error, type, answer.status);
   }

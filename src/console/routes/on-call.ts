@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ChannelDocument } from '../../../projections/notification-channels.js';
@@ -7,8 +8,7 @@ import type { ProjectDocument } from '../../../projections/projects.js';
 import { actorOf } from '../../web/actor.js';
 import { CreateOnCallScheduleBody, UpdateOnCallScheduleBody } from '../../web/codecs/on-call.js';
 import { settled } from '../../web/dependencies.js';
-import { HttpError } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { rotationDays } from '../../web/representations/on-call.js';
 import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../api/routes/notifications.js';
 import { decode } from '../../web/validation.js';
@@ -35,7 +35,7 @@ const FIELDS: [RegExp, string, string][] = [
 
 /** A refusal in the form's words, with the field it names. */
 function refusal(error: unknown): { field: string | null; message: string } {
-  const message = error instanceof HttpError && error.status === 400 ? error.message : error instanceof DomainError && error.reason === 'invalid' ? error.message : null;
+  const message = error instanceof Refusal && error.status === 400 ? error.message : error instanceof DomainError && error.reason === 'invalid' ? error.message : null;
   if (message === null) throw error;
   for (const [pattern, field, label] of FIELDS) if (pattern.test(message)) return { field, message: message.replace(pattern, label) };
   return { field: null, message };

@@ -1,8 +1,9 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import { CreateProjectBody, UpdateProjectBody } from '../../web/codecs/projects.js';
-import { HttpError, errorResponse } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { errorResponse } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
 import { CREATE, DESTROY, MANAGE, changeProject, newProject, removeProject } from '../../api/routes/projects.js';
 import { decode } from '../../web/validation.js';
 import { DomainError } from '../../domain/errors.js';
@@ -32,7 +33,7 @@ const LABELS: [RegExp, string, string][] = [
 
 /** A refused project form, in its own words, with what was typed. */
 function refusedForm(error: unknown, values: Record<string, string>): Refused {
-  const refusal = error instanceof HttpError || error instanceof DomainError ? errorResponse(error) : null;
+  const refusal = error instanceof Refusal || error instanceof DomainError ? errorResponse(error) : null;
   if (!refusal || refusal.status !== 400) throw error;
   let message = refusal.body.error;
   let field: string | null = null;
@@ -59,7 +60,7 @@ export const projectRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       await gate(readModels, ctx.state.caller, CREATE, null);
       return true;
     } catch (error) {
-      if (error instanceof HttpError && error.status === 403) return false;
+      if (error instanceof Refusal && error.status === 403) return false;
       throw error;
     }
   };

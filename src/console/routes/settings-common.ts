@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { ProjectDocument } from '../../../projections/projects.js';
 import type { ApiDependencies } from '../../web/dependencies.js';
 import { HttpError } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { decode, pathId } from '../../web/validation.js';
 import { getProject } from '../../queries/projects.js';
 import type { ConsoleState } from '../kit.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { ProjectDocument } from '../../../projections/projects.js';
 import { HttpError } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { gatedDocument } from '../../web/monitor-access.js';
 import type { VigilState } from '../../web/state.js';
 import { pathId } from '../../web/validation.js';

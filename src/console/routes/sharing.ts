@@ -1,10 +1,11 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import { actorOf } from '../../web/actor.js';
 import { CreateStatusPageBody, UpdateStatusPageBody } from '../../web/codecs/status-pages.js';
 import { settled } from '../../web/dependencies.js';
 import { HttpError, errorResponse } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { MANAGE as MANAGE_MONITORS } from '../../api/routes/monitors.js';
 import { assertProjectMonitors, monitorsOf } from '../../api/routes/status-pages.js';
 import type { VigilState } from '../../web/state.js';
@@ -111,7 +112,7 @@ export const sharingRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       await save();
     } catch (error) {
-      const refusal = error instanceof HttpError || error instanceof DomainError ? errorResponse(error) : null;
+      const refusal = error instanceof Refusal || error instanceof DomainError ? errorResponse(error) : null;
       if (!refusal || (refusal.status !== 400 && refusal.status !== 409)) throw error;
       const monitors = await listMonitors(readModels, projectId);
       const { message, field } = inFormWords(refusal.body.error, [...draft.monitors.keys()].map((id) => monitors.find((m) => m.id === id)?.name ?? id));

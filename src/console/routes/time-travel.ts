@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { IncidentDocument } from '../../../projections/incidents.js';
 import { AsOfQuery } from '../../web/codecs/queries.js';
 import { HttpError, badRequest } from '../../web/errors.js';
-import { gate } from '../../web/gate.js';
+import { gate } from '../../app/gate.js';
 import { gatedDocument } from '../../web/monitor-access.js';
 import { decode, pathId } from '../../web/validation.js';
 import { inlineAsOfReader } from '../../audit/as-of-reader.js';
