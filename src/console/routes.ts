@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import * as t from 'io-ts';
-import type { Context, Middleware, Next } from 'koa';
+import type { Context, Next } from 'koa';
 import compress from 'koa-compress';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
@@ -27,8 +27,6 @@ import { channelNames } from './timeline.js';
 import { checkHours, periodStart, summarize } from '../queries/uptime.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../queries/warnings.js';
 import { ASSETS, ASSET_PATH, assetNamed } from './assets.js';
-import { type Html, html } from './html.js';
-import { page } from './layout.js';
 import { LiveStreams } from './live.js';
 import { consoleRateLimit } from './rate-limit.js';
 import { displayStatuses, monitorActivity, monitorOverviews } from './overview.js';

@@ -1,5 +1,4 @@
 import type { Router } from '@koa/router';
-import type * as t from 'io-ts';
 import { createEscalationPolicy, deleteEscalationPolicy, monitorsUsingPolicy, updateEscalationPolicy } from '../../app/escalation-policies.js';
 import { assertSteps, stepOf } from '../../app/escalation-steps.js';
 import type { EscalationPolicyDocument } from '../../../projections/escalation-policies.js';

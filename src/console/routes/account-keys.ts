@@ -1,7 +1,7 @@
 import { Refusal } from '../../app/refusal.js';
 import type { Context } from 'koa';
 import { HttpError } from '../../web/errors.js';
-import { mayRevoke, mintApiKey, revokeOwnApiKey } from '../../api/routes/api-keys.js';
+import { mayRevoke, mintApiKey, revokeOwnApiKey } from '../../app/api-key-minting.js';
 import { pathId } from '../../web/validation.js';
 import { getApiKey, listApiKeys } from '../../queries/identity.js';
 import { projectDetails, projectIdsOfUser } from '../../queries/projects.js';
@@ -12,6 +12,7 @@ import { doneNotice } from '../done-notice.js';
 import { render } from '../signed-in.js';
 import { KeyForm, keptKeyForm, keyLimits, keyRequest } from './keys.js';
 import { formBody, redirectDone } from './settings-common.js';
+import { requesterOf } from '../../web/dependencies.js';
 
 const DONE = { 'key-revoked': 'API key revoked.' } as const;
 
@@ -51,7 +52,7 @@ export const accountKeyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       const projectId = form.kind === 'project' ? (form.project_id ?? '') : null;
       if (projectId === '') throw new HttpError(400, 'Choose the project the key is for');
-      minted = await mintApiKey(deps, ctx.state, keyRequest(form, projectId === null ? null : pathId(projectId, 'project')));
+      minted = await mintApiKey(deps, requesterOf(deps, ctx.state), keyRequest(form, projectId === null ? null : pathId(projectId, 'project')));
     } catch (error) {
       // Refused by the REST API's own checks: the form again, saying why beside the field, with what was typed.
       if (!(error instanceof Refusal) || (error.status !== 400 && error.status !== 403 && error.status !== 404)) throw error;
@@ -74,7 +75,7 @@ export const accountKeyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   });
 
   router.post(`${ACCOUNT_KEYS_PATH}/:apiKeyId/revoke`, signedIn, async (ctx) => {
-    await revokeOwnApiKey(deps, ctx.state, pathId(ctx.params['apiKeyId'], 'API key'));
+    await revokeOwnApiKey(deps, requesterOf(deps, ctx.state), pathId(ctx.params['apiKeyId'], 'API key'));
     // Revoking the session's own key ends the session: the next page sends the browser to sign in, saying why.
     redirectDone(ctx, ACCOUNT_KEYS_PATH, 'key-revoked');
   });
