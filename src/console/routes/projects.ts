@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { CreateProjectBody, UpdateProjectBody } from '../../web/codecs/projects.js';
 import { errorResponse } from '../../web/errors.js';
 import { gate } from '../../app/gate.js';
-import { CREATE, DESTROY, MANAGE, changeProject, newProject, removeProject } from '../../api/routes/projects.js';
+import { CREATE, DESTROY, MANAGE, changeProject, newProject, removeProject } from '../../app/project-changes.js';
 import { decode } from '../../web/validation.js';
 import { DomainError } from '../../domain/errors.js';
 import { listMonitors } from '../../queries/monitors.js';
@@ -14,6 +14,7 @@ import { type Refused, deleteProjectPage, newProjectPage, projectSettingsPage } 
 import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
 import { render } from '../signed-in.js';
 import { settingsTools } from './settings-tools.js';
+import { requesterOf } from '../../web/dependencies.js';
 
 const NameForm = t.partial({ name: t.string, description: t.string });
 const ProjectForm = t.partial({
@@ -75,7 +76,7 @@ export const projectRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const form = decode(NameForm, ctx.request.body, 'form');
     let projectId: string;
     try {
-      projectId = await newProject(deps, ctx.state, decode(CreateProjectBody, { name: (form.name ?? '').trim(), description: (form.description ?? '').trim() }, 'form'));
+      projectId = await newProject(deps, requesterOf(deps, ctx.state), decode(CreateProjectBody, { name: (form.name ?? '').trim(), description: (form.description ?? '').trim() }, 'form'));
     } catch (error) {
       render(ctx, newProjectPage({ viewer: ctx.state.viewer, refused: refusedForm(error, stringsOf(ctx.request.body)), canCreate: true }), 400);
       return;
@@ -107,7 +108,7 @@ export const projectRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
           defaults: { type: form.ap_type, schedule: form.ap_schedule?.trim(), timezone: form.ap_timezone?.trim(), grace_period_seconds: numberOr(form.ap_grace) },
         },
       }, 'form');
-      await changeProject(deps, ctx.state, project.id, body);
+      await changeProject(deps, requesterOf(deps, ctx.state), project.id, body);
     } catch (error) {
       const refused = refusedForm(error, { ...stringsOf(ctx.request.body), ap_enabled: form.ap_enabled ?? '' });
       render(ctx, projectSettingsPage({ ...frame(ctx, project), ...(await rights(ctx, project.id)), refused }), 400);
@@ -135,7 +136,7 @@ export const projectRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   router.post('/projects/:projectId/settings/project/delete', signedIn, async (ctx) => {
     const project = await readableProject(ctx);
     await gate(readModels, ctx.state.caller, DESTROY, project.id);
-    await removeProject(deps, ctx.state, project.id);
+    await removeProject(deps, requesterOf(deps, ctx.state), project.id);
     ctx.status = 303;
     ctx.redirect('/');
   });
