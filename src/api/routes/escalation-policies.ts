@@ -11,7 +11,7 @@ import { gate } from '../../app/gate.js';
 import { gatedDocument, targetProject } from '../../web/monitor-access.js';
 import type { VigilState } from '../../web/state.js';
 import { decode } from '../../web/validation.js';
-import { DESTROY, WRITE } from './notifications.js';
+import { DESTROY, WRITE } from '../../app/channel-changes.js';
 
 const READ = { scope: 'read' } as const;
 

@@ -13,7 +13,7 @@ import { onCallScheduleBody, rotationDays } from '../../web/representations/on-c
 import type { VigilState } from '../../web/state.js';
 import { decode } from '../../web/validation.js';
 import type { Requirement } from '../../domain/access/authorize.js';
-import { DESTROY, WRITE } from './notifications.js';
+import { DESTROY, WRITE } from '../../app/channel-changes.js';
 
 const READ = { scope: 'read' } as const;
 

@@ -10,7 +10,7 @@ import { actorOf } from '../../web/actor.js';
 import { CreateEscalationPolicyBody, UpdateEscalationPolicyBody } from '../../web/codecs/escalation-policies.js';
 import { settled } from '../../web/dependencies.js';
 import { gate } from '../../app/gate.js';
-import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../api/routes/notifications.js';
+import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../app/channel-changes.js';
 import { decode } from '../../web/validation.js';
 import { createEscalationPolicy, deleteEscalationPolicy, monitorsUsingPolicy, updateEscalationPolicy } from '../../app/escalation-policies.js';
 import { assertSteps, stepOf } from '../../app/escalation-steps.js';

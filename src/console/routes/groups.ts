@@ -9,7 +9,7 @@ import { CreateGroupBody, UpdateGroupBody } from '../../web/codecs/notifications
 import { settled } from '../../web/dependencies.js';
 import { gate } from '../../app/gate.js';
 import { MANAGE as MANAGE_MONITORS } from '../../api/routes/monitors.js';
-import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../api/routes/notifications.js';
+import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../app/channel-changes.js';
 import { decode } from '../../web/validation.js';
 import { updateMonitor } from '../../app/monitors.js';
 import { attachChannel, createGroup, deleteGroup, detachChannel, updateGroup } from '../../app/notifications.js';

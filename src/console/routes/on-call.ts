@@ -10,7 +10,7 @@ import { CreateOnCallScheduleBody, UpdateOnCallScheduleBody } from '../../web/co
 import { settled } from '../../web/dependencies.js';
 import { gate } from '../../app/gate.js';
 import { rotationDays } from '../../web/representations/on-call.js';
-import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../api/routes/notifications.js';
+import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../app/channel-changes.js';
 import { decode } from '../../web/validation.js';
 import { DomainError } from '../../domain/errors.js';
 import { createOnCallSchedule, deleteOnCallSchedule, onCallNowAndNext, policiesPagingSchedule, updateOnCallSchedule } from '../../app/on-call.js';
