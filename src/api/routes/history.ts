@@ -13,11 +13,8 @@ import { envelope, pageOf } from '../pagination.js';
 import type { VigilState } from '../../web/state.js';
 import { HistoryRangeQuery, queryFields } from '../../web/codecs/queries.js';
 import { decode, pathId } from '../../web/validation.js';
+import { eventBody } from '../../web/representations/history.js';
 
-
-export function eventBody(doc: AuditEventDocument) {
-  return { id: doc.event_id, type: doc.type, time: doc.time, actor: doc.actor, stream: doc.stream, revision: doc.revision, data: doc.data };
-}
 
 type EventBody = ReturnType<typeof eventBody>;
 

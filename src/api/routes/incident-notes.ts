@@ -10,7 +10,7 @@ import { gatedDocument, userActor } from '../../web/monitor-access.js';
 import { noteBody } from '../../web/representations/incident-notes.js';
 import type { VigilState } from '../../web/state.js';
 import { decode } from '../../web/validation.js';
-import { ACT } from './incidents.js';
+import { ACT } from '../../app/monitor-rules.js';
 
 const READ = { scope: 'read' } as const;
 

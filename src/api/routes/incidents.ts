@@ -18,9 +18,8 @@ import { incidentBody } from '../../web/representations/incidents.js';
 import type { VigilState } from '../../web/state.js';
 import { IncidentListQuery, queryFields } from '../../web/codecs/queries.js';
 import { decode } from '../../web/validation.js';
+import { ACT } from '../../app/monitor-rules.js';
 
-
-export const ACT = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 
 export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;

@@ -6,7 +6,7 @@ import { settled } from '../../web/dependencies.js';
 import { HttpError, badRequest } from '../../web/errors.js';
 import { gate } from '../../app/gate.js';
 import { pathId } from '../../web/validation.js';
-import { eventBody } from '../../api/routes/history.js';
+import { eventBody } from '../../web/representations/history.js';
 import { storeLogCheck } from '../../audit/log-check.js';
 import { integrityCheck } from '../../audit/verify-log.js';
 import { recordIntegrityCheck } from '../../app/log-integrity.js';

@@ -8,7 +8,7 @@ import { actorOf } from '../../web/actor.js';
 import { CreateGroupBody, UpdateGroupBody } from '../../web/codecs/notifications.js';
 import { settled } from '../../web/dependencies.js';
 import { gate } from '../../app/gate.js';
-import { MANAGE as MANAGE_MONITORS } from '../../api/routes/monitors.js';
+import { MANAGE as MANAGE_MONITORS } from '../../app/monitor-rules.js';
 import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../app/channel-changes.js';
 import { decode } from '../../web/validation.js';
 import { updateMonitor } from '../../app/monitors.js';

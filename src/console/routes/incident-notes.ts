@@ -7,7 +7,7 @@ import { NoteText } from '../../web/codecs/incident-notes.js';
 import { settled } from '../../web/dependencies.js';
 import { HttpError } from '../../web/errors.js';
 import { gatedDocument, userActor } from '../../web/monitor-access.js';
-import { ACT } from '../../api/routes/incidents.js';
+import { ACT } from '../../app/monitor-rules.js';
 import { decode, OneOf } from '../../web/validation.js';
 import { addIncidentNote } from '../../app/incident-notes.js';
 import { DomainError } from '../../domain/errors.js';

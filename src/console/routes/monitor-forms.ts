@@ -12,7 +12,7 @@ import { HttpError, errorResponse } from '../../web/errors.js';
 import { gate } from '../../app/gate.js';
 import { gatedMonitor, userActor } from '../../web/monitor-access.js';
 import { configFromCreate, patchFromUpdate } from '../../web/monitor-input.js';
-import { CREATE as CREATE_MONITOR, MANAGE as MANAGE_MONITOR, assertNotificationTargets } from '../../api/routes/monitors.js';
+import { CREATE as CREATE_MONITOR, MANAGE as MANAGE_MONITOR, assertNotificationTargets } from '../../app/monitor-rules.js';
 import { BoundedString, decode, pathId } from '../../web/validation.js';
 import { deleteMonitor } from '../../app/monitor-deletion.js';
 import { changeMonitor, createMonitor } from '../../app/monitors.js';

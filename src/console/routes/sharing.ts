@@ -6,8 +6,8 @@ import { CreateStatusPageBody, UpdateStatusPageBody } from '../../web/codecs/sta
 import { settled } from '../../web/dependencies.js';
 import { HttpError, errorResponse } from '../../web/errors.js';
 import { gate } from '../../app/gate.js';
-import { MANAGE as MANAGE_MONITORS } from '../../api/routes/monitors.js';
-import { assertProjectMonitors, monitorsOf } from '../../api/routes/status-pages.js';
+import { MANAGE as MANAGE_MONITORS } from '../../app/monitor-rules.js';
+import { assertProjectMonitors, monitorsOf } from '../../app/status-pages.js';
 import type { VigilState } from '../../web/state.js';
 import { decode, pathId } from '../../web/validation.js';
 import { issueBadgeKey } from '../../app/projects.js';
