@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { IncomingMessage } from 'node:http';
 import { koaBody } from 'koa-body';
-import { HttpError } from './errors.js';
+import { HttpError } from '../web/errors.js';
 
 /**
  * Parses JSON bodies up to a limit. A body that is not JSON is a 400, one over the limit a 413,

@@ -1,5 +1,5 @@
 import type { Filter } from '../readstore/read-model-store.js';
-import { badRequest } from './errors.js';
+import { badRequest } from '../web/errors.js';
 
 /**
  * A comma-separated filter such as `status=OPEN,ACKNOWLEDGED`. An unknown value fails the whole

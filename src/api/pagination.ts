@@ -1,5 +1,5 @@
-import { PageQuery } from './codecs/queries.js';
-import { decode } from './validation.js';
+import { PageQuery } from '../web/codecs/queries.js';
+import { decode } from '../web/validation.js';
 
 export interface Page {
   page: number;

@@ -3,18 +3,18 @@ import type { ProjectDocument } from '../../projections/projects.js';
 import * as t from 'io-ts';
 import { receivePing } from '../app/monitors.js';
 import { provisionOnFirstPing } from '../app/auto-provisioning.js';
-import { Slug } from './codecs/monitors.js';
+import { Slug } from '../web/codecs/monitors.js';
 import type { PingKind } from '../domain/monitors/pings.js';
 import { DomainError } from '../domain/errors.js';
 import { findSlugTarget } from '../queries/monitors.js';
-import { IntegerFromQuery, queryFields } from './codecs/queries.js';
-import type { ApiDependencies } from './dependencies.js';
-import { HttpError, badRequest, loggedErrorResponse } from './errors.js';
-import type { AuthFailureThrottle } from './rate-limit.js';
+import { IntegerFromQuery, queryFields } from '../web/codecs/queries.js';
+import type { ApiDependencies } from '../web/dependencies.js';
+import { HttpError, badRequest, loggedErrorResponse } from '../web/errors.js';
+import type { AuthFailureThrottle } from '../web/rate-limit.js';
 import { POSITION_HEADER, positionToken } from './position-token.js';
 import { readCappedBody } from './raw-body.js';
-import { logRequest, requestIdFrom } from './request-context.js';
-import { BoundedString, OneOf, decode, pathId } from './validation.js';
+import { logRequest, requestIdFrom } from '../web/request-context.js';
+import { BoundedString, OneOf, decode, pathId } from '../web/validation.js';
 
 export interface PingApiConfig {
   /** Bytes of a POST body kept as the ping's payload; the excess is discarded and flagged. */

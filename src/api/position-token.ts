@@ -1,4 +1,4 @@
-import { HttpError } from './errors.js';
+import { HttpError } from '../web/errors.js';
 
 /** On a write's answer (REST or Ping API): the log position it wrote, as an opaque token. */
 export const POSITION_HEADER = 'Vigil-Position';

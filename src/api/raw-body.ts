@@ -1,5 +1,6 @@
+import { Refusal } from '../app/refusal.js';
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from './errors.js';
+import { HttpError } from '../web/errors.js';
 
 export interface CappedBody {
   text: string;
@@ -37,7 +38,7 @@ export async function readCappedBody(request: IncomingMessage, keepBytes: number
       }
     }
   } catch (error) {
-    if (error instanceof HttpError) throw error;
+    if (error instanceof Refusal) throw error;
     // The client went away mid-body (or timed out): its fault, not the server's.
     throw new HttpError(400, 'ping body was not received in full');
   }

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
-import type { ApiDependencies } from './dependencies.js';
+import type { ApiDependencies } from '../web/dependencies.js';
 import { MIN_POSITION_HEADER, POSITION_HEADER, minPositionOf, positionToken } from './position-token.js';
-import type { VigilState } from './state.js';
+import type { VigilState } from '../web/state.js';
 
 /**
  * What a REST request waits for before it is handled, and what its answer names.

@@ -1,4 +1,4 @@
-import { HttpError } from './errors.js';
+import { HttpError } from '../web/errors.js';
 
 /** Runs of the check tools one user may start per minute (in each api process). */
 export const TOOL_RUNS_PER_MINUTE = 30;

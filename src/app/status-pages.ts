@@ -9,6 +9,10 @@ import {
 } from '../domain/status-pages/status-page.js';
 import { type Actor, handleCommand, loadState } from './command-handler.js';
 import { type CommandContext, nowIso } from './context.js';
+import { badInput } from './refusal.js';
+import type { MonitorDocument } from '../../projections/monitors.js';
+import type { StatusPageMonitor } from '../domain/status-pages/status-page.js';
+import type { ReadModelStore } from '../readstore/read-model-store.js';
 
 /**
  * A status page's address is claimed when the page is published, not when it is made: the claim's
@@ -131,3 +135,15 @@ export async function deleteStatusPage(context: CommandContext, statusPageId: st
   const released = settings && projectId ? await releaseSlug(context, settings.slug, statusPageId, projectId, actor) : null;
   return latest(outcome.position, released);
 }
+
+/** The monitors a page may show are the project's own; each is named by its index when it is not. */
+export async function assertProjectMonitors(readModels: ReadModelStore, projectId: string, monitors: readonly { monitor_id: string }[]): Promise<void> {
+  if (monitors.length === 0) return;
+  const found = await readModels.find<MonitorDocument>('monitors', { $id: { $in: monitors.map((m) => m.monitor_id) } });
+  const ours = new Set(found.filter((s) => s.doc.project_id === projectId).map((s) => s.doc.id));
+  const stranger = monitors.findIndex((m) => !ours.has(m.monitor_id));
+  if (stranger >= 0) throw badInput(`monitors[${stranger}].monitor_id: monitor ${monitors[stranger]!.monitor_id} does not exist in this project`);
+}
+
+export const monitorsOf = (input: readonly { monitor_id: string; display_name?: string | null }[]): StatusPageMonitor[] =>
+  input.map((m) => ({ monitor_id: m.monitor_id, display_name: m.display_name?.trim() || null }));

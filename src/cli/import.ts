@@ -1,8 +1,8 @@
+import { Refusal } from '../app/refusal.js';
 import { readFileSync } from 'node:fs';
-import { decode } from '../api/validation.js';
-import { CreateMonitorBody } from '../api/codecs/monitors.js';
-import { HttpError } from '../api/errors.js';
-import { configFromCreate } from '../api/monitor-input.js';
+import { decode } from '../web/validation.js';
+import { CreateMonitorBody } from '../web/codecs/monitors.js';
+import { configFromCreate } from '../web/monitor-input.js';
 import { type Actor, loadState } from '../app/command-handler.js';
 import type { CommandContext } from '../app/context.js';
 import { createMonitor, loadMonitorState, pauseMonitor } from '../app/monitors.js';
@@ -107,7 +107,7 @@ async function importPlan(context: CommandContext, projectId: string, plan: Impo
       report.created.push({ slug: draft.slug, name: draft.body.name, id, type: draft.body.type, paused: draft.paused, notes: draft.notes });
     } catch (error) {
       // Refused as the API would refuse it: a 400's message or the domain's.
-      if (!(error instanceof HttpError) && !(error instanceof DomainError)) throw error;
+      if (!(error instanceof Refusal) && !(error instanceof DomainError)) throw error;
       report.unmapped.push({ name: draft.source, reason: error.message });
     }
   }

@@ -1,5 +1,5 @@
 import { listApiKeys } from '../queries/identity.js';
-import type { AccountSection } from './account-sections.js';
+import type { AccountSection } from './kit.js';
 import { html } from './html.js';
 import { ACCOUNT_KEYS_PATH } from './pages/account-keys.js';
 

@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
-import { HttpError } from '../api/errors.js';
-import { BoundedString, decode } from '../api/validation.js';
+import { HttpError } from '../web/errors.js';
+import { BoundedString, decode } from '../web/validation.js';
 
 /**
  * The largest form the console takes: its forms carry a key, a token and a path, and an incident

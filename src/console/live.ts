@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Server } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Context } from 'koa';
-import type { ApiDependencies } from '../api/dependencies.js';
+import type { ApiDependencies } from '../web/dependencies.js';
 import { listMonitors } from '../queries/monitors.js';
 import type { RecentRuns } from '../queries/recent-runs.js';
 import { STATUS_TEXT } from './layout.js';

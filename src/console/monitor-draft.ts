@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import type { MonitorDocument } from '../../projections/monitors.js';
-import { HttpError } from '../api/errors.js';
+import { HttpError } from '../web/errors.js';
 import { HEADER_VALUE_MASK } from '../domain/monitors/monitor-config.js';
 import { MONITOR_TYPES, type MonitorType, isUptimeType, parseInterval } from '../domain/monitors/schedule.js';
 import { TYPE_NAMES } from './format.js';

@@ -1,8 +1,8 @@
 import type { Context, Middleware, Next } from 'koa';
-import { type RateLimitConfig, RequestLimit, clientKey } from '../api/rate-limit.js';
+import { type RateLimitConfig, RequestLimit, clientKey } from '../web/rate-limit.js';
 import { ASSET_PATH } from './assets.js';
 import { hashSessionId, sessionIdFrom } from './session.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionStore } from '../web/session-store.js';
 
 /**
  * Console actions that cost far more than a page: Verify now walks every event of the log's hash

@@ -1,4 +1,4 @@
-import type { ConsoleSession } from './session-store.js';
+import type { ConsoleSession } from '../web/session-store.js';
 
 /**
  * How recently a person must have signed in to change how they sign in (add or remove a second

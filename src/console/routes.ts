@@ -1,19 +1,19 @@
 import { Router } from '@koa/router';
 import * as t from 'io-ts';
-import type { Context, Middleware, Next } from 'koa';
+import type { Context, Next } from 'koa';
 import compress from 'koa-compress';
 import type { IncidentDocument } from '../../projections/incidents.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
-import { actorOf } from '../api/actor.js';
-import { type ApiDependencies, settled } from '../api/dependencies.js';
-import { HttpError, loggedErrorResponse } from '../api/errors.js';
-import { gate } from '../api/gate.js';
-import { AuthFailureThrottle } from '../api/rate-limit.js';
-import { gatedDocument, gatedMonitor, userActor } from '../api/monitor-access.js';
-import { ACT as ACT_ON_INCIDENT } from '../api/routes/incidents.js';
-import { CREATE as CREATE_MONITOR, MANAGE as MANAGE_MONITOR } from '../api/routes/monitors.js';
-import type { VigilState } from '../api/state.js';
-import { BoundedString, decode, pathId } from '../api/validation.js';
+import { actorOf } from '../web/actor.js';
+import { type ApiDependencies, settled } from '../web/dependencies.js';
+import { HttpError, loggedErrorResponse } from '../web/errors.js';
+import { gate } from '../app/gate.js';
+import { AuthFailureThrottle } from '../web/rate-limit.js';
+import { gatedDocument, gatedMonitor, userActor } from '../web/monitor-access.js';
+import { ACT as ACT_ON_INCIDENT } from '../app/monitor-rules.js';
+import { CREATE as CREATE_MONITOR, MANAGE as MANAGE_MONITOR } from '../app/monitor-rules.js';
+import type { VigilState } from '../web/state.js';
+import { BoundedString, decode, pathId } from '../web/validation.js';
 import { acknowledgeIncident, pauseMonitor, resolveIncident, resumeMonitor } from '../app/monitors.js';
 import { type Caller, type Requirement, authorize, canReach } from '../domain/access/authorize.js';
 import { isUptimeType, upcomingSlots } from '../domain/monitors/schedule.js';
@@ -31,7 +31,7 @@ import { LiveStreams } from './live.js';
 import { consoleRateLimit } from './rate-limit.js';
 import { displayStatuses, monitorActivity, monitorOverviews } from './overview.js';
 import { RecentRuns } from '../queries/recent-runs.js';
-import { shownNextExpected } from '../api/representations/monitors.js';
+import { shownNextExpected } from '../web/representations/monitors.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { errorPage } from './pages/error.js';
 import { incidentPage } from './pages/incident.js';
@@ -65,8 +65,9 @@ import { secondStepRoutes } from './routes/second-step.js';
 import { passkeySignInRoutes } from './routes/passkey-sign-in.js';
 import { accountKeyRoutes } from './routes/account-keys.js';
 import { type ConsoleState, render, signedInMiddleware, stillSignedIn } from './signed-in.js';
-import type { SecondFactorGate, SignInThrottles } from './sign-in-flow.js';
-import { MemorySessionStore, type SessionStore } from './session-store.js';
+import type { ConsoleKit, ConsoleRoutes, SignInThrottles } from './kit.js';
+import { doneNotice } from './done-notice.js';
+import { MemorySessionStore, type SessionStore } from '../web/session-store.js';
 
 export type { ConsoleState };
 
@@ -78,57 +79,10 @@ const CHART_RUNS = 60;
 const PINGS_SHOWN = 20;
 const INCIDENTS_SHOWN = 20;
 
-/** What a POST did, shown once on the page it returns to. */
-const DONE = {
-  acknowledged: 'Incident acknowledged.',
-  resolved: 'Incident resolved.',
-  paused: 'Monitoring paused.',
-  resumed: 'Monitoring resumed.',
-  noted: 'Note added.',
-  postmortem: 'Postmortem saved.',
-  created: 'Monitor created.',
-  updated: 'Changes saved.',
-  'monitor-deleted': 'Monitor deleted.',
-} as const;
-
 const DashboardQuery = t.partial({
   status: t.keyof({ '': null, UP: null, DEGRADED: null, LATE: null, DOWN: null, MAINTENANCE: null, PAUSED: null, WAITING: null }),
   q: BoundedString(0, 200),
 });
-const DoneQuery = t.partial({ done: t.string });
-
-export { render };
-
-/** The notice a page shows after a POST redirected to it with `?done=<key>`: one of `notices`, never free text. */
-export function doneNotice(ctx: Context, notices: Readonly<Record<string, string>> = DONE): string | null {
-  const { done } = decode(DoneQuery, ctx.query, 'query');
-  return done !== undefined && Object.hasOwn(notices, done) ? (notices[done] ?? null) : null;
-}
-
-/**
- * What a group of console routes gets to register itself (`src/console/routes/*.ts`): the
- * router, the API's dependencies, the session check every page and POST goes through, and the
- * question a page asks before it shows a button (the POST is gated again by the same rule).
- */
-export interface ConsoleKit {
-  router: Router<VigilState>;
-  deps: ApiDependencies;
-  clock: () => Date;
-  signedIn: Middleware<ConsoleState>;
-  may: (caller: Caller, requirement: Requirement, projectId: string) => Promise<boolean>;
-  catchUp: () => Promise<void>;
-  /** The console's sessions (and pending sign-ins): open them only through sign-in-flow.ts. */
-  sessions: SessionStore;
-  /** Whether a person must pass a second factor before a session opens (second-factor-gate.ts). */
-  secondFactors: SecondFactorGate;
-  /** The failed-sign-in throttles, per client address (shared with the REST API) and per account. */
-  signInThrottles: SignInThrottles;
-  /** Told when an API key signs in (the key's "last used"); not of the requests its session makes after. */
-  onKeyUsed: (userId: string, apiKeyId: string) => void;
-}
-
-/** A group of console routes beyond the core pages (sign-in, dashboard, monitor, incident). */
-export type ConsoleRoutes = (kit: ConsoleKit) => void;
 
 /** The groups of routes registered after the core pages; each feature adds itself here. */
 const FEATURE_ROUTES: ConsoleRoutes[] = [

@@ -1,4 +1,4 @@
-import type { ApiDependencies } from '../api/dependencies.js';
+import type { ApiDependencies } from '../web/dependencies.js';
 import { secondFactorsOf } from '../app/second-factors.js';
 import { hasSecondFactor } from '../domain/identity/second-factors.js';
 import type { SecondFactorGate } from './sign-in-flow.js';

@@ -1,6 +1,6 @@
 import type { SecondFactorsDocument } from '../../projections/second-factors.js';
 import { RECOVERY_CODE_COUNT } from '../domain/identity/second-factors.js';
-import type { AccountSection } from './account-sections.js';
+import type { AccountSection } from './kit.js';
 import { html } from './html.js';
 import { FACTORS_PATH } from './pages/second-factors.js';
 

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
-import type { ConsoleSession } from './session-store.js';
+import type { ConsoleSession } from '../web/session-store.js';
 
 export const SESSION_COOKIE = 'vigil_session';
 /** A sign-in waiting for its second factor (sign-in-flow.ts): a cookie of its own, never a session. */

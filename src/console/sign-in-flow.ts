@@ -4,9 +4,8 @@ import type { Actor } from '../app/command-handler.js';
 import { recordSignIn } from '../app/sign-ins.js';
 import { normalizeEmail } from '../domain/identity/email-claim.js';
 import type { SessionEnding, SignInFailure, SignInMethod } from '../domain/identity/sign-ins.js';
-import type { AuthFailureThrottle } from '../api/rate-limit.js';
-import type { ConsoleKit } from './routes.js';
-import { type ConsoleSession } from './session-store.js';
+import type { ConsoleKit, SecondFactorGate } from './kit.js';
+import { type ConsoleSession } from '../web/session-store.js';
 import {
   PENDING_COOKIE, PENDING_MAX_AGE_MS, clearSessionCookie, hashSessionId, newSessionId, sessionExpiry, sessionIdFrom, setSessionCookie,
 } from './session.js';
@@ -55,23 +54,9 @@ export interface IdentifiedPerson {
   apiKey?: { id: string; keyHash: string; expiresAt: string } | null;
 }
 
-/**
- * Whether a person just identified must also pass a second factor before a session opens. The
- * factors feature implements it (second-factor-gate.ts); without one, nobody is asked.
- */
-export interface SecondFactorGate {
-  required(userId: string, method: SignInMethod): Promise<boolean>;
-}
+export type { SecondFactorGate, SignInThrottles } from './kit.js';
 
 export const NO_SECOND_FACTOR: SecondFactorGate = { required: async () => false };
-
-/** The throttles on failed sign-ins: per client address (the REST API's, shared by every door) and per account. */
-export interface SignInThrottles {
-  address: AuthFailureThrottle | null;
-  account: AuthFailureThrottle | null;
-  /** Told of every failure, for the failed-authentication metric. */
-  onFailure: (outcome: 'refused' | 'throttled') => void;
-}
 
 /** Only the console's own pages may be where sign-in leads: never another site, never a protocol-relative URL. */
 export function consolePath(next: string | null | undefined): string | null {

@@ -1,7 +1,8 @@
+import { Refusal } from '../app/refusal.js';
 import type { Context, Middleware } from 'koa';
-import { callerOfKeyHash } from '../api/authentication.js';
-import { HttpError } from '../api/errors.js';
-import type { VigilState } from '../api/state.js';
+import { callerOfKeyHash } from '../web/authentication.js';
+import { HttpError } from '../web/errors.js';
+import type { VigilState } from '../web/state.js';
 import { type Caller } from '../domain/access/authorize.js';
 import { SCOPES } from '../domain/access/scopes.js';
 import { getUser } from '../queries/identity.js';
@@ -10,7 +11,7 @@ import { ActionForm, readForm } from './forms.js';
 import { html } from './html.js';
 import { type Viewer, page } from './layout.js';
 import { clearSessionCookie, csrfTokenOf, hashSessionId, sameToken, sessionIdFrom } from './session.js';
-import type { ConsoleSession, SessionStore } from './session-store.js';
+import type { ConsoleSession, SessionStore } from '../web/session-store.js';
 
 /** What the console's handlers find on `ctx.state` once the session is checked. */
 export interface ConsoleState extends VigilState {
@@ -101,7 +102,7 @@ export function signedInMiddleware(options: { readModels: ReadModelStore; sessio
     try {
       ctx.state.caller = await callerOfSession(readModels, session, clock, catchUp);
     } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 401) throw error;
+      if (!(error instanceof Refusal) || error.status !== 401) throw error;
       await sessions.delete(session.idHash);
       clearSessionCookie(ctx);
       toSignIn(ctx, endingOf(error.message));

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type TrustedProxies, parseTrustedProxies } from '../api/client-address.js';
+import { type TrustedProxies, parseTrustedProxies } from '../web/client-address.js';
 import { SLOT_COUNT } from '../coordination/partitions.js';
 import { guardFor } from '../outbound/guard.js';
 import { PRIVATE_TARGETS, type PrivateTargets } from '../outbound/policy.js';

@@ -1,5 +1,5 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { Logger } from '../api/logger.js';
+import type { Logger } from '../web/logger.js';
 import { type ReadinessReport, checkReadiness } from '../metrics/readiness.js';
 import { type MonitorStatus, type VigilMetrics, createVigilMetrics } from '../metrics/vigil-metrics.js';
 import { type ProjectionIdentity, readModelLag } from '../projector/read-model-lag.js';

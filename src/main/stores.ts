@@ -11,8 +11,8 @@ import { type SqliteDatabase, openSqliteDatabase } from '../eventstore/sqlite-da
 import { SqliteEventStore } from '../eventstore/sqlite-event-store.js';
 import { WalCheckpointer } from '../eventstore/wal-checkpointer.js';
 import { type ThreadLinks, newThreadLinks } from './thread-links.js';
-import { type ChallengeStore, MongoChallengeStore, SqliteChallengeStore } from '../console/challenge-store.js';
-import { MongoSessionStore, type SessionStore, SqliteSessionStore } from '../console/session-store.js';
+import { type ChallengeStore, MongoChallengeStore, SqliteChallengeStore } from '../web/challenge-store.js';
+import { MongoSessionStore, type SessionStore, SqliteSessionStore } from '../web/session-store.js';
 import { MongoReadModelStore } from '../readstore/mongo-read-model-store.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import { SqliteReadModelStore } from '../readstore/sqlite-read-model-store.js';

@@ -2,10 +2,11 @@ import { type LogCheck, LogCheckThread } from '../audit/log-check.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RETIRED_PROJECTIONS, allProjections } from '../../projections/index.js';
-import { apiListener, authFailureThrottle, createApiApp } from '../api/app.js';
-import type { ApiDependencies } from '../api/dependencies.js';
+import { apiListener, authFailureThrottle } from '../api/app.js';
+import { createWebApp } from './web-app.js';
+import type { ApiDependencies } from '../web/dependencies.js';
 import { createHttpServer } from '../api/http-server.js';
-import { type Logger, createLogger } from '../api/logger.js';
+import { type Logger, createLogger } from '../web/logger.js';
 import { type CommandContext, commandContext } from '../app/context.js';
 import { Timer } from '../timer/timer.js';
 import { ListeningLoop, keepListeningStreamsBounded } from '../app/listening.js';
@@ -44,7 +45,7 @@ export interface RunningVigil {
   /** Base URL of /healthz and /readyz in a process without the api role (StartOptions.healthListener). */
   healthUrl: string | null;
   /** The Koa app behind that URL (its routers say which routes it serves). */
-  api: ReturnType<typeof createApiApp> | null;
+  api: ReturnType<typeof createWebApp> | null;
   stores: Stores;
   projector: Projector | null;
   timer: Timer | null;
@@ -264,7 +265,7 @@ export async function startVigil(config: VigilConfig, options: StartOptions): Pr
       },
     };
     const throttle = authFailureThrottle(deps);
-    const app = createApiApp(deps, throttle);
+    const app = createWebApp(deps, throttle);
     api = app;
     server = createHttpServer(apiListener(deps, app, throttle), config.httpTimeouts).listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import fetch from 'node-fetch';
 import type { Counter } from 'prom-client';
-import type { Logger } from '../api/logger.js';
+import type { Logger } from '../web/logger.js';
 import { BackgroundLoop } from '../app/background-loop.js';
 import type { ReadinessReport } from '../metrics/readiness.js';
 import type { SelfPingOutcome } from '../metrics/self-ping-metrics.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
-import { type TrustedProxies, clientAddressResolver, parseTrustedProxies } from '../../src/api/client-address.js';
+import { type TrustedProxies, clientAddressResolver, parseTrustedProxies } from '../../src/web/client-address.js';
 
 const requestFrom = (peer: string, forwardedFor?: string) =>
   ({ socket: { remoteAddress: peer }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { errorResponse } from '../../src/api/errors.js';
+import { errorResponse } from '../../src/web/errors.js';
 import { StoreCannotWriteError } from '../../src/eventstore/storage-fault.js';
 import { AsOfBusyError } from '../../src/audit/as-of-reader.js';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { requestContext } from '../../src/api/request-context.js';
+import { requestContext } from '../../src/web/request-context.js';
 import { capturedLog } from '../support/captured-log.js';
 
 describe('Request logging', () => {

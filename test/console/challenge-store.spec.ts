@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ChallengeStore, MemoryChallengeStore, SqliteChallengeStore } from '../../src/console/challenge-store.js';
+import { type ChallengeStore, MemoryChallengeStore, SqliteChallengeStore } from '../../src/web/challenge-store.js';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 
 const now = new Date('2026-11-28T18:00:00.000Z');

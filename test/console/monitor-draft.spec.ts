@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { MonitorDocument } from '../../projections/monitors.js';
-import { CreateMonitorBody, UpdateMonitorBody } from '../../src/api/codecs/monitors.js';
-import { configFromCreate, patchFromUpdate } from '../../src/api/monitor-input.js';
-import { decode } from '../../src/api/validation.js';
+import { CreateMonitorBody, UpdateMonitorBody } from '../../src/web/codecs/monitors.js';
+import { configFromCreate, patchFromUpdate } from '../../src/web/monitor-input.js';
+import { decode } from '../../src/web/validation.js';
 import { shownUptime } from '../../src/domain/monitors/monitor-config.js';
 import { FormRefusal, bodyOf, draftFromMonitor, emptyDraft, inFormWords, secondsText } from '../../src/console/monitor-draft.js';
 import { schedulePreview } from '../../src/console/schedule-preview.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
-import { SqliteSessionStore } from '../../src/console/session-store.js';
+import { SqliteSessionStore } from '../../src/web/session-store.js';
 
 const now = new Date('2026-11-28T18:00:00.000Z');
 const later = '2026-11-28T23:00:00.000Z';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type ConsoleSession, SESSION_TOUCH_MS, type SessionStore } from '../../src/console/session-store.js';
+import { type ConsoleSession, SESSION_TOUCH_MS, type SessionStore } from '../../src/web/session-store.js';
 
 export interface SessionStoreFixture {
   store: SessionStore;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { MemorySessionStore, MongoSessionStore, SqliteSessionStore } from '../../src/console/session-store.js';
+import { MemorySessionStore, MongoSessionStore, SqliteSessionStore } from '../../src/web/session-store.js';
 import { openSqliteDatabase } from '../../src/eventstore/sqlite-database.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { sessionStoreContract } from './session-store.contract.js';

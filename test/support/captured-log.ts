@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import type { Logger } from '../../src/api/logger.js';
+import type { Logger } from '../../src/web/logger.js';
 
 /** A logger at `level` whose JSON lines a spec reads back as objects, in the order written. */
 export function capturedLog(level: string): { logger: Logger; lines: Record<string, unknown>[] } {

@@ -126,9 +126,9 @@ function mapProps(props: t.Props, arbitrary: (c: t.Decoder<unknown, unknown>) =>
 
 let discovered: t.Decoder<unknown, unknown>[] = [];
 
-/** Every object codec the API decodes with, found in src/api/codecs (so a new one is fuzzed without anyone listing it). */
+/** Every object codec the API decodes with, found in src/web/codecs (so a new one is fuzzed without anyone listing it). */
 export async function discoverBodyCodecs(): Promise<t.Decoder<unknown, unknown>[]> {
-  const dir = fileURLToPath(new URL('../../src/api/codecs/', import.meta.url));
+  const dir = fileURLToPath(new URL('../../src/web/codecs/', import.meta.url));
   const found: t.Decoder<unknown, unknown>[] = [];
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts'))) {
     const module: Record<string, unknown> = await import(new URL(file, `file://${dir}`).href);

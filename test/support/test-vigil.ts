@@ -1,7 +1,7 @@
 import { cpSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pino } from 'pino';
-import type { Logger } from '../../src/api/logger.js';
+import type { Logger } from '../../src/web/logger.js';
 import type { Actor } from '../../src/app/command-handler.js';
 import type { CommandContext } from '../../src/app/context.js';
 import { issueApiKey, registerUser } from '../../src/app/identity.js';

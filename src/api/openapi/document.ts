@@ -1,5 +1,5 @@
-import { CHANNEL_TYPE_SPECS } from '../codecs/channel-configs.js';
-import { type JsonSchema, toJsonSchema } from './json-schema.js';
+import { CHANNEL_TYPE_SPECS } from '../../web/codecs/channel-configs.js';
+import { type JsonSchema, toJsonSchema } from '../../web/json-schema.js';
 import { OPERATIONS, OPERATOR_OPERATIONS, type Operation } from './operations.js';
 import { ErrorResponse } from './responses.js';
 import { MIN_POSITION_HEADER, POSITION_HEADER } from '../position-token.js';

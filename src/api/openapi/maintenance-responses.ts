@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { described } from './json-schema.js';
+import { described } from '../../web/json-schema.js';
 
 /** What the maintenance window operations answer (see responses.ts for why these are codecs). */
 const Id = described(t.string, { type: 'string', format: 'uuid' });

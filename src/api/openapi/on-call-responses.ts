@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { described } from './json-schema.js';
+import { described } from '../../web/json-schema.js';
 
 const Id = described(t.string, { type: 'string', format: 'uuid' });
 const Time = described(t.string, { type: 'string', format: 'date-time' });

@@ -2,11 +2,11 @@ import * as t from 'io-ts';
 import { ALL_EVENT_TYPES } from '../../domain/events.js';
 import { INCIDENT_KINDS, INCIDENT_STATUSES } from '../../domain/monitors/incidents.js';
 import { PING_KINDS } from '../../domain/monitors/pings.js';
-import { CreateApiKeyBody } from '../codecs/api-keys.js';
-import { AddNoteBody } from '../codecs/incident-notes.js';
-import { CreateMonitorBody, UpdateMonitorBody } from '../codecs/monitors.js';
-import { AttachChannelBody, CreateChannelBody, CreateGroupBody, UpdateChannelBody, UpdateGroupBody } from '../codecs/notifications.js';
-import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody } from '../codecs/projects.js';
+import { CreateApiKeyBody } from '../../web/codecs/api-keys.js';
+import { AddNoteBody } from '../../web/codecs/incident-notes.js';
+import { CreateMonitorBody, UpdateMonitorBody } from '../../web/codecs/monitors.js';
+import { AttachChannelBody, CreateChannelBody, CreateGroupBody, UpdateChannelBody, UpdateGroupBody } from '../../web/codecs/notifications.js';
+import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody } from '../../web/codecs/projects.js';
 import {
   AsOfQuery,
   HistoryRangeQuery,
@@ -15,20 +15,20 @@ import {
   PeriodQuery,
   PingHistoryQuery,
   ProjectScopeQuery,
-} from '../codecs/queries.js';
-import { CheckDnsBody, CheckHttpBody, CheckSslBody } from '../codecs/tools.js';
+} from '../../web/codecs/queries.js';
+import { CheckDnsBody, CheckHttpBody, CheckSslBody } from '../../web/codecs/tools.js';
 import { PingQuery } from '../ping-api.js';
 import { TOOL_RUNS_PER_MINUTE } from '../tool-runs.js';
 import * as R from './responses.js';
 import * as S from './status-page-responses.js';
-import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
-import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../codecs/maintenance.js';
-import { CreateEscalationPolicyBody, DeleteEscalationPolicyQuery, UpdateEscalationPolicyBody } from '../codecs/escalation-policies.js';
+import { CreateStatusPageBody, UpdateStatusPageBody } from '../../web/codecs/status-pages.js';
+import { CreateMaintenanceWindowBody, UpdateMaintenanceWindowBody } from '../../web/codecs/maintenance.js';
+import { CreateEscalationPolicyBody, DeleteEscalationPolicyQuery, UpdateEscalationPolicyBody } from '../../web/codecs/escalation-policies.js';
 import * as M from './maintenance-responses.js';
 import * as O from './on-call-responses.js';
-import { CreateOnCallScheduleBody, UpdateOnCallScheduleBody } from '../codecs/on-call.js';
+import { CreateOnCallScheduleBody, UpdateOnCallScheduleBody } from '../../web/codecs/on-call.js';
 import * as I from './invitation-responses.js';
-import { AcceptInvitationBody, InviteBody } from '../codecs/invitations.js';
+import { AcceptInvitationBody, InviteBody } from '../../web/codecs/invitations.js';
 
 /**
  * Every route the server answers, with the codecs its handler decodes. The OpenAPI document is

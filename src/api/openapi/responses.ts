@@ -7,7 +7,7 @@ import { SCOPES } from '../../domain/access/scopes.js';
 import { DNS_RECORD_TYPES, HEADER_VALUE_MASK, JSON_OPERATORS } from '../../domain/monitors/monitor-config.js';
 import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
 import { PROVISIONED_TYPES } from '../../domain/projects/auto-provisioning.js';
-import { described } from './json-schema.js';
+import { described } from '../../web/json-schema.js';
 
 /**
  * What the API answers, as codecs. They are documentation, not decoders the server runs; the

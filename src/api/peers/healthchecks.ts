@@ -3,9 +3,9 @@ import { provisionOnFirstPing } from '../../app/auto-provisioning.js';
 import { monitorByPeerAlias } from '../../app/peer-aliases.js';
 import type { PingKind } from '../../domain/monitors/pings.js';
 import { findSlugTarget } from '../../queries/monitors.js';
-import { Slug } from '../codecs/monitors.js';
-import { HttpError } from '../errors.js';
-import { decode } from '../validation.js';
+import { Slug } from '../../web/codecs/monitors.js';
+import { HttpError } from '../../web/errors.js';
+import { decode } from '../../web/validation.js';
 import { readCappedBody } from '../raw-body.js';
 import { type PeerAnswer, type PeerPing, PeerPingCore, type PingOrigin, UUID_PATTERN, decodeSegment } from './peer-serve.js';
 

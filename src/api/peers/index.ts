@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiDependencies } from '../dependencies.js';
+import type { ApiDependencies } from '../../web/dependencies.js';
 import type { PingApiConfig } from '../ping-api.js';
 import { answerHealthchecks, healthchecksRefusal, parseHealthchecksPath } from './healthchecks.js';
 import { PeerPingCore, decodeSegment } from './peer-serve.js';

@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { receivePing } from '../../app/monitors.js';
 import type { PingKind } from '../../domain/monitors/pings.js';
 import { DomainError } from '../../domain/errors.js';
-import type { ApiDependencies } from '../dependencies.js';
-import { HttpError, errorResponse } from '../errors.js';
+import type { ApiDependencies } from '../../web/dependencies.js';
+import { HttpError, errorResponse } from '../../web/errors.js';
 import type { PingApiConfig } from '../ping-api.js';
 import { POSITION_HEADER, positionToken } from '../position-token.js';
 import type { CappedBody } from '../raw-body.js';
-import { logRequest, requestIdFrom } from '../request-context.js';
+import { logRequest, requestIdFrom } from '../../web/request-context.js';
 
 /** What a peer's route answers: its status, body and type as the peer itself would send them. */
 export interface PeerAnswer {

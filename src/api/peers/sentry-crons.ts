@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
@@ -12,7 +13,7 @@ import type { PingKind } from '../../domain/monitors/pings.js';
 import { slugify } from '../../domain/monitors/slug-claim.js';
 import { provisionedConfig } from '../../domain/projects/auto-provisioning.js';
 import type { StoredDocument } from '../../readstore/read-model-store.js';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../../web/errors.js';
 import type { CappedBody } from '../raw-body.js';
 import { jsonObject, parseEnvelope, sentryKeyFromAuth, sentryKeyFromDsn } from './sentry-envelope.js';
 import { type SentryMonitorSettings, changes, configuredFrom, sentryMonitorSettings } from './sentry-monitor-config.js';
@@ -272,7 +273,7 @@ async function readBytes(request: IncomingMessage, limit: number): Promise<Buffe
       chunks.push(buffer);
     }
   } catch (error) {
-    if (error instanceof HttpError) throw error;
+    if (error instanceof Refusal) throw error;
     throw new HttpError(400, 'envelope was not received in full');
   }
   return Buffer.concat(chunks);

@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.js';
+import { HttpError } from '../../web/errors.js';
 
 /**
  * Sentry's envelope format (develop.sentry.dev/sdk/data-model/envelopes): a JSON header line, then

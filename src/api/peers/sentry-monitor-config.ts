@@ -1,9 +1,9 @@
 import type { MonitorConfig } from '../../domain/monitors/monitor-config.js';
 import type { MonitorPatch } from '../../domain/monitors/monitor-commands.js';
-import { UpdateMonitorBody } from '../codecs/monitors.js';
-import { HttpError } from '../errors.js';
-import { patchFromUpdate } from '../monitor-input.js';
-import { decode } from '../validation.js';
+import { UpdateMonitorBody } from '../../web/codecs/monitors.js';
+import { HttpError } from '../../web/errors.js';
+import { patchFromUpdate } from '../../web/monitor-input.js';
+import { decode } from '../../web/validation.js';
 
 /**
  * A check-in's `monitor_config` (what `Sentry.withMonitor(slug, fn, config)` sends) as Vigil's

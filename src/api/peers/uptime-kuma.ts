@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { monitorByPeerAlias } from '../../app/peer-aliases.js';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../../web/errors.js';
 import { readCappedBody } from '../raw-body.js';
 import { type PeerAnswer, type PeerPing, PeerPingCore, type PingOrigin, UUID_PATTERN } from './peer-serve.js';
 

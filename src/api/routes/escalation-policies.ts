@@ -2,16 +2,16 @@ import type { Router } from '@koa/router';
 import { createEscalationPolicy, deleteEscalationPolicy, monitorsUsingPolicy, updateEscalationPolicy } from '../../app/escalation-policies.js';
 import { assertSteps, stepOf } from '../../app/escalation-steps.js';
 import type { EscalationPolicyDocument } from '../../../projections/escalation-policies.js';
-import { actorOf } from '../actor.js';
-import { CreateEscalationPolicyBody, DeleteEscalationPolicyQuery, UpdateEscalationPolicyBody } from '../codecs/escalation-policies.js';
-import { ProjectScopeQuery, queryFields } from '../codecs/queries.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
-import { HttpError } from '../errors.js';
-import { gate } from '../gate.js';
-import { gatedDocument, targetProject } from '../monitor-access.js';
-import type { VigilState } from '../state.js';
-import { decode } from '../validation.js';
-import { DESTROY, WRITE } from './notifications.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateEscalationPolicyBody, DeleteEscalationPolicyQuery, UpdateEscalationPolicyBody } from '../../web/codecs/escalation-policies.js';
+import { ProjectScopeQuery, queryFields } from '../../web/codecs/queries.js';
+import { type ApiDependencies, settled } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { gatedDocument, targetProject } from '../../web/monitor-access.js';
+import type { VigilState } from '../../web/state.js';
+import { decode } from '../../web/validation.js';
+import { DESTROY, WRITE } from '../../app/channel-changes.js';
 
 const READ = { scope: 'read' } as const;
 

@@ -5,19 +5,16 @@ import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js
 import type { AuditEventDocument } from '../../../projections/audit-events.js';
 import type { EventStore } from '../../eventstore/event-store.js';
 import { type RecordedPing, historyEntryOfPing, recordedPings } from '../../queries/pings.js';
-import type { ApiDependencies } from '../dependencies.js';
-import { gate } from '../gate.js';
+import type { ApiDependencies } from '../../web/dependencies.js';
+import { gate } from '../../app/gate.js';
 import { listFilter } from '../list-filters.js';
-import { gatedMonitor } from '../monitor-access.js';
+import { gatedMonitor } from '../../web/monitor-access.js';
 import { envelope, pageOf } from '../pagination.js';
-import type { VigilState } from '../state.js';
-import { HistoryRangeQuery, queryFields } from '../codecs/queries.js';
-import { decode, pathId } from '../validation.js';
+import type { VigilState } from '../../web/state.js';
+import { HistoryRangeQuery, queryFields } from '../../web/codecs/queries.js';
+import { decode, pathId } from '../../web/validation.js';
+import { eventBody } from '../../web/representations/history.js';
 
-
-export function eventBody(doc: AuditEventDocument) {
-  return { id: doc.event_id, type: doc.type, time: doc.time, actor: doc.actor, stream: doc.stream, revision: doc.revision, data: doc.data };
-}
 
 type EventBody = ReturnType<typeof eventBody>;
 

@@ -2,15 +2,15 @@ import type { Router } from '@koa/router';
 import { addIncidentNote } from '../../app/incident-notes.js';
 import { getNote, notesOfIncident } from '../../queries/incident-notes.js';
 import type { IncidentDocument } from '../../../projections/incidents.js';
-import { actorOf } from '../actor.js';
-import { AddNoteBody } from '../codecs/incident-notes.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
-import { HttpError } from '../errors.js';
-import { gatedDocument, userActor } from '../monitor-access.js';
-import { noteBody } from '../representations/incident-notes.js';
-import type { VigilState } from '../state.js';
-import { decode } from '../validation.js';
-import { ACT } from './incidents.js';
+import { actorOf } from '../../web/actor.js';
+import { AddNoteBody } from '../../web/codecs/incident-notes.js';
+import { type ApiDependencies, settled } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { gatedDocument, userActor } from '../../web/monitor-access.js';
+import { noteBody } from '../../web/representations/incident-notes.js';
+import type { VigilState } from '../../web/state.js';
+import { decode } from '../../web/validation.js';
+import { ACT } from '../../app/monitor-rules.js';
 
 const READ = { scope: 'read' } as const;
 

@@ -6,21 +6,20 @@ import type { Filter } from '../../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../../projections/incidents.js';
 import { inlineAsOfReader } from '../../audit/as-of-reader.js';
 import { incidentTimeline } from '../../queries/timeline.js';
-import { actorOf } from '../actor.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
-import { HttpError, badRequest } from '../errors.js';
-import { gate } from '../gate.js';
+import { actorOf } from '../../web/actor.js';
+import { type ApiDependencies, settled } from '../../web/dependencies.js';
+import { HttpError, badRequest } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
 import { listFilter } from '../list-filters.js';
-import { gatedDocument, targetProject, userActor } from '../monitor-access.js';
+import { gatedDocument, targetProject, userActor } from '../../web/monitor-access.js';
 import type { Requirement } from '../../domain/access/authorize.js';
 import { envelope, pageOf } from '../pagination.js';
-import { incidentBody } from '../representations/incidents.js';
-import type { VigilState } from '../state.js';
-import { IncidentListQuery, queryFields } from '../codecs/queries.js';
-import { decode } from '../validation.js';
+import { incidentBody } from '../../web/representations/incidents.js';
+import type { VigilState } from '../../web/state.js';
+import { IncidentListQuery, queryFields } from '../../web/codecs/queries.js';
+import { decode } from '../../web/validation.js';
+import { ACT } from '../../app/monitor-rules.js';
 
-
-export const ACT = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
 
 export function incidentRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;

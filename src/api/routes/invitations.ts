@@ -1,61 +1,20 @@
 import type { Router } from '@koa/router';
-import type * as t from 'io-ts';
-import { acceptInvitation, hashInvitationToken, issueInvitation, revokeInvitation } from '../../app/invitations.js';
-import { mailInvitation } from '../../app/invitation-mail.js';
+import { acceptInvitation, hashInvitationToken, revokeInvitation } from '../../app/invitations.js';
 import { findInvitationByTokenHash, getInvitation, waitingInvitations } from '../../queries/invitations.js';
 import { getUser } from '../../queries/identity.js';
-import { getMember, getProject } from '../../queries/projects.js';
-import { actorOf } from '../actor.js';
-import { AcceptInvitationBody, InviteBody } from '../codecs/invitations.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
-import { HttpError } from '../errors.js';
-import { gate } from '../gate.js';
-import { RequestLimit } from '../rate-limit.js';
-import { invitationBody } from '../representations/invitations.js';
-import { memberBody } from '../representations/projects.js';
-import type { VigilState } from '../state.js';
-import { decode, pathId } from '../validation.js';
-import { MANAGE } from './projects.js';
-
-/** Invitations each user may issue in an hour: a team's worth, not a list of addresses. */
-export const INVITATION_LIMIT = { requests: 30, windowSeconds: 3600 } as const;
-
-const limits = new WeakMap<object, RequestLimit>();
-
-async function countInvitation(deps: ApiDependencies, userId: string): Promise<void> {
-  let limit = limits.get(deps);
-  if (!limit) {
-    limit = new RequestLimit(INVITATION_LIMIT, (retryAfter) => `invitations can be issued ${INVITATION_LIMIT.requests} times an hour; retry after ${retryAfter} s`);
-    limits.set(deps, limit);
-  }
-  await limit.take(`user:${userId}`);
-}
-
-/** The link an invitation is accepted at, on this server's origin. */
-export const invitationUrl = (origin: string, token: string) => `${origin}/invitations/${token}`;
-
-/**
- * Invites `body.email` to the project with `body.role`; the caller has passed the MANAGE gate (the
- * domain checks again that the role is no higher than their own). The answer is the same whether
- * or not anyone uses the address: nothing is looked up by it. Mailed where SMTP is configured.
- */
-export async function inviteToProject(deps: ApiDependencies, state: VigilState, projectId: string, body: t.TypeOf<typeof InviteBody>, origin: string) {
-  const { readModels, commands } = deps;
-  await countInvitation(deps, state.caller.userId);
-  const issued = await issueInvitation(commands, { project_id: projectId, email: body.email, role: body.role, invited_by: state.caller.userId }, actorOf(state));
-  await settled(deps, issued.position, state);
-  const invitation = await getInvitation(readModels, issued.invitationId);
-  if (!invitation) throw new HttpError(503, 'the invitation is recorded but not yet readable; list the invitations again shortly');
-  const url = invitationUrl(origin, issued.token);
-  let mail: { sent: boolean; error?: string } = { sent: false };
-  if (deps.config.smtp) {
-    const [project, inviter] = await Promise.all([getProject(readModels, projectId), getUser(readModels, state.caller.userId)]);
-    const invitedBy = inviter ? `${inviter.first_name} ${inviter.last_name}`.trim() || inviter.email : 'A Vigil user';
-    mail = await mailInvitation(deps.config.smtp, { to: invitation.email, projectName: project?.name ?? 'a project', invitedBy, role: invitation.role, url, expiresAt: invitation.expires_at });
-    if (!mail.sent) deps.logger.warn({ invitationId: invitation.id, err: mail.error }, 'invitation mail not sent');
-  }
-  return { invitation, url, mail };
-}
+import { getMember } from '../../queries/projects.js';
+import { actorOf } from '../../web/actor.js';
+import { AcceptInvitationBody, InviteBody } from '../../web/codecs/invitations.js';
+import { type ApiDependencies, settled, requesterOf } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { invitationBody } from '../../web/representations/invitations.js';
+import { memberBody } from '../../web/representations/projects.js';
+import type { VigilState } from '../../web/state.js';
+import { decode, pathId } from '../../web/validation.js';
+import { MANAGE } from '../../app/project-changes.js';
+import { countInvitation, invitationDependencies } from '../../web/invitations.js';
+import { inviteToProject } from '../../app/project-invitations.js';
 
 export function invitationRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
@@ -71,7 +30,8 @@ export function invitationRoutes(router: Router<VigilState>, deps: ApiDependenci
   router.post('/projects/:projectId/invitations', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, MANAGE, projectId);
-    const { invitation, url, mail } = await inviteToProject(deps, ctx.state, projectId, decode(InviteBody, ctx.request.body), origin(ctx));
+    await countInvitation(deps, ctx.state.caller.userId);
+    const { invitation, url, mail } = await inviteToProject(invitationDependencies(deps), requesterOf(deps, ctx.state), projectId, decode(InviteBody, ctx.request.body), origin(ctx));
     ctx.status = 201;
     ctx.body = { invitation: invitationBody(invitation, commands.clock()), url, emailed: mail.sent };
   });

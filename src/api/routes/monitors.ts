@@ -7,44 +7,28 @@ import { EARLY_CHECKIN_MS, upcomingSlots } from '../../domain/monitors/schedule.
 import { dependentsOf, getMonitor, listMonitors, pagedFind } from '../../queries/monitors.js';
 import { getPing, pingPage, recentPings } from '../../queries/pings.js';
 import { WARNING_MAX_PINGS, WARNING_WINDOW_DAYS, monitorWarnings } from '../../queries/warnings.js';
-import type { Filter, ReadModelStore } from '../../readstore/read-model-store.js';
+import type { Filter } from '../../readstore/read-model-store.js';
 import type { IncidentDocument } from '../../../projections/incidents.js';
 import { inlineAsOfReader } from '../../audit/as-of-reader.js';
-import { actorOf } from '../actor.js';
-import { CreateMonitorBody, UpdateMonitorBody } from '../codecs/monitors.js';
-import { type ApiDependencies, deletion, settled } from '../dependencies.js';
-import { HttpError, badRequest } from '../errors.js';
-import { gate } from '../gate.js';
-import { gatedMonitor, targetProject, userActor } from '../monitor-access.js';
-import { configFromCreate, patchFromUpdate } from '../monitor-input.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateMonitorBody, UpdateMonitorBody } from '../../web/codecs/monitors.js';
+import { type ApiDependencies, deletion, settled } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { gatedMonitor, targetProject, userActor } from '../../web/monitor-access.js';
+import { configFromCreate, patchFromUpdate } from '../../web/monitor-input.js';
 import { envelope, pageOf } from '../pagination.js';
-import { incidentBody } from '../representations/incidents.js';
-import { monitorBody, shownNextExpected } from '../representations/monitors.js';
-import { pingBody } from '../representations/pings.js';
-import type { VigilState } from '../state.js';
-import { AsOfQuery, PingHistoryQuery, ProjectScopeQuery, queryFields } from '../codecs/queries.js';
-import { decode, pathId } from '../validation.js';
+import { incidentBody } from '../../web/representations/incidents.js';
+import { monitorBody, shownNextExpected } from '../../web/representations/monitors.js';
+import { pingBody } from '../../web/representations/pings.js';
+import type { VigilState } from '../../web/state.js';
+import { AsOfQuery, PingHistoryQuery, ProjectScopeQuery, queryFields } from '../../web/codecs/queries.js';
+import { decode, pathId } from '../../web/validation.js';
 import { assertEscalationPolicy } from '../../app/escalation-steps.js';
 import { listFilter } from '../list-filters.js';
+import { CREATE, MANAGE, assertNotificationTargets } from '../../app/monitor-rules.js';
 
 const READ = { scope: 'read' } as const;
-export const CREATE = { scope: 'manage_monitors', minimumRole: 'MEMBER' } as const;
-export const MANAGE = { scope: 'manage_monitors', minimumRole: 'MANAGER' } as const;
-
-
-/** Every group and channel named is one of the project's (the console's monitor form checks the same). */
-export async function assertNotificationTargets(readModels: ReadModelStore, projectId: string, groups: readonly string[], channels: readonly string[]) {
-  for (const [collection, ids, field, what] of [
-    ['notification_groups', groups, 'notification_group_ids', 'notification group'],
-    ['notification_channels', channels, 'notification_channel_ids', 'notification channel'],
-  ] as const) {
-    for (const id of ids) {
-      const found = await readModels.get<{ project_id: string }>(collection, id);
-      if (!found || found.doc.project_id !== projectId) throw badRequest(`${field}: ${what} ${id} does not exist in this project`);
-    }
-  }
-}
-
 export function monitorRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
   const asOfReader = deps.asOf ?? inlineAsOfReader(readModels, commands.events);

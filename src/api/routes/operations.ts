@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import { hashApiKey, sameHash } from '../../app/random-tokens.js';
-import type { ApiDependencies } from '../dependencies.js';
-import { HttpError } from '../errors.js';
+import type { ApiDependencies } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
 
 /**
  * What the platform around Vigil asks, outside /v1 and without an API key: is the process up

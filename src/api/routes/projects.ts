@@ -1,74 +1,19 @@
 import type { Router } from '@koa/router';
-import type * as t from 'io-ts';
-import { addMember, changeMemberRole, createProject, deleteProject, removeMember, rotatePingKey, updateProject } from '../../app/projects.js';
-import { deleteMonitor } from '../../app/monitor-deletion.js';
-import { configureAutoProvisioning } from '../../app/auto-provisioning.js';
+import { changeMemberRole, removeMember, rotatePingKey } from '../../app/projects.js';
 import { getUser, roleOf } from '../../queries/identity.js';
-import { listMonitors } from '../../queries/monitors.js';
 import { getMember, projectDetails, projectIdsOfUser } from '../../queries/projects.js';
-import { actorOf } from '../actor.js';
-import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody } from '../codecs/projects.js';
-import { type ApiDependencies, deletion, settled } from '../dependencies.js';
-import { HttpError, badRequest } from '../errors.js';
-import { gate } from '../gate.js';
-import { invitationBody } from '../representations/invitations.js';
-import { memberBody, projectBody } from '../representations/projects.js';
-import type { VigilState } from '../state.js';
-import { decode, pathId } from '../validation.js';
-import { inviteToProject } from './invitations.js';
-
-export const MANAGE = { scope: 'manage_projects', accountKeyOnly: true, minimumRole: 'MANAGER' } as const;
-
-/**
- * A member leaving: any role but the owner's (the domain refuses it), with an account key that may
- * manage projects. A member named by id is added without being asked, so each one may always undo it.
- */
-export const LEAVE = { scope: 'manage_projects', accountKeyOnly: true } as const;
-
-/** Adds a user, named by id, to the project with a role; the caller has passed the MANAGE gate. */
-export async function addProjectMember(deps: ApiDependencies, state: VigilState, projectId: string, body: { user_id: string; role: t.TypeOf<typeof AddMemberBody>['role'] }) {
-  const { readModels, commands } = deps;
-  const userId = body.user_id;
-  const user = await getUser(readModels, userId);
-  if (!user) throw badRequest(`no user has the id ${body.user_id}`);
-  const outcome = await addMember(commands, { project_id: projectId, user_id: userId, role: body.role }, actorOf(state));
-  await settled(deps, outcome.position, state);
-  const member = await getMember(readModels, projectId, userId);
-  if (!member) throw new HttpError(404, 'member not found');
-  return { member, user };
-}
-
-/** Who may create a project (and become its owner): any user, with an account key that may manage projects. */
-export const CREATE = { scope: 'manage_projects', accountKeyOnly: true } as const;
-
-/** Creates a project owned by the caller, as `POST /v1/projects` does; the caller has passed the CREATE gate. */
-export async function newProject(deps: ApiDependencies, state: VigilState, body: t.TypeOf<typeof CreateProjectBody>): Promise<string> {
-  const { projectId, position } = await createProject(deps.commands, { name: body.name, description: body.description ?? '', owner_id: state.caller.userId }, actorOf(state));
-  await settled(deps, position, state);
-  return projectId;
-}
-
-/** Who may delete a project: its owner, with an account key that has the destroy scope. */
-export const DESTROY = { scope: 'destroy', accountKeyOnly: true, minimumRole: 'OWNER' } as const;
-
-/** Changes a project as `PATCH /v1/projects/<id>` does; the caller has passed the MANAGE gate. */
-export async function changeProject(deps: ApiDependencies, state: VigilState, projectId: string, patch: t.TypeOf<typeof UpdateProjectBody>): Promise<void> {
-  const { auto_provisioning, ...body } = patch;
-  // The setting first: refused (defaults that could make no monitor), it leaves the rest unchanged too.
-  const configured = auto_provisioning ? await configureAutoProvisioning(deps.commands, { project_id: projectId, patch: auto_provisioning }, actorOf(state)) : null;
-  const outcome = await updateProject(deps.commands, { project_id: projectId, ...body }, actorOf(state));
-  await settled(deps, outcome.position ?? configured?.position ?? null, state);
-}
-
-/** Deletes a project and everything in it, as `DELETE /v1/projects/<id>` does; the caller has passed the DESTROY gate. */
-export async function removeProject(deps: ApiDependencies, state: VigilState, projectId: string): Promise<void> {
-  // Everything in the project goes with it: its monitors, and with them their pings and incidents.
-  for (const monitor of await listMonitors(deps.readModels, projectId)) {
-    await settled(deps, await deleteMonitor(deletion(deps), monitor.id, null, actorOf(state)), state);
-  }
-  const outcome = await deleteProject(deps.commands, { project_id: projectId }, actorOf(state));
-  await settled(deps, outcome.position, state);
-}
+import { actorOf } from '../../web/actor.js';
+import { AddMemberBody, ChangeMemberBody, CreateProjectBody, UpdateProjectBody } from '../../web/codecs/projects.js';
+import { type ApiDependencies, settled, requesterOf } from '../../web/dependencies.js';
+import { HttpError, badRequest } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { invitationBody } from '../../web/representations/invitations.js';
+import { memberBody, projectBody } from '../../web/representations/projects.js';
+import type { VigilState } from '../../web/state.js';
+import { decode, pathId } from '../../web/validation.js';
+import { countInvitation, invitationDependencies } from '../../web/invitations.js';
+import { inviteToProject } from '../../app/project-invitations.js';
+import { CREATE, MANAGE, DESTROY, LEAVE, newProject, changeProject, removeProject, addProjectMember } from '../../app/project-changes.js';
 
 export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies): void {
   const { readModels, commands } = deps;
@@ -97,7 +42,7 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
 
   router.post('/projects', async (ctx) => {
     await gate(readModels, ctx.state.caller, CREATE, null);
-    const projectId = await newProject(deps, ctx.state, decode(CreateProjectBody, ctx.request.body));
+    const projectId = await newProject(deps, requesterOf(deps, ctx.state), decode(CreateProjectBody, ctx.request.body));
     ctx.status = 201;
     ctx.body = { project: await projectOr404(projectId, true) };
   });
@@ -105,14 +50,14 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
   router.patch('/projects/:projectId', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, MANAGE, projectId);
-    await changeProject(deps, ctx.state, projectId, decode(UpdateProjectBody, ctx.request.body));
+    await changeProject(deps, requesterOf(deps, ctx.state), projectId, decode(UpdateProjectBody, ctx.request.body));
     ctx.body = { project: await projectOr404(projectId, true) };
   });
 
   router.delete('/projects/:projectId', async (ctx) => {
     const projectId = pathId(ctx.params['projectId'], 'project');
     await gate(readModels, ctx.state.caller, DESTROY, projectId);
-    await removeProject(deps, ctx.state, projectId);
+    await removeProject(deps, requesterOf(deps, ctx.state), projectId);
     ctx.status = 204;
   });
 
@@ -133,13 +78,14 @@ export function projectRoutes(router: Router<VigilState>, deps: ApiDependencies)
     if (email !== undefined) {
       // An email is invited, never looked up: the answer is the same whether or not it has an
       // account, so this cannot tell which addresses do (see docs/api.md).
-      const { invitation, url, mail } = await inviteToProject(deps, ctx.state, projectId, { email, role: body.role }, `${ctx.protocol}://${ctx.host}`);
+      await countInvitation(deps, ctx.state.caller.userId);
+      const { invitation, url, mail } = await inviteToProject(invitationDependencies(deps), requesterOf(deps, ctx.state), projectId, { email, role: body.role }, `${ctx.protocol}://${ctx.host}`);
       ctx.status = 201;
       ctx.body = { invitation: invitationBody(invitation, commands.clock()), url, emailed: mail.sent };
       return;
     }
     if (user_id === undefined) throw badRequest('give exactly one of user_id or email');
-    const { member, user } = await addProjectMember(deps, ctx.state, projectId, { user_id, role: body.role });
+    const { member, user } = await addProjectMember(deps, requesterOf(deps, ctx.state), projectId, { user_id, role: body.role });
     ctx.status = 201;
     ctx.body = { member: memberBody(member, user) };
   });

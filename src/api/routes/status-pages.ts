@@ -1,36 +1,21 @@
 import type { Router } from '@koa/router';
 import { issueBadgeKey } from '../../app/projects.js';
-import { createStatusPage, deleteStatusPage, updateStatusPage } from '../../app/status-pages.js';
-import type { StatusPageMonitor } from '../../domain/status-pages/status-page.js';
+import { createStatusPage, deleteStatusPage, updateStatusPage, monitorsOf, assertProjectMonitors } from '../../app/status-pages.js';
 import { getProject } from '../../queries/projects.js';
 import { badgeKeyOfProject, getStatusPage, listStatusPages } from '../../queries/status-pages.js';
-import type { ReadModelStore } from '../../readstore/read-model-store.js';
-import type { MonitorDocument } from '../../../projections/monitors.js';
 import type { StatusPageDocument } from '../../../projections/status-pages.js';
-import { actorOf } from '../actor.js';
-import { CreateStatusPageBody, UpdateStatusPageBody } from '../codecs/status-pages.js';
-import { type ApiDependencies, settled } from '../dependencies.js';
-import { HttpError, badRequest } from '../errors.js';
-import { gate } from '../gate.js';
-import { gatedDocument } from '../monitor-access.js';
-import { badgeKeyBody, statusPageBody } from '../representations/status-pages.js';
-import type { VigilState } from '../state.js';
-import { decode, pathId } from '../validation.js';
-import { MANAGE } from './monitors.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateStatusPageBody, UpdateStatusPageBody } from '../../web/codecs/status-pages.js';
+import { type ApiDependencies, settled } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { gatedDocument } from '../../web/monitor-access.js';
+import { badgeKeyBody, statusPageBody } from '../../web/representations/status-pages.js';
+import type { VigilState } from '../../web/state.js';
+import { decode, pathId } from '../../web/validation.js';
+import { MANAGE } from '../../app/monitor-rules.js';
 
 const READ = { scope: 'read' } as const;
-
-/** The monitors a page may show are the project's own; each is named by its index when it is not. */
-export async function assertProjectMonitors(readModels: ReadModelStore, projectId: string, monitors: readonly { monitor_id: string }[]): Promise<void> {
-  if (monitors.length === 0) return;
-  const found = await readModels.find<MonitorDocument>('monitors', { $id: { $in: monitors.map((m) => m.monitor_id) } });
-  const ours = new Set(found.filter((s) => s.doc.project_id === projectId).map((s) => s.doc.id));
-  const stranger = monitors.findIndex((m) => !ours.has(m.monitor_id));
-  if (stranger >= 0) throw badRequest(`monitors[${stranger}].monitor_id: monitor ${monitors[stranger]!.monitor_id} does not exist in this project`);
-}
-
-export const monitorsOf = (input: readonly { monitor_id: string; display_name?: string | null }[]): StatusPageMonitor[] =>
-  input.map((m) => ({ monitor_id: m.monitor_id, display_name: m.display_name?.trim() || null }));
 
 /**
  * Status pages (a resource of their own: the project's and the monitors' shapes stay as they

@@ -3,7 +3,7 @@ import type { SignInMethod } from '../../domain/identity/sign-ins.js';
 import { relativeTime, utc } from '../format.js';
 import { type Fragment, type Html, html } from '../html.js';
 import { type Viewer, csrfField, page, timeAgo } from '../layout.js';
-import type { ConsoleSession } from '../session-store.js';
+import type { ConsoleSession } from '../../web/session-store.js';
 
 export const METHOD_NAMES: Record<SignInMethod, string> = {
   api_key: 'API key',

@@ -2,7 +2,7 @@ import type { MaintenanceWindowDocument } from '../../../projections/maintenance
 import type { MonitorDocument } from '../../../projections/monitors.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
 import type { ActiveWindow } from '../../domain/maintenance/window.js';
-import type { maintenanceWindowBody } from '../../api/representations/maintenance.js';
+import type { maintenanceWindowBody } from '../../web/representations/maintenance.js';
 import { duration, inZone, utc } from '../format.js';
 import { type Html, html } from '../html.js';
 import { type Viewer, csrfField, page, projectNav } from '../layout.js';

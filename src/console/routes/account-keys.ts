@@ -1,14 +1,18 @@
+import { Refusal } from '../../app/refusal.js';
 import type { Context } from 'koa';
-import { HttpError } from '../../api/errors.js';
-import { mayRevoke, mintApiKey, revokeOwnApiKey } from '../../api/routes/api-keys.js';
-import { pathId } from '../../api/validation.js';
+import { HttpError } from '../../web/errors.js';
+import { mayRevoke, mintApiKey, revokeOwnApiKey } from '../../app/api-key-minting.js';
+import { pathId } from '../../web/validation.js';
 import { getApiKey, listApiKeys } from '../../queries/identity.js';
 import { projectDetails, projectIdsOfUser } from '../../queries/projects.js';
 import { type KeyFormProblem, keyProblem } from '../pages/key-parts.js';
 import { ACCOUNT_KEYS_PATH, accountKeyCreatedPage, accountKeysPage, accountRevokeKeyPage } from '../pages/account-keys.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, doneNotice, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
+import { render } from '../signed-in.js';
 import { KeyForm, keptKeyForm, keyLimits, keyRequest } from './keys.js';
 import { formBody, redirectDone } from './settings-common.js';
+import { requesterOf } from '../../web/dependencies.js';
 
 const DONE = { 'key-revoked': 'API key revoked.' } as const;
 
@@ -48,10 +52,10 @@ export const accountKeyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       const projectId = form.kind === 'project' ? (form.project_id ?? '') : null;
       if (projectId === '') throw new HttpError(400, 'Choose the project the key is for');
-      minted = await mintApiKey(deps, ctx.state, keyRequest(form, projectId === null ? null : pathId(projectId, 'project')));
+      minted = await mintApiKey(deps, requesterOf(deps, ctx.state), keyRequest(form, projectId === null ? null : pathId(projectId, 'project')));
     } catch (error) {
       // Refused by the REST API's own checks: the form again, saying why beside the field, with what was typed.
-      if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 403 && error.status !== 404)) throw error;
+      if (!(error instanceof Refusal) || (error.status !== 400 && error.status !== 403 && error.status !== 404)) throw error;
       return showKeys(ctx, { ...keyProblem(error.message), ...keptKeyForm(form) }, error.status);
     }
     ctx.set('Cache-Control', 'no-store');
@@ -71,7 +75,7 @@ export const accountKeyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   });
 
   router.post(`${ACCOUNT_KEYS_PATH}/:apiKeyId/revoke`, signedIn, async (ctx) => {
-    await revokeOwnApiKey(deps, ctx.state, pathId(ctx.params['apiKeyId'], 'API key'));
+    await revokeOwnApiKey(deps, requesterOf(deps, ctx.state), pathId(ctx.params['apiKeyId'], 'API key'));
     // Revoking the session's own key ends the session: the next page sends the browser to sign in, saying why.
     redirectDone(ctx, ACCOUNT_KEYS_PATH, 'key-revoked');
   });

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { AuditEventDocument } from '../../../projections/audit-events.js';
 import { LATEST_CHECK, type LogIntegrityDocument, projectCheckId } from '../../../projections/log-integrity.js';
-import { actorOf } from '../../api/actor.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError, badRequest } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { pathId } from '../../api/validation.js';
-import { eventBody } from '../../api/routes/history.js';
+import { actorOf } from '../../web/actor.js';
+import { settled } from '../../web/dependencies.js';
+import { HttpError, badRequest } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { pathId } from '../../web/validation.js';
+import { eventBody } from '../../web/representations/history.js';
 import { storeLogCheck } from '../../audit/log-check.js';
 import { integrityCheck } from '../../audit/verify-log.js';
 import { recordIntegrityCheck } from '../../app/log-integrity.js';
@@ -14,7 +14,9 @@ import { getUser } from '../../queries/identity.js';
 import { getProject } from '../../queries/projects.js';
 import type { ReadModelStore } from '../../readstore/read-model-store.js';
 import { auditPage } from '../pages/audit.js';
-import { type ConsoleKit, type ConsoleRoutes, doneNotice, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
+import { render } from '../signed-in.js';
 
 const READ = { scope: 'read' } as const;
 

@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ChannelDocument } from '../../../projections/notification-channels.js';
@@ -5,24 +6,26 @@ import type { GroupDocument } from '../../../projections/notification-groups.js'
 import type { MemberDocument } from '../../../projections/project-members.js';
 import { getUsers } from '../../queries/identity.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import { actorOf } from '../../api/actor.js';
-import { CHANNEL_TYPE_SPECS } from '../../api/codecs/channel-configs.js';
-import { CreateChannelBody, UpdateChannelBody } from '../../api/codecs/notifications.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
+import { actorOf } from '../../web/actor.js';
+import { CHANNEL_TYPE_SPECS } from '../../web/codecs/channel-configs.js';
+import { CreateChannelBody, UpdateChannelBody } from '../../web/codecs/notifications.js';
+import { settled, requesterOf } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
 import {
-  DESTROY as DESTROY_CHANNEL, WRITE as WRITE_NOTIFICATIONS, addChannel, changeChannel, channelTypeUnavailable, deliveryGuard, sendTestMessage,
-} from '../../api/routes/notifications.js';
-import { decode } from '../../api/validation.js';
+  DESTROY as DESTROY_CHANNEL, WRITE as WRITE_NOTIFICATIONS, addChannel, changeChannel, channelTypeUnavailable, sendTestMessage,
+} from '../../app/channel-changes.js';
+import { decode } from '../../web/validation.js';
 import { deleteChannel } from '../../app/notifications.js';
 import { CHANNEL_TYPES, type ChannelType } from '../../domain/notifications/channel.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { formError } from '../channel-guide.js';
 import { type ChannelRow, type ChannelTypeInfo, channelCreatedPage, channelFormPage, channelsPage, deleteChannelPage } from '../pages/channels.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { type SettingsTools, settingsTools } from './settings-tools.js';
 import { quietHoursField, quietHoursFromForm, quietHoursValues, quietHoursWords, typedQuietDays } from '../quiet-hours-form.js';
+import { channelDependencies } from '../../web/channels.js';
 
 const TypeQuery = t.type({ type: t.keyof(Object.fromEntries(CHANNEL_TYPES.map((c) => [c, null])) as Record<ChannelType, null>) });
 const ChannelForm = t.intersection([t.type({ name: t.string }), t.partial({ type: t.string, is_default: t.string, enabled: t.string, owner_user_id: t.string })]);
@@ -75,12 +78,12 @@ function shown(value: unknown): string {
 export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const { router, deps, signedIn, may, clock } = kit;
   const { readModels, commands, secrets } = deps;
-  const outbound = deliveryGuard(deps);
+  const channelDeps = channelDependencies(deps);
   const tools: SettingsTools = settingsTools(kit);
   const { readableProject, frame, projectDocument, redirectDone } = tools;
 
   const typeInfo = (type: ChannelType): ChannelTypeInfo =>
-    ({ type, name: CHANNEL_TYPE_SPECS[type].name, schema: CHANNEL_TYPE_SPECS[type].schema, unavailable: channelTypeUnavailable(deps, type) });
+    ({ type, name: CHANNEL_TYPE_SPECS[type].name, schema: CHANNEL_TYPE_SPECS[type].schema, unavailable: channelTypeUnavailable(channelDeps, type) });
   const channelsPath = (projectId: string) => `/projects/${projectId}/settings/channels`;
   /** Whom a channel may belong to: the project's members, by name. */
   async function owners(projectId: string): Promise<{ id: string; name: string }[]> {
@@ -127,7 +130,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
 
   /** The form again with the problem in its own words, what was typed, and the field at fault. */
   async function refused(ctx: Context & { state: ConsoleState }, project: ProjectDocument, type: ChannelType, channel: ChannelDocument | null, error: unknown, storedSecrets: string[]) {
-    if (!(error instanceof HttpError) || error.status !== 400) throw error;
+    if (!(error instanceof Refusal) || error.status !== 400) throw error;
     const form = ctx.request.body as Record<string, unknown>;
     const values: Record<string, string> = { ...typedValues(form), quiet_days: typedQuietDays(form) };
     for (const key of channel ? ['is_default', 'enabled', 'quiet_enabled'] : ['quiet_enabled']) values[key] ??= '';
@@ -144,7 +147,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const fields = ctx.request.body as Record<string, unknown>;
     try {
       const body = decode(CreateChannelBody, { name: form.name.trim(), type, config: configFromForm(type, fields, null), ...(form.is_default ? { is_default: true } : {}), quiet_hours: quietHoursFromForm(fields), owner_user_id: form.owner_user_id || null }, 'form');
-      const { channelId, generatedSecret } = await addChannel(deps, ctx.state, project.id, body, outbound);
+      const { channelId, generatedSecret } = await addChannel(channelDeps, requesterOf(deps, ctx.state), project.id, body);
       if (generatedSecret) {
         render(ctx, channelCreatedPage({ ...frame(ctx, project), channel: { id: channelId, name: body.name }, signingSecret: generatedSecret }), 201);
         return;
@@ -180,7 +183,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
         name: form.name.trim(), config: configFromForm(channel.type, ctx.request.body as Record<string, unknown>, stored),
         is_default: form.is_default !== undefined, enabled: form.enabled !== undefined, quiet_hours: quietHoursFromForm(ctx.request.body as Record<string, unknown>), owner_user_id: form.owner_user_id || null,
       }, 'form');
-      await changeChannel(deps, ctx.state, channel, body, outbound);
+      await changeChannel(channelDeps, requesterOf(deps, ctx.state), channel, body);
       redirectDone(ctx, channelsPath(project.id), 'channel-saved');
     } catch (error) {
       await refused(ctx, project, channel.type, channel, error, storedSecretsOf(channel, stored));
@@ -190,7 +193,7 @@ export const channelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   router.post('/projects/:projectId/settings/channels/:channelId/test', signedIn, async (ctx) => {
     const project = await readableProject(ctx);
     const channel = await editable(ctx);
-    const outcome = await sendTestMessage(deps, channel, outbound);
+    const outcome = await sendTestMessage(channelDeps, channel);
     // The outcome is this answer's alone: a reload asks before sending another.
     const view = await channelsView(ctx, project);
     render(ctx, channelsPage(outcome.delivered

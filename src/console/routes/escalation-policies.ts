@@ -1,3 +1,4 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { EscalationPolicyDocument } from '../../../projections/escalation-policies.js';
@@ -5,13 +6,12 @@ import type { ChannelDocument } from '../../../projections/notification-channels
 import type { GroupDocument } from '../../../projections/notification-groups.js';
 import type { OnCallScheduleDocument } from '../../../projections/on-call-schedules.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import { actorOf } from '../../api/actor.js';
-import { CreateEscalationPolicyBody, UpdateEscalationPolicyBody } from '../../api/codecs/escalation-policies.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../api/routes/notifications.js';
-import { decode } from '../../api/validation.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateEscalationPolicyBody, UpdateEscalationPolicyBody } from '../../web/codecs/escalation-policies.js';
+import { settled } from '../../web/dependencies.js';
+import { gate } from '../../app/gate.js';
+import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../app/channel-changes.js';
+import { decode } from '../../web/validation.js';
 import { createEscalationPolicy, deleteEscalationPolicy, monitorsUsingPolicy, updateEscalationPolicy } from '../../app/escalation-policies.js';
 import { assertSteps, stepOf } from '../../app/escalation-steps.js';
 import { DomainError } from '../../domain/errors.js';
@@ -19,14 +19,15 @@ import { listMonitors } from '../../queries/monitors.js';
 import { type PolicyFormValues, formRefusal, policyBodyFromForm, policyFormValues, typedPolicyValues } from '../escalation-form.js';
 import { escalationPoliciesPage } from '../pages/escalation-policies.js';
 import { type StepTargets, deletePolicyPage, policyFormPage } from '../pages/escalation-policy-form.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { settingsTools } from './settings-tools.js';
 
 type Ctx = Context & { state: ConsoleState };
 
 /** The message of a refusal the form can show (a bad field), or null for anything else, which goes on up. */
 function refusalMessage(error: unknown): string | null {
-  if (error instanceof HttpError && error.status === 400) return error.message;
+  if (error instanceof Refusal && error.status === 400) return error.message;
   if (error instanceof DomainError && error.reason === 'invalid') return error.message;
   return null;
 }

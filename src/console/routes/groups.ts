@@ -1,21 +1,22 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ChannelDocument } from '../../../projections/notification-channels.js';
 import type { GroupDocument } from '../../../projections/notification-groups.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import { actorOf } from '../../api/actor.js';
-import { CreateGroupBody, UpdateGroupBody } from '../../api/codecs/notifications.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { MANAGE as MANAGE_MONITORS } from '../../api/routes/monitors.js';
-import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../api/routes/notifications.js';
-import { decode } from '../../api/validation.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateGroupBody, UpdateGroupBody } from '../../web/codecs/notifications.js';
+import { settled } from '../../web/dependencies.js';
+import { gate } from '../../app/gate.js';
+import { MANAGE as MANAGE_MONITORS } from '../../app/monitor-rules.js';
+import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../app/channel-changes.js';
+import { decode } from '../../web/validation.js';
 import { updateMonitor } from '../../app/monitors.js';
 import { attachChannel, createGroup, deleteGroup, detachChannel, updateGroup } from '../../app/notifications.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { deleteGroupPage, groupPage, groupsPage } from '../pages/groups.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { settingsTools } from './settings-tools.js';
 
 const READ = { scope: 'read' } as const;
@@ -28,7 +29,7 @@ type Ctx = Context & { state: ConsoleState };
 
 /** A refusal of the group form in its own words ("Group name", not `name`). */
 function refusal(error: unknown, form: { name: string; description?: string | undefined }) {
-  if (!(error instanceof HttpError) || error.status !== 400) throw error;
+  if (!(error instanceof Refusal) || error.status !== 400) throw error;
   const field = /^name\b/.test(error.message) ? 'name' : /^description\b/.test(error.message) ? 'description' : null;
   const message = error.message.replace(/^name\b/, 'Group name').replace(/^description\b/, 'Description');
   return { error: message, field, name: form.name, description: form.description ?? '' } as const;

@@ -1,13 +1,14 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { IncidentDocument } from '../../../projections/incidents.js';
-import { actorOf } from '../../api/actor.js';
-import { NoteText } from '../../api/codecs/incident-notes.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError } from '../../api/errors.js';
-import { gatedDocument, userActor } from '../../api/monitor-access.js';
-import { ACT } from '../../api/routes/incidents.js';
-import { decode, OneOf } from '../../api/validation.js';
+import { actorOf } from '../../web/actor.js';
+import { NoteText } from '../../web/codecs/incident-notes.js';
+import { settled } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { gatedDocument, userActor } from '../../web/monitor-access.js';
+import { ACT } from '../../app/monitor-rules.js';
+import { decode, OneOf } from '../../web/validation.js';
 import { addIncidentNote } from '../../app/incident-notes.js';
 import { DomainError } from '../../domain/errors.js';
 import { NOTE_KINDS, NOTE_VISIBILITIES, type NoteVisibility } from '../../domain/incidents/incident-notes.js';
@@ -17,7 +18,8 @@ import { incidentTimeline } from '../../queries/timeline.js';
 import { channelNames } from '../timeline.js';
 import type { NoteFormError } from '../pages/incident-notes.js';
 import { incidentPage } from '../pages/incident.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 
 const NoteForm = t.type({ text: NoteText, kind: OneOf(NOTE_KINDS), visibility: OneOf(NOTE_VISIBILITIES) });
 
@@ -58,7 +60,7 @@ export const incidentNoteRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       form = decode(NoteForm, fields, 'form');
     } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 400) throw error;
+      if (!(error instanceof Refusal) || error.status !== 400) throw error;
       return sendBack(ctx, incident, { message: error.message === 'text is required' ? 'text must not be empty' : error.message, text: sentText, visibility: sentVisibility });
     }
     try {

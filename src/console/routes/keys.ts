@@ -1,20 +1,22 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import { CreateApiKeyBody } from '../../api/codecs/api-keys.js';
-import { HttpError } from '../../api/errors.js';
-import { mayRevoke, mintApiKey, ownsAProject, revokeOwnApiKey } from '../../api/routes/api-keys.js';
-import { decode, pathId } from '../../api/validation.js';
+import { CreateApiKeyBody } from '../../web/codecs/api-keys.js';
+import { HttpError } from '../../web/errors.js';
+import { mayRevoke, mintApiKey, ownsAProject, revokeOwnApiKey } from '../../app/api-key-minting.js';
+import { decode, pathId } from '../../web/validation.js';
 import type { Caller } from '../../domain/access/authorize.js';
 import { SCOPES, type Scope, effectiveScopes } from '../../domain/access/scopes.js';
 import type { ReadModelStore } from '../../readstore/read-model-store.js';
 import { KEY_LIFETIME_DAYS } from '../../domain/identity/user.js';
 import { getApiKey, listApiKeys } from '../../queries/identity.js';
-import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../routes.js';
-import { render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { type KeyRow, keyCreatedPage, keysPage, revokeKeyPage } from '../pages/keys.js';
 import { keyProblem } from '../pages/key-parts.js';
 import { asList, formBody, numberOr, readableProject as readableProjectOf, redirectDone, settingsFrame, settingsPath } from './settings-common.js';
+import { requesterOf } from '../../web/dependencies.js';
 
 /** What each keys POST did, shown once on the page it returns to. */
 const DONE = {
@@ -79,10 +81,10 @@ export const keyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const form = formBody(ctx, KeyForm);
     let minted: Awaited<ReturnType<typeof mintApiKey>>;
     try {
-      minted = await mintApiKey(deps, ctx.state, keyRequest(form, project.id));
+      minted = await mintApiKey(deps, requesterOf(deps, ctx.state), keyRequest(form, project.id));
     } catch (error) {
       // Refused by the REST API's own checks: the form again, saying why beside the field, with what was typed.
-      if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 403)) throw error;
+      if (!(error instanceof Refusal) || (error.status !== 400 && error.status !== 403)) throw error;
       const problem = { ...keyProblem(error.message), ...keptKeyForm(form) };
       render(ctx, keysPage({ ...(await keysView(ctx, project)), notice: null, keyProblem: problem }), error.status);
       return;
@@ -106,7 +108,7 @@ export const keyRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   router.post('/projects/:projectId/settings/keys/:apiKeyId/revoke', signedIn, async (ctx) => {
     const project = await readableProject(ctx);
     const apiKeyId = pathId(ctx.params['apiKeyId'], 'API key');
-    await revokeOwnApiKey(deps, ctx.state, apiKeyId);
+    await revokeOwnApiKey(deps, requesterOf(deps, ctx.state), apiKeyId);
     // Revoking the session's own key ends the session: the next page's check finds the key
     // revoked and sends the browser to sign in, saying why.
     redirectDone(ctx, settingsPath(project.id, 'keys'), 'key-revoked');

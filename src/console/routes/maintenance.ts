@@ -1,14 +1,15 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
-import { actorOf } from '../../api/actor.js';
-import { CreateMaintenanceWindowBody } from '../../api/codecs/maintenance.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError, badRequest, errorResponse } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { maintenanceWindowBody } from '../../api/representations/maintenance.js';
-import { settingsOf } from '../../api/routes/maintenance.js';
-import { MANAGE as MANAGE_MONITORS } from '../../api/routes/monitors.js';
-import { decode, pathId } from '../../api/validation.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateMaintenanceWindowBody } from '../../web/codecs/maintenance.js';
+import { settled } from '../../web/dependencies.js';
+import { HttpError, badRequest, errorResponse } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { maintenanceWindowBody } from '../../web/representations/maintenance.js';
+import { settingsOf } from '../../app/maintenance-settings.js';
+import { MANAGE as MANAGE_MONITORS } from '../../app/monitor-rules.js';
+import { decode, pathId } from '../../web/validation.js';
 import { endMaintenanceWindow, scheduleMaintenanceWindow } from '../../app/maintenance.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseInterval } from '../../domain/monitors/schedule.js';
@@ -19,7 +20,9 @@ import type { AuditEventDocument } from '../../../projections/audit-events.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { getProject } from '../../queries/projects.js';
 import { type MaintenanceDraft, type MonitorMaintenance, maintenancePage } from '../pages/maintenance.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, doneNotice, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
+import { render } from '../signed-in.js';
 
 const READ = { scope: 'read' } as const;
 
@@ -109,7 +112,7 @@ export const maintenanceRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       await settled(deps, position);
       back(ctx, projectId, 'scheduled');
     } catch (error) {
-      const refusal = error instanceof HttpError || error instanceof DomainError ? errorResponse(error) : null;
+      const refusal = error instanceof Refusal || error instanceof DomainError ? errorResponse(error) : null;
       if (!refusal || refusal.status !== 400) throw error;
       const message = refusal.body.error;
       await show(ctx, projectId, { error: message.charAt(0).toUpperCase() + message.slice(1), draft, status: 400 });

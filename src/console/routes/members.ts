@@ -1,25 +1,27 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import { actorOf } from '../../api/actor.js';
-import { InviteBody } from '../../api/codecs/invitations.js';
-import { ASSIGNABLE_ROLES, ChangeMemberBody } from '../../api/codecs/projects.js';
-import { settled } from '../../api/dependencies.js';
-import { gate } from '../../api/gate.js';
-import { HttpError } from '../../api/errors.js';
-import { inviteToProject } from '../../api/routes/invitations.js';
-import { MANAGE as MANAGE_PROJECT } from '../../api/routes/projects.js';
-import { decode, pathId } from '../../api/validation.js';
+import { actorOf } from '../../web/actor.js';
+import { InviteBody } from '../../web/codecs/invitations.js';
+import { ASSIGNABLE_ROLES, ChangeMemberBody } from '../../web/codecs/projects.js';
+import { settled, requesterOf } from '../../web/dependencies.js';
+import { gate } from '../../app/gate.js';
+import { HttpError } from '../../web/errors.js';
+import { MANAGE as MANAGE_PROJECT } from '../../app/project-changes.js';
+import { decode, pathId } from '../../web/validation.js';
 import { revokeInvitation } from '../../app/invitations.js';
 import { changeMemberRole, removeMember } from '../../app/projects.js';
 import { roleAtLeast } from '../../domain/access/roles.js';
 import { getUsers, roleOf } from '../../queries/identity.js';
 import { getInvitation, waitingInvitations } from '../../queries/invitations.js';
 import { projectDetails } from '../../queries/projects.js';
-import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../routes.js';
-import { render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { invitationIssuedPage, membersPage } from '../pages/members.js';
 import { formBody, readableProject as readableProjectOf, redirectDone, settingsFrame, settingsPath } from './settings-common.js';
+import { countInvitation, invitationDependencies } from '../../web/invitations.js';
+import { inviteToProject } from '../../app/project-invitations.js';
 
 /** What each members POST did, shown once on the page it returns to. */
 const DONE = {
@@ -67,11 +69,12 @@ export const memberRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       body = decode(InviteBody, { email: form.email.trim(), role: form.role }, 'form');
     } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 400) throw error;
+      if (!(error instanceof Refusal) || error.status !== 400) throw error;
       render(ctx, membersPage({ ...(await membersView(ctx, project)), notice: null, invite: { email: form.email, role: form.role, error: error.message } }), 400);
       return;
     }
-    const { invitation, url, mail } = await inviteToProject(deps, ctx.state, project.id, body, `${ctx.protocol}://${ctx.host}`);
+    await countInvitation(deps, ctx.state.caller.userId);
+    const { invitation, url, mail } = await inviteToProject(invitationDependencies(deps), requesterOf(deps, ctx.state), project.id, body, `${ctx.protocol}://${ctx.host}`);
     render(ctx, invitationIssuedPage({
       ...frame(ctx, project), email: invitation.email, role: invitation.role, url, expiresAt: invitation.expires_at, mail: deps.config.smtp ? mail : null,
     }), 201);

@@ -1,18 +1,19 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ChannelDocument } from '../../../projections/notification-channels.js';
 import type { GroupDocument } from '../../../projections/notification-groups.js';
 import type { IncidentDocument } from '../../../projections/incidents.js';
 import type { MonitorDocument } from '../../../projections/monitors.js';
-import { actorOf } from '../../api/actor.js';
-import { CreateMonitorBody, UpdateMonitorBody } from '../../api/codecs/monitors.js';
-import { deletion, settled } from '../../api/dependencies.js';
-import { HttpError, errorResponse } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { gatedMonitor, userActor } from '../../api/monitor-access.js';
-import { configFromCreate, patchFromUpdate } from '../../api/monitor-input.js';
-import { CREATE as CREATE_MONITOR, MANAGE as MANAGE_MONITOR, assertNotificationTargets } from '../../api/routes/monitors.js';
-import { BoundedString, decode, pathId } from '../../api/validation.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateMonitorBody, UpdateMonitorBody } from '../../web/codecs/monitors.js';
+import { deletion, settled } from '../../web/dependencies.js';
+import { HttpError, errorResponse } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { gatedMonitor, userActor } from '../../web/monitor-access.js';
+import { configFromCreate, patchFromUpdate } from '../../web/monitor-input.js';
+import { CREATE as CREATE_MONITOR, MANAGE as MANAGE_MONITOR, assertNotificationTargets } from '../../app/monitor-rules.js';
+import { BoundedString, decode, pathId } from '../../web/validation.js';
 import { deleteMonitor } from '../../app/monitor-deletion.js';
 import { changeMonitor, createMonitor } from '../../app/monitors.js';
 import { DomainError } from '../../domain/errors.js';
@@ -27,7 +28,8 @@ import {
 } from '../monitor-draft.js';
 import { monitorDeletePage } from '../pages/monitor-delete.js';
 import { monitorFormPage } from '../pages/monitor-form.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { previewMarkup, schedulePreview } from '../schedule-preview.js';
 
 const READ = { scope: 'read' } as const;
@@ -78,7 +80,7 @@ export const monitorFormRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   /** A refusal the form can show (the form's, the API codec's, the domain's); anything else goes on up. */
   function asRefusal(error: unknown, type: MonitorType): FormRefusal | null {
     if (error instanceof FormRefusal) return error;
-    const answer = error instanceof HttpError || error instanceof DomainError ? errorResponse(error) : null;
+    const answer = error instanceof Refusal || error instanceof DomainError ? errorResponse(error) : null;
     if (!answer || (answer.status !== 400 && answer.status !== 409)) return null;
     return inFormWords(answer.body.error, type, answer.status);
   }

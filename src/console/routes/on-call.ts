@@ -1,23 +1,24 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ChannelDocument } from '../../../projections/notification-channels.js';
 import type { OnCallScheduleDocument } from '../../../projections/on-call-schedules.js';
 import type { MemberDocument } from '../../../projections/project-members.js';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import { actorOf } from '../../api/actor.js';
-import { CreateOnCallScheduleBody, UpdateOnCallScheduleBody } from '../../api/codecs/on-call.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { rotationDays } from '../../api/representations/on-call.js';
-import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../api/routes/notifications.js';
-import { decode } from '../../api/validation.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateOnCallScheduleBody, UpdateOnCallScheduleBody } from '../../web/codecs/on-call.js';
+import { settled } from '../../web/dependencies.js';
+import { gate } from '../../app/gate.js';
+import { rotationDays } from '../../web/representations/on-call.js';
+import { DESTROY, WRITE as WRITE_NOTIFICATIONS } from '../../app/channel-changes.js';
+import { decode } from '../../web/validation.js';
 import { DomainError } from '../../domain/errors.js';
 import { createOnCallSchedule, deleteOnCallSchedule, onCallNowAndNext, policiesPagingSchedule, updateOnCallSchedule } from '../../app/on-call.js';
 import { getUsers } from '../../queries/identity.js';
 import { type ScheduleFormValues, formValuesOf, scheduleBodyFromForm, typedFormValues } from '../on-call-form.js';
 import { type Person, deleteSchedulePage, scheduleFormPage, schedulePage, schedulesPage } from '../pages/on-call.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { settingsTools } from './settings-tools.js';
 
 type Ctx = Context & { state: ConsoleState };
@@ -34,7 +35,7 @@ const FIELDS: [RegExp, string, string][] = [
 
 /** A refusal in the form's words, with the field it names. */
 function refusal(error: unknown): { field: string | null; message: string } {
-  const message = error instanceof HttpError && error.status === 400 ? error.message : error instanceof DomainError && error.reason === 'invalid' ? error.message : null;
+  const message = error instanceof Refusal && error.status === 400 ? error.message : error instanceof DomainError && error.reason === 'invalid' ? error.message : null;
   if (message === null) throw error;
   for (const [pattern, field, label] of FIELDS) if (pattern.test(message)) return { field, message: message.replace(pattern, label) };
   return { field: null, message };

@@ -1,14 +1,14 @@
 import * as t from 'io-ts';
 import type { Context } from 'koa';
-import { HttpError } from '../../api/errors.js';
-import { decode } from '../../api/validation.js';
+import { HttpError } from '../../web/errors.js';
+import { decode } from '../../web/validation.js';
 import { PASSKEY_TIMEOUT_MS, passkeyAuthenticationOptions, userOfPasskeyResponse } from '../../app/passkeys.js';
 import { signInWithPasskey } from '../../app/second-factors.js';
 import { DomainError } from '../../domain/errors.js';
-import { MemoryChallengeStore } from '../challenge-store.js';
+import { MemoryChallengeStore } from '../../web/challenge-store.js';
 import { readForm } from '../forms.js';
 import { PASSKEY_SIGN_IN_PATH, passkeySignInPage } from '../pages/passkey-sign-in.js';
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { preSessionCsrfMatches, preSessionCsrfToken } from '../session.js';
 import { render } from '../signed-in.js';
 import { completeSignIn, consolePath, recordFailedSignIn, signInThrottled } from '../sign-in-flow.js';

@@ -1,17 +1,20 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
-import { CreateProjectBody, UpdateProjectBody } from '../../api/codecs/projects.js';
-import { HttpError, errorResponse } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { CREATE, DESTROY, MANAGE, changeProject, newProject, removeProject } from '../../api/routes/projects.js';
-import { decode } from '../../api/validation.js';
+import { CreateProjectBody, UpdateProjectBody } from '../../web/codecs/projects.js';
+import { errorResponse } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { CREATE, DESTROY, MANAGE, changeProject, newProject, removeProject } from '../../app/project-changes.js';
+import { decode } from '../../web/validation.js';
 import { DomainError } from '../../domain/errors.js';
 import { listMonitors } from '../../queries/monitors.js';
 import { projectDetails } from '../../queries/projects.js';
 import { listStatusPages } from '../../queries/status-pages.js';
 import { type Refused, deleteProjectPage, newProjectPage, projectSettingsPage } from '../pages/project-settings.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { render } from '../signed-in.js';
 import { settingsTools } from './settings-tools.js';
+import { requesterOf } from '../../web/dependencies.js';
 
 const NameForm = t.partial({ name: t.string, description: t.string });
 const ProjectForm = t.partial({
@@ -31,7 +34,7 @@ const LABELS: [RegExp, string, string][] = [
 
 /** A refused project form, in its own words, with what was typed. */
 function refusedForm(error: unknown, values: Record<string, string>): Refused {
-  const refusal = error instanceof HttpError || error instanceof DomainError ? errorResponse(error) : null;
+  const refusal = error instanceof Refusal || error instanceof DomainError ? errorResponse(error) : null;
   if (!refusal || refusal.status !== 400) throw error;
   let message = refusal.body.error;
   let field: string | null = null;
@@ -58,7 +61,7 @@ export const projectRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
       await gate(readModels, ctx.state.caller, CREATE, null);
       return true;
     } catch (error) {
-      if (error instanceof HttpError && error.status === 403) return false;
+      if (error instanceof Refusal && error.status === 403) return false;
       throw error;
     }
   };
@@ -73,7 +76,7 @@ export const projectRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     const form = decode(NameForm, ctx.request.body, 'form');
     let projectId: string;
     try {
-      projectId = await newProject(deps, ctx.state, decode(CreateProjectBody, { name: (form.name ?? '').trim(), description: (form.description ?? '').trim() }, 'form'));
+      projectId = await newProject(deps, requesterOf(deps, ctx.state), decode(CreateProjectBody, { name: (form.name ?? '').trim(), description: (form.description ?? '').trim() }, 'form'));
     } catch (error) {
       render(ctx, newProjectPage({ viewer: ctx.state.viewer, refused: refusedForm(error, stringsOf(ctx.request.body)), canCreate: true }), 400);
       return;
@@ -105,7 +108,7 @@ export const projectRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
           defaults: { type: form.ap_type, schedule: form.ap_schedule?.trim(), timezone: form.ap_timezone?.trim(), grace_period_seconds: numberOr(form.ap_grace) },
         },
       }, 'form');
-      await changeProject(deps, ctx.state, project.id, body);
+      await changeProject(deps, requesterOf(deps, ctx.state), project.id, body);
     } catch (error) {
       const refused = refusedForm(error, { ...stringsOf(ctx.request.body), ap_enabled: form.ap_enabled ?? '' });
       render(ctx, projectSettingsPage({ ...frame(ctx, project), ...(await rights(ctx, project.id)), refused }), 400);
@@ -133,7 +136,7 @@ export const projectRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   router.post('/projects/:projectId/settings/project/delete', signedIn, async (ctx) => {
     const project = await readableProject(ctx);
     await gate(readModels, ctx.state.caller, DESTROY, project.id);
-    await removeProject(deps, ctx.state, project.id);
+    await removeProject(deps, requesterOf(deps, ctx.state), project.id);
     ctx.status = 303;
     ctx.redirect('/');
   });

@@ -1,12 +1,13 @@
 import type * as t from 'io-ts';
 import type { Context } from 'koa';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import type { ApiDependencies } from '../../api/dependencies.js';
-import { HttpError } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { decode, pathId } from '../../api/validation.js';
+import type { ApiDependencies } from '../../web/dependencies.js';
+import { HttpError } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { decode, pathId } from '../../web/validation.js';
 import { getProject } from '../../queries/projects.js';
-import { type ConsoleState, doneNotice } from '../routes.js';
+import type { ConsoleState } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
 
 const READ = { scope: 'read' } as const;
 

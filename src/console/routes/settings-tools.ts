@@ -1,11 +1,13 @@
 import type { Context } from 'koa';
 import type { ProjectDocument } from '../../../projections/projects.js';
-import { HttpError } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { gatedDocument } from '../../api/monitor-access.js';
-import { pathId } from '../../api/validation.js';
+import { HttpError } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { gatedDocument } from '../../web/monitor-access.js';
+import type { VigilState } from '../../web/state.js';
+import { pathId } from '../../web/validation.js';
 import { getProject } from '../../queries/projects.js';
-import { type ConsoleKit, type ConsoleState, doneNotice } from '../routes.js';
+import type { ConsoleKit, ConsoleState } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
 
 const READ = { scope: 'read' } as const;
 

@@ -1,4 +1,4 @@
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { readableProject, settingsPath } from './settings-common.js';
 
 /**

@@ -1,14 +1,15 @@
+import { Refusal } from '../../app/refusal.js';
 import * as t from 'io-ts';
 import type { Context } from 'koa';
-import { actorOf } from '../../api/actor.js';
-import { CreateStatusPageBody, UpdateStatusPageBody } from '../../api/codecs/status-pages.js';
-import { settled } from '../../api/dependencies.js';
-import { HttpError, errorResponse } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { MANAGE as MANAGE_MONITORS } from '../../api/routes/monitors.js';
-import { assertProjectMonitors, monitorsOf } from '../../api/routes/status-pages.js';
-import type { VigilState } from '../../api/state.js';
-import { decode, pathId } from '../../api/validation.js';
+import { actorOf } from '../../web/actor.js';
+import { CreateStatusPageBody, UpdateStatusPageBody } from '../../web/codecs/status-pages.js';
+import { settled } from '../../web/dependencies.js';
+import { HttpError, errorResponse } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { MANAGE as MANAGE_MONITORS } from '../../app/monitor-rules.js';
+import { assertProjectMonitors, monitorsOf } from '../../app/status-pages.js';
+import type { VigilState } from '../../web/state.js';
+import { decode, pathId } from '../../web/validation.js';
 import { issueBadgeKey } from '../../app/projects.js';
 import { createStatusPage, deleteStatusPage, updateStatusPage } from '../../app/status-pages.js';
 import { DomainError } from '../../domain/errors.js';
@@ -16,7 +17,9 @@ import { listMonitors } from '../../queries/monitors.js';
 import { getProject } from '../../queries/projects.js';
 import { badgeKeyOfProject, getStatusPage, listStatusPages } from '../../queries/status-pages.js';
 import { type StatusPageDraft, deleteStatusPagePage, sharingPage } from '../pages/sharing.js';
-import { type ConsoleKit, type ConsoleRoutes, type ConsoleState, doneNotice, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes, ConsoleState } from '../kit.js';
+import { doneNotice } from '../done-notice.js';
+import { render } from '../signed-in.js';
 
 const READ = { scope: 'read' } as const;
 
@@ -109,7 +112,7 @@ export const sharingRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       await save();
     } catch (error) {
-      const refusal = error instanceof HttpError || error instanceof DomainError ? errorResponse(error) : null;
+      const refusal = error instanceof Refusal || error instanceof DomainError ? errorResponse(error) : null;
       if (!refusal || (refusal.status !== 400 && refusal.status !== 409)) throw error;
       const monitors = await listMonitors(readModels, projectId);
       const { message, field } = inFormWords(refusal.body.error, [...draft.monitors.keys()].map((id) => monitors.find((m) => m.id === id)?.name ?? id));

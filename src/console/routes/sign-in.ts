@@ -1,15 +1,15 @@
+import { Refusal } from '../../app/refusal.js';
 import { ssoButton } from '../pages/sso.js';
 import * as t from 'io-ts';
-import { callerOfKeyHash } from '../../api/authentication.js';
-import { HttpError } from '../../api/errors.js';
-import { decode } from '../../api/validation.js';
+import { callerOfKeyHash } from '../../web/authentication.js';
+import { decode } from '../../web/validation.js';
 import { API_KEY_PATTERN, hashApiKey } from '../../app/random-tokens.js';
 import type { Caller } from '../../domain/access/authorize.js';
 import { credentialsOf } from '../../app/accounts.js';
 import { verifyPassword } from '../../app/passwords.js';
 import { PasswordSignInForm, SignInForm, readForm } from '../forms.js';
 import { type SignInField, signInPage } from '../pages/sign-in.js';
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { clearSessionCookie, hashSessionId, preSessionCsrfMatches, preSessionCsrfToken, sessionIdFrom } from '../session.js';
 import { ENDINGS, type Ending, endingOf, render } from '../signed-in.js';
 import { accountThrottleKey, completeSignIn, consolePath, endSessions, recordFailedSignIn, signInThrottled } from '../sign-in-flow.js';
@@ -95,7 +95,7 @@ export const signInRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
     try {
       caller = await callerOfKeyHash(readModels, keyHash, clock, signInThrottled(kit, ctx, null) !== null ? async () => {} : catchUp);
     } catch (error) {
-      if (error instanceof HttpError && error.status === 401) {
+      if (error instanceof Refusal && error.status === 401) {
         const ending = endingOf(error.message);
         if (ending === 'revoked') return refuseCounted('This API key has been revoked', 'revoked_api_key');
         if (ending === 'expired') return refuseCounted('This API key has expired', 'expired_api_key');

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { Context } from 'koa';
-import { settled } from '../../api/dependencies.js';
-import { decode } from '../../api/validation.js';
+import { settled } from '../../web/dependencies.js';
+import { decode } from '../../web/validation.js';
 import type { Actor } from '../../app/command-handler.js';
 import { userForSsoIdentity } from '../../app/sso-accounts.js';
 import { admit } from '../../domain/identity/sso-admission.js';
@@ -9,7 +9,7 @@ import { OidcClient, SsoFailure } from '../../sso/oidc-client.js';
 import { keepTransaction, takeTransaction } from '../../sso/sso-transaction.js';
 import { errorPage } from '../pages/error.js';
 import { type SsoRefusal, ssoRefusedPage } from '../pages/sso.js';
-import type { ConsoleKit, ConsoleRoutes } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { render } from '../signed-in.js';
 import { NO_SECOND_FACTOR, completeSignIn, consolePath, recordFailedSignIn, signInThrottled } from '../sign-in-flow.js';
 import { retryAdvice } from './sign-in.js';

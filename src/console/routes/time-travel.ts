@@ -1,17 +1,18 @@
 import type { Context } from 'koa';
 import type { IncidentDocument } from '../../../projections/incidents.js';
-import { AsOfQuery } from '../../api/codecs/queries.js';
-import { HttpError, badRequest } from '../../api/errors.js';
-import { gate } from '../../api/gate.js';
-import { gatedDocument } from '../../api/monitor-access.js';
-import { decode, pathId } from '../../api/validation.js';
+import { AsOfQuery } from '../../web/codecs/queries.js';
+import { HttpError, badRequest } from '../../web/errors.js';
+import { gate } from '../../app/gate.js';
+import { gatedDocument } from '../../web/monitor-access.js';
+import { decode, pathId } from '../../web/validation.js';
 import { inlineAsOfReader } from '../../audit/as-of-reader.js';
 import { listMonitors, monitorsDeletedSince } from '../../queries/monitors.js';
 import { getProject, projectIdsOfUser } from '../../queries/projects.js';
 import { incidentTimeline } from '../../queries/timeline.js';
 import { channelNames } from '../timeline.js';
 import { type PastMonitorRow, pastDashboardPage, pastIncidentPage } from '../pages/past.js';
-import { type ConsoleKit, type ConsoleRoutes, render } from '../routes.js';
+import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
+import { render } from '../signed-in.js';
 
 const READ = { scope: 'read' } as const;
 /** Open incidents counted per monitor in a past view: past this many, the counts are of the newest. */

@@ -1,9 +1,11 @@
 import type { CommandContext } from '../app/context.js';
+import type { Requester } from '../app/requester.js';
+import { actorOf } from './actor.js';
 import type { DeletionDependencies } from '../app/monitor-deletion.js';
 import type { SecretBox } from '../app/secret-box.js';
-import type { ChallengeStore } from '../console/challenge-store.js';
+import type { ChallengeStore } from './challenge-store.js';
 import type { SetupLink } from '../app/setup-link.js';
-import type { SessionStore } from '../console/session-store.js';
+import type { SessionStore } from './session-store.js';
 import type { SmtpSettings } from '../notifications/senders.js';
 import type { PrivateTargets } from '../outbound/policy.js';
 import type { ReadModelProgress } from '../projector/read-model-progress.js';
@@ -89,4 +91,9 @@ export async function settled(deps: ApiDependencies, position: number | null, st
 /** What the monitor-deletion workflow needs, waiting for the read models as a write's answer does. */
 export function deletion(deps: ApiDependencies): DeletionDependencies {
   return { commands: deps.commands, readModels: deps.readModels, settled: (position) => settled(deps, position) };
+}
+
+/** The requester a use case in src/app is given for this request: its answer waits as `settled` does. */
+export function requesterOf(deps: ApiDependencies, state: VigilState): Requester {
+  return { caller: state.caller, actor: actorOf(state), settled: (position) => settled(deps, position, state) };
 }

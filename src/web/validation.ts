@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { HttpError } from './errors.js';
-import { type JsonSchema, withJsonSchema } from './openapi/json-schema.js';
+import { type JsonSchema, withJsonSchema } from './json-schema.js';
 
 /**
  * Decodes request data with its codec, or fails with a 400 naming the first bad field and what

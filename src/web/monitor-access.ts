@@ -1,10 +1,11 @@
+import { Refusal } from '../app/refusal.js';
 import type { Requirement } from '../domain/access/authorize.js';
 import type { UserActor } from '../domain/monitors/incidents.js';
 import { getUser } from '../queries/identity.js';
 import type { ReadModelStore } from '../readstore/read-model-store.js';
 import type { MonitorDocument } from '../../projections/monitors.js';
 import { HttpError } from './errors.js';
-import { gate } from './gate.js';
+import { gate } from '../app/gate.js';
 import type { VigilState } from './state.js';
 import { pathId } from './validation.js';
 
@@ -30,7 +31,7 @@ export async function gatedDocument<D extends { project_id: string }>(
     await gate(readModels, state.caller, requirement, found.project_id);
   } catch (error) {
     // Out of reach reads exactly as missing (docs/api.md, "Errors"): "project not found" would tell an outsider the id exists.
-    if (error instanceof HttpError && error.status === 404) throw new HttpError(404, `${resource} not found`);
+    if (error instanceof Refusal && error.status === 404) throw new HttpError(404, `${resource} not found`);
     throw error;
   }
   return found;

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { MAX_ONE_OFF_SECONDS, MAX_WINDOW_MONITORS, MAX_WINDOW_NAME, MIN_WINDOW_SECONDS } from '../../domain/maintenance/window.js';
-import { withRefinementKeywords } from '../openapi/json-schema.js';
+import { withRefinementKeywords } from '../json-schema.js';
 import { BodyOf, BoundedString, Integer, Uuid } from '../validation.js';
 import { Label } from '../labels.js';
 import { IsoDateTime } from './queries.js';

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { Refusal } from '../app/refusal.js';
 import { DomainError } from '../domain/errors.js';
 import { ReadModelLagError } from '../projector/read-model-progress.js';
 import { StoreCannotWriteError, storageFault } from '../eventstore/storage-fault.js';
@@ -6,14 +7,15 @@ import { AsOfBusyError } from '../audit/as-of-reader.js';
 import type { Logger } from './logger.js';
 
 /** An error with the status and message the client should see. */
-export class HttpError extends Error {
+/** A refusal with the headers of its answer; a refusal from src/app is answered the same way, with none. */
+export class HttpError extends Refusal {
   constructor(
-    readonly status: number,
+    status: number,
     message: string,
-    readonly code: string | null = null,
+    code: string | null = null,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(status, message, code);
     this.name = 'HttpError';
   }
 }
@@ -47,8 +49,9 @@ export function loggedErrorResponse(caught: unknown, logger: Logger, requestId: 
 
 /** What the client sees of an error: its status, `{ error }` (and `code`), and any headers it names. */
 export function errorResponse(caught: unknown): { status: number; body: { error: string; code?: string }; headers: Record<string, string> } {
-  if (caught instanceof HttpError) {
-    return { status: caught.status, body: { error: caught.message, ...(caught.code ? { code: caught.code } : {}) }, headers: caught.headers };
+  if (caught instanceof Refusal) {
+    const headers = caught instanceof HttpError ? caught.headers : {};
+    return { status: caught.status, body: { error: caught.message, ...(caught.code ? { code: caught.code } : {}) }, headers };
   }
   if (caught instanceof DomainError) {
     return { status: caught.reason === 'not_found' ? 404 : caught.reason === 'conflict' ? 409 : caught.reason === 'rate_limited' ? 429 : 400, body: { error: caught.message }, headers: {} };

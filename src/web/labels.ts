@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { withJsonSchema } from './openapi/json-schema.js';
+import { withJsonSchema } from './json-schema.js';
 import { BoundedString, fieldPath } from './validation.js';
 
 /**

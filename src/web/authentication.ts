@@ -1,3 +1,4 @@
+import { Refusal } from '../app/refusal.js';
 import type { Middleware } from 'koa';
 import { API_KEY_PATTERN, hashApiKey, sameHash } from '../app/random-tokens.js';
 import type { Caller } from '../domain/access/authorize.js';
@@ -45,7 +46,7 @@ export function authenticate(readModels: ReadModelStore, clock: () => Date, opti
       ctx.state.caller = await callerOfKeyHash(readModels, hashApiKey(presented), clock, wait);
       if (ctx.state.caller.apiKeyId !== null) onKeyUsed(ctx.state.caller.userId, ctx.state.caller.apiKeyId);
     } catch (error) {
-      if (error instanceof HttpError && error.status === 401) throw fail(error.message);
+      if (error instanceof Refusal && error.status === 401) throw fail(error.message);
       throw error;
     }
     await next();

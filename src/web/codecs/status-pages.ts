@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { MAX_STATUS_PAGE_MONITORS } from '../../domain/status-pages/status-page.js';
-import { withRefinementKeywords } from '../openapi/json-schema.js';
+import { withRefinementKeywords } from '../json-schema.js';
 import { BodyOf, Checked, Uuid } from '../validation.js';
 import { Label, Text } from '../labels.js';
 

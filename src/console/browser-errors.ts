@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
-import { errorPage } from '../console/pages/error.js';
-import { CONTENT_SECURITY_POLICY } from '../console/routes.js';
+import { errorPage } from './pages/error.js';
+import { CONTENT_SECURITY_POLICY } from './routes.js';
 
 /**
  * Paths whose every answer is for a program, whatever its Accept header says: the REST and Ping

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { CHANNEL_TYPES } from '../../domain/notifications/channel.js';
-import { described } from '../openapi/json-schema.js';
+import { described } from '../json-schema.js';
 import { BodyOf, OneOf, Uuid } from '../validation.js';
 import { Label, Text } from '../labels.js';
 import { QuietHoursInput } from './quiet-hours.js';

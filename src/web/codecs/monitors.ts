@@ -5,7 +5,7 @@ import { parseResolver } from '../../checker/dns-check.js';
 import { jsonQueryProblem } from '../../checker/json-query.js';
 import { MONITOR_TYPES } from '../../domain/monitors/schedule.js';
 import { MAX_DEPENDENCIES } from '../../domain/monitors/dependencies.js';
-import { withRefinementKeywords } from '../openapi/json-schema.js';
+import { withRefinementKeywords } from '../json-schema.js';
 import { BodyOf, BoundedString, Checked, Integer, OneOf, Uuid } from '../validation.js';
 import { Label, Text } from '../labels.js';
 

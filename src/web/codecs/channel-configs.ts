@@ -3,7 +3,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import type { ChannelType } from '../../domain/notifications/channel.js';
 import { SAMPLE_VIEW, bodyEscaping, renderTemplate, templateProblem } from '../../notifications/template.js';
 import { BodyOf, BoundedString, Checked, Email, Integer, OneOf } from '../validation.js';
-import { withRefinementKeywords } from '../openapi/json-schema.js';
+import { withRefinementKeywords } from '../json-schema.js';
 
 const HttpUrl = (field: string) =>
   Checked<string>('an http or https URL', (u) => {

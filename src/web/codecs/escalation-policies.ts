@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { MAX_DELAY_SECONDS, MAX_REPEAT, MAX_STEPS } from '../../domain/escalation/steps.js';
-import { withRefinementKeywords } from '../openapi/json-schema.js';
+import { withRefinementKeywords } from '../json-schema.js';
 import { BodyOf, Integer, OneOf, Uuid } from '../validation.js';
 import { Label } from '../labels.js';
 
