@@ -50,8 +50,8 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     type: row.type,
     revision: row.revision,
     position: row.position,
-    data: JSON.parse(row.data ?? '{}'),
-    metadata: JSON.parse(row.metadata ?? '{}'),
+    data: JSON.parse(row.data ?? '{}') as RecordedEvent['data'],
+    metadata: JSON.parse(row.metadata ?? '{}') as RecordedEvent['metadata'],
     created: row.created,
   };
 }

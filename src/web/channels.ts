@@ -7,7 +7,7 @@ import { decode } from './validation.js';
 
 function configFor(type: ChannelType, raw: unknown): Record<string, unknown> {
   // The config is decoded against its type's codec; failures name the field as config.<field>.
-  const decoded = decode(CHANNEL_TYPE_SPECS[type].codec, raw, 'config', 'config.');
+  const decoded = decode<Record<string, unknown>>(CHANNEL_TYPE_SPECS[type].codec, raw, 'config', 'config.');
   return Object.fromEntries(Object.keys(CHANNEL_TYPE_SPECS[type].schema).filter((k) => decoded[k] !== undefined).map((k) => [k, decoded[k]]));
 }
 

@@ -3,7 +3,6 @@ import type { ProjectDocument } from '../../../projections/projects.js';
 import { HttpError } from '../../web/errors.js';
 import { gate } from '../../app/gate.js';
 import { gatedDocument } from '../../web/monitor-access.js';
-import type { VigilState } from '../../web/state.js';
 import { pathId } from '../../web/validation.js';
 import { getProject } from '../../queries/projects.js';
 import type { ConsoleKit, ConsoleState } from '../kit.js';
