@@ -249,7 +249,7 @@ pre.payload { background: #f6f7f9; border: 1px solid var(--line); border-radius:
 .status-page-row { display: flex; gap: 12px; align-items: flex-start; justify-content: space-between; }
 .status-page-list details { margin-top: 8px; }
 .status-page-list summary { cursor: pointer; color: var(--link); font-weight: 600; }
-.status-page-form { margin-top: 12px; }
+.status-page-form, .verify-form { margin-top: 12px; }
 .form-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 0 20px; }
 .status-page-form input[type=text] { width: 100%; }
 .monitor-choice { border: 1px solid var(--line); border-radius: var(--radius); padding: 10px 16px 12px; margin: 0 0 16px; }
