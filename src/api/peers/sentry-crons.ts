@@ -12,7 +12,6 @@ import { assertConsistent } from '../../domain/monitors/monitor-config.js';
 import type { PingKind } from '../../domain/monitors/pings.js';
 import { slugify } from '../../domain/monitors/slug-claim.js';
 import { provisionedConfig } from '../../domain/projects/auto-provisioning.js';
-import type { StoredDocument } from '../../readstore/read-model-store.js';
 import { HttpError } from '../../web/errors.js';
 import type { CappedBody } from '../raw-body.js';
 import { jsonObject, parseEnvelope, sentryKeyFromAuth, sentryKeyFromDsn } from './sentry-envelope.js';
@@ -106,38 +105,18 @@ async function awaitCreationUnderWay(core: PeerPingCore, project: ProjectDocumen
 }
 
 /**
- * The project of each ping key seen, by id: a check-in reads its project by primary key and checks
- * the key is still its ping key, rather than searching the projects by key (in a CPU profile, that
- * search was half of what a check-in cost beyond a ping by id). A rotated key fails that check as
- * soon as the read model holds the rotation, as a search would, and is forgotten. A project read
- * is then taken for a second (see RecentPingKeys).
+ * The project whose ping key a check-in carries. Found once a second per key at most (see
+ * RecentPingKeys), so the search by key is not on every envelope's path.
  */
-const projectIdsByKey = new Map<string, string>();
-const KEYS_KEPT = 10_000;
-
 async function projectOfKey(core: PeerPingCore, pingKey: string): Promise<ProjectDocument | null> {
   const now = core.deps.commands.clock().getTime();
   const recent = recentPingKeys.project(pingKey, now);
   if (recent !== null) return recent;
-  const found = await storedProjectOfKey(core, pingKey);
+  const { readModels } = core.deps;
+  const [found] = await core.lookTwice(() => readModels.find<ProjectDocument>('projects', { ping_key: pingKey }, { limit: 1 }), (projects) => projects.length > 0);
   if (!found) return null;
   recentPingKeys.keep(pingKey, found, now);
   return found.doc;
-}
-
-async function storedProjectOfKey(core: PeerPingCore, pingKey: string): Promise<StoredDocument<ProjectDocument> | null> {
-  const { readModels } = core.deps;
-  const known = projectIdsByKey.get(pingKey);
-  if (known !== undefined) {
-    const project = await readModels.get<ProjectDocument>('projects', known);
-    if (project?.doc.ping_key === pingKey) return project;
-    projectIdsByKey.delete(pingKey);
-  }
-  const [project] = await core.lookTwice(() => readModels.find<ProjectDocument>('projects', { ping_key: pingKey }, { limit: 1 }), (found) => found.length > 0);
-  if (!project) return null;
-  if (projectIdsByKey.size >= KEYS_KEPT) projectIdsByKey.delete(projectIdsByKey.keys().next().value!);
-  projectIdsByKey.set(pingKey, project.doc.id);
-  return project;
 }
 
 /** One lock per project and slug, in this process, for the check-ins of a slug to be decided in turn. */
