@@ -1,4 +1,3 @@
-import { Refusal } from '../../app/refusal.js';
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
@@ -13,7 +12,7 @@ import type { PingKind } from '../../domain/monitors/pings.js';
 import { slugify } from '../../domain/monitors/slug-claim.js';
 import { provisionedConfig } from '../../domain/projects/auto-provisioning.js';
 import { HttpError } from '../../web/errors.js';
-import type { CappedBody } from '../raw-body.js';
+import { type CappedBody, receiveBody } from '../raw-body.js';
 import { jsonObject, parseEnvelope, sentryKeyFromAuth, sentryKeyFromDsn } from './sentry-envelope.js';
 import { type SentryMonitorSettings, changes, configuredFrom, sentryMonitorSettings } from './sentry-monitor-config.js';
 import { type PeerAnswer, PeerPingCore, type PingOrigin } from './peer-serve.js';
@@ -45,33 +44,34 @@ interface CheckIn {
   runId: string | null;
   durationMs: number | null;
   settings: SentryMonitorSettings | null;
-  /** What the check-in says beyond the fields Vigil maps (environment, release, trace…), or null. */
-  payload: Buffer | null;
+  /** What the check-in says beyond the fields Vigil maps (environment, release, trace…) as JSON, or null. */
+  payload: string | null;
 }
 
 /** The check-in fields a ping or the monitor's settings already hold: not repeated in the payload. */
 const MAPPED_FIELDS = new Set(['check_in_id', 'monitor_slug', 'status', 'duration', 'monitor_config']);
 
 /**
- * Envelopes being answered in this process. An SDK sends a job's `in_progress` (with the
- * monitor_config that creates the monitor) and its `ok` on two connections at once, and the `ok`,
- * smaller or read sooner, can be parsed first: before it is refused for naming no monitor, the
- * envelopes already under way are let finish (AWAIT_CREATION_MS at most), as one of them may be
- * the creation it follows.
+ * Envelopes being answered in this process, by order of arrival. An SDK sends a job's
+ * `in_progress` (with the monitor_config that creates the monitor) and its `ok` on two connections
+ * at once, and the `ok`, smaller or read sooner, can be parsed first: before it is refused for
+ * naming no monitor, the envelopes that arrived before it and are still under way are let finish
+ * (AWAIT_CREATION_MS at most), as one of them may be the creation it follows.
  */
-const underWay = new Set<Promise<unknown>>();
+const underWay = new Map<number, Promise<unknown>>();
+let arrivals = 0;
 const AWAIT_CREATION_MS = 2_000;
 
 export function answerSentryEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin): Promise<PeerAnswer> {
-  const others = [...underWay];
-  const answer = answerEnvelope(core, request, query, origin, others);
-  underWay.add(answer);
-  const done = () => underWay.delete(answer);
+  const arrival = ++arrivals;
+  const answer = answerEnvelope(core, request, query, origin, arrival);
+  underWay.set(arrival, answer);
+  const done = () => underWay.delete(arrival);
   answer.then(done, done);
   return answer;
 }
 
-async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin, others: readonly Promise<unknown>[]): Promise<PeerAnswer> {
+async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin, arrival: number): Promise<PeerAnswer> {
   const { config } = core;
   if (request.method !== 'POST') return json(405, { detail: 'method not allowed: send envelopes by POST' }, { Allow: 'POST' });
   const limit = Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024);
@@ -80,25 +80,31 @@ async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, quer
   const pingKey =
     query.get('sentry_key') ?? sentryKeyFromAuth(typeof auth === 'string' ? auth : undefined) ?? sentryKeyFromAuth(request.headers.authorization) ?? sentryKeyFromDsn(envelope.header['dsn']);
   if (!pingKey) return json(401, { detail: 'missing authorization information: the DSN’s public key (sentry_key) is the project’s ping key' });
-  const found = await projectOfKey(core, pingKey);
-  if (!found) throw core.unknownSecret(origin.address, new HttpError(403, 'the DSN’s public key is not the ping key of any project'));
-  const project = { doc: found };
+  const project = await projectOfKey(core, pingKey);
+  if (!project) throw core.unknownSecret(origin.address, new HttpError(403, 'the DSN’s public key is not the ping key of any project'));
   const checkIns = envelope.items.filter((item) => item.header['type'] === 'check_in').map((item, index) => checkInOf(item.payload, index));
-  if (others.length > 0) await awaitCreationUnderWay(core, project.doc, checkIns, others);
+  await awaitCreationUnderWay(core, project, checkIns, arrival);
   // A job's in_progress and ok go out on two connections at once; the first of a new monitor
   // creates it, and the other must wait for that to find it (the SDK sends each only once).
-  const slugs = [...new Set(checkIns.map((checkIn) => `${project.doc.id}/${checkIn.slug}`))].sort();
-  const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), () => recordCheckIns(core, project.doc, envelope.header, checkIns, origin));
+  const slugs = [...new Set(checkIns.map((checkIn) => `${project.id}/${checkIn.slug}`))].sort();
+  const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), () => recordCheckIns(core, project, envelope.header, checkIns, origin));
   return locked();
 }
 
-/** Lets the envelopes under way finish when a check-in without a monitor_config names no monitor yet (see underWay). */
-async function awaitCreationUnderWay(core: PeerPingCore, project: ProjectDocument, checkIns: readonly CheckIn[], others: readonly Promise<unknown>[]): Promise<void> {
+/**
+ * Lets the envelopes that arrived before this one finish, when one of its check-ins names no
+ * monitor yet and has no monitor_config to create it (see underWay). Before the slugs' locks are
+ * taken: the creation it waits for takes the same lock.
+ */
+async function awaitCreationUnderWay(core: PeerPingCore, project: ProjectDocument, checkIns: readonly CheckIn[], arrival: number): Promise<void> {
   for (const checkIn of checkIns) {
-    if (checkIn.settings !== null || (await monitorBySlug(core, project, checkIn.slug, false)) !== null) continue;
+    if (checkIn.settings !== null || recentMonitor(project, checkIn.slug, core) !== null) continue;
+    if ((await monitorBySlug(core, project, checkIn.slug, false)) !== null) continue;
+    const earlier = [...underWay].filter(([other]) => other < arrival).map(([, answer]) => answer);
+    if (earlier.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, AWAIT_CREATION_MS)));
-    await Promise.race([Promise.allSettled(others), timeout]);
+    await Promise.race([Promise.allSettled(earlier), timeout]);
     clearTimeout(timer);
     return;
   }
@@ -173,11 +179,17 @@ const recentMonitors = new Map<string, { monitor: MonitorDocument; until: number
 const RECENT_MS = 1_000;
 const RECENT_KEPT = 10_000;
 
+/** The monitor found by this slug in the last second, if any. */
+function recentMonitor(project: ProjectDocument, slug: string, core: PeerPingCore): MonitorDocument | null {
+  const recent = recentMonitors.get(`${project.id}/${slug}`);
+  return recent && recent.until > core.deps.commands.clock().getTime() ? recent.monitor : null;
+}
+
 async function monitorBySlug(core: PeerPingCore, project: ProjectDocument, slug: string, fresh: boolean): Promise<MonitorDocument | null> {
+  const recent = fresh ? null : recentMonitor(project, slug, core);
+  if (recent) return recent;
   const key = `${project.id}/${slug}`;
   const now = core.deps.commands.clock().getTime();
-  const recent = recentMonitors.get(key);
-  if (!fresh && recent && recent.until > now) return recent.monitor;
   const look = async () => (await core.deps.readModels.find<MonitorDocument>('monitors', { project_id: project.id, slug }, { limit: 1 }))[0]?.doc ?? null;
   const monitor = await core.lookTwice(look, (found) => found !== null);
   recentMonitors.delete(key);
@@ -219,43 +231,23 @@ function checkInOf(payload: Buffer, index: number): CheckIn {
     throw new HttpError(400, `${what}: duration must be a number of seconds from 0 to 2147483`);
   }
   const monitorConfig = item['monitor_config'];
+  const settings = monitorConfig !== undefined && monitorConfig !== null ? sentryMonitorSettings(monitorConfig) : null;
   return {
     // As Sentry stores it: slugified (Vigil's slugs are lowercase letters, digits and hyphens, at most 50).
     slug: slugify(slugGiven),
     kind,
     runId: typeof checkInId === 'string' && checkInId !== '' ? checkInId : null,
     durationMs: typeof duration === 'number' ? Math.round(duration * 1000) : null,
-    settings: monitorConfig !== undefined && monitorConfig !== null ? sentryMonitorSettings(monitorConfig) : null,
+    settings,
+    // Last: it leaves the mapped fields out of the item.
     payload: unmapped(item),
   };
 }
 
 /** The whole body, refused with a 413 past `limit` bytes (its rest read and dropped, so the client reads the answer). */
 async function readBytes(request: IncomingMessage, limit: number): Promise<Buffer> {
-  // Made only when needed: an error captures its stack, which cost more than the rest of the read.
-  const tooLarge = () => new HttpError(413, `envelope is larger than ${limit} bytes`);
-  if (Number(request.headers['content-length'] ?? 0) > limit) {
-    request.resume();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  try {
-    for await (const chunk of request.iterator({ destroyOnReturn: false })) {
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Node types a stream's chunks any: a string or, with no encoding set, a Buffer
-      const buffer: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      bytes += buffer.length;
-      if (bytes > limit) {
-        request.resume();
-        throw tooLarge();
-      }
-      chunks.push(buffer);
-    }
-  } catch (error) {
-    if (error instanceof Refusal) throw error;
-    throw new HttpError(400, 'envelope was not received in full');
-  }
-  return Buffer.concat(chunks);
+  const { kept } = await receiveBody(request, limit, limit, () => new HttpError(413, `envelope is larger than ${limit} bytes`), 'envelope was not received in full');
+  return kept;
 }
 
 /** A gzip (or deflate) body inflated to at most `limit` bytes: a small body that inflates past it is a 413, never held in memory. */
@@ -275,17 +267,26 @@ async function decompressed(request: IncomingMessage, body: Buffer, limit: numbe
 /**
  * The check-in's other fields as JSON, kept as the ping's payload: a job's every check-in would
  * otherwise store its status, run and slug twice, and the bytes each ping writes are what limits
- * ping rates.
+ * ping rates. The mapped fields are set to undefined, which JSON leaves out, rather than deleted,
+ * which would turn the object into a slower dictionary; the item is not read again.
  */
-function unmapped(item: Record<string, unknown>): Buffer | null {
-  const rest = Object.entries(item).filter(([field]) => !MAPPED_FIELDS.has(field));
-  return rest.length === 0 ? null : Buffer.from(JSON.stringify(Object.fromEntries(rest)));
+function unmapped(item: Record<string, unknown>): string | null {
+  let other = false;
+  for (const field in item) {
+    if (!MAPPED_FIELDS.has(field)) {
+      other = true;
+      break;
+    }
+  }
+  if (!other) return null;
+  for (const field of MAPPED_FIELDS) if (field in item) item[field] = undefined;
+  return JSON.stringify(item);
 }
 
 /** A check-in's payload, cut to the Ping API's limit and flagged when it was. */
-function capped(payload: Buffer | null, limit: number): CappedBody | null {
+function capped(payload: string | null, limit: number): CappedBody | null {
   if (payload === null) return null;
-  if (payload.length <= limit) return { text: payload.toString('utf8'), bytes: payload.length, truncated: false };
-  return { text: new TextDecoder().decode(payload.subarray(0, limit), { stream: true }), bytes: payload.length, truncated: true };
+  const bytes = Buffer.byteLength(payload);
+  if (bytes <= limit) return { text: payload, bytes, truncated: false };
+  return { text: new TextDecoder().decode(Buffer.from(payload).subarray(0, limit), { stream: true }), bytes, truncated: true };
 }
-
