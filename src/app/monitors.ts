@@ -170,7 +170,11 @@ export const acknowledgeIncident = (context: CommandContext, monitorId: string, 
 export const resolveIncident = (context: CommandContext, monitorId: string, incidentId: string, by: UserActor, actor: Actor) =>
   runMonitorCommand(context, { type: 'ResolveIncident', monitor_id: monitorId, incident_id: incidentId, by, now: nowIso(context) }, actor);
 
-export async function receivePing(context: CommandContext, monitorId: string, ping: Omit<IncomingPing, 'ping_id'>, actor: Actor) {
+/**
+ * Records a ping. `addressedAsSlug`, where the sender named the monitor by slug and the id came
+ * from a lookup: refused as not found (a DomainError) if the monitor has another slug by now.
+ */
+export async function receivePing(context: CommandContext, monitorId: string, ping: Omit<IncomingPing, 'ping_id'>, actor: Actor, addressedAsSlug?: string) {
   const pingId = context.newTimeOrderedId();
   const outcome = await runMonitorCommand(
     context,
@@ -181,6 +185,7 @@ export async function receivePing(context: CommandContext, monitorId: string, pi
       incident_id: context.newId(),
       repage_after_seconds: context.repageAfterSeconds,
       now: nowIso(context),
+      ...(addressedAsSlug === undefined ? {} : { addressed_as_slug: addressedAsSlug }),
     },
     actor,
   );

@@ -76,10 +76,10 @@ export class PeerPingCore {
 
   /**
    * Records the ping as the Ping API does. A monitor that is not there (deleted since it was looked
-   * up, or an id that names nothing) is a DomainError `not_found`, for the caller to look further
-   * or refuse.
+   * up, or an id that names nothing), or that no longer has the slug it was looked up by
+   * (`addressedAsSlug`), is a DomainError `not_found`, for the caller to look further or refuse.
    */
-  async record(monitorId: string, ping: PeerPing, origin: PingOrigin) {
+  async record(monitorId: string, ping: PeerPing, origin: PingOrigin, addressedAsSlug?: string) {
     const recorded = await receivePing(
       this.deps.commands,
       monitorId,
@@ -96,15 +96,16 @@ export class PeerPingCore {
         request_ua: origin.userAgent,
       },
       { kind: 'system', user_id: null, api_key_id: null, request_id: origin.requestId },
+      addressedAsSlug,
     );
     this.deps.metrics?.pingsReceived.inc({ event: recorded.event });
     return recorded;
   }
 
   /** As `record`, or null when no monitor has this id. */
-  async recordIfThere(monitorId: string, ping: PeerPing, origin: PingOrigin) {
+  async recordIfThere(monitorId: string, ping: PeerPing, origin: PingOrigin, addressedAsSlug?: string) {
     try {
-      return await this.record(monitorId, ping, origin);
+      return await this.record(monitorId, ping, origin, addressedAsSlug);
     } catch (error) {
       if (error instanceof DomainError && error.reason === 'not_found') return null;
       throw error;
@@ -129,9 +130,14 @@ export class PeerPingCore {
   async lookTwice<T>(look: () => Promise<T>, found: (value: T) => boolean): Promise<T> {
     const first = await look();
     if (found(first)) return first;
+    await this.readModelsCaughtUp();
+    return look();
+  }
+
+  /** Once the read models have reached the log's head as it is now, or 2 s have passed. */
+  async readModelsCaughtUp(): Promise<void> {
     const head = await this.deps.commands.events.headPosition();
     await this.deps.progress.waitForPosition(head, 2_000).catch(() => undefined);
-    return look();
   }
 
   /** The Vigil-Position of a write, for a client that reads back its own pings. */

@@ -15,7 +15,7 @@ import { HttpError } from '../../web/errors.js';
 import { type CappedBody, receiveBody } from '../raw-body.js';
 import { jsonObject, parseEnvelope, sentryKeyFromAuth, sentryKeyFromDsn } from './sentry-envelope.js';
 import { type SentryMonitorSettings, changes, configuredFrom, sentryMonitorSettings } from './sentry-monitor-config.js';
-import { type PeerAnswer, PeerPingCore, type PingOrigin } from './peer-serve.js';
+import { type PeerAnswer, type PeerPing, PeerPingCore, type PingOrigin } from './peer-serve.js';
 
 /**
  * Sentry's envelope endpoint, `POST /api/<project>/envelope/`, for Sentry Crons: an SDK whose DSN
@@ -85,8 +85,11 @@ async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, quer
   const checkIns = envelope.items.filter((item) => item.header['type'] === 'check_in').map((item, index) => checkInOf(item.payload, index));
   await awaitCreationUnderWay(core, project, checkIns, arrival);
   // A job's in_progress and ok go out on two connections at once; the first of a new monitor
-  // creates it, and the other must wait for that to find it (the SDK sends each only once).
-  const slugs = [...new Set(checkIns.map((checkIn) => `${project.id}/${checkIn.slug}`))].sort();
+  // creates it, and the other must wait for that to find it (the SDK sends each only once). A
+  // check-in that changes no settings, to a monitor found a moment ago, creates nothing and takes
+  // no lock: the monitor's own command queue orders its pings.
+  const mayCreateOrChange = checkIns.filter((checkIn) => checkIn.settings !== null || knownMonitorId(project, checkIn.slug) === null);
+  const slugs = [...new Set(mayCreateOrChange.map((checkIn) => `${project.id}/${checkIn.slug}`))].sort();
   const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), () => recordCheckIns(core, project, envelope.header, checkIns, origin));
   return locked();
 }
@@ -98,8 +101,8 @@ async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, quer
  */
 async function awaitCreationUnderWay(core: PeerPingCore, project: ProjectDocument, checkIns: readonly CheckIn[], arrival: number): Promise<void> {
   for (const checkIn of checkIns) {
-    if (checkIn.settings !== null || recentMonitor(project, checkIn.slug, core) !== null) continue;
-    if ((await monitorBySlug(core, project, checkIn.slug, false)) !== null) continue;
+    if (checkIn.settings !== null || knownMonitorId(project, checkIn.slug) !== null) continue;
+    if ((await monitorBySlug(core, project, checkIn.slug)) !== null) continue;
     const earlier = [...underWay].filter(([other]) => other < arrival).map(([, answer]) => answer);
     if (earlier.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
@@ -125,20 +128,21 @@ async function projectOfKey(core: PeerPingCore, pingKey: string): Promise<Projec
   return found.doc;
 }
 
-/** One lock per project and slug, in this process, for the check-ins of a slug to be decided in turn. */
+/** One lock per project and slug, in this process, for the check-ins that may create or change a slug's monitor to be decided in turn. */
 const bySlug = new KeyedMutex();
 
 async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, header: Record<string, unknown>, checkIns: CheckIn[], origin: PingOrigin): Promise<PeerAnswer> {
   const { config, deps } = core;
   // Every check-in is judged before any is recorded: a refusal stores nothing.
-  const targets: (MonitorDocument | null)[] = [];
+  const targets: (Target | null)[] = [];
   for (const checkIn of checkIns) targets.push(await targetOf(core, project, checkIn));
   const actor = { kind: 'system' as const, user_id: null, api_key_id: null, request_id: origin.requestId };
   let position: number | null = null;
   for (const [index, checkIn] of checkIns.entries()) {
-    const monitor = targets[index]!;
-    let monitorId: string;
-    if (monitor === null) {
+    const target = targets[index]!;
+    const ping = { kind: checkIn.kind, runId: checkIn.runId, exitCode: null, durationMs: checkIn.durationMs, message: null, body: capped(checkIn.payload, config.payloadLimitBytes) };
+    let recorded;
+    if (target === null) {
       const provisioned = await provisionOnFirstPing(deps.commands, {
         project_id: project.id,
         slug: checkIn.slug,
@@ -147,19 +151,10 @@ async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, head
         request_id: origin.requestId,
         configure: configuredFrom(checkIn.settings!),
       });
-      monitorId = provisioned.monitorId;
+      recorded = await core.record(provisioned.monitorId, ping, origin);
     } else {
-      monitorId = monitor.id;
-      if (checkIn.settings && changes(checkIn.settings.patch, monitor)) await updateMonitor(deps.commands, monitorId, checkIn.settings.patch, actor);
-    }
-    const ping = { kind: checkIn.kind, runId: checkIn.runId, exitCode: null, durationMs: checkIn.durationMs, message: null, body: capped(checkIn.payload, config.payloadLimitBytes) };
-    let recorded = await core.recordIfThere(monitorId, ping, origin);
-    if (recorded === null) {
-      // Deleted since it was found (or since the last second's lookup): found again, or refused.
-      recentMonitors.delete(`${project.id}/${checkIn.slug}`);
-      const again = await monitorBySlug(core, project, checkIn.slug, true);
-      if (again === null) throw new HttpError(404, `no monitor has the slug ${checkIn.slug} in this project`);
-      recorded = await core.record(again.id, ping, origin);
+      if (checkIn.settings && target.current && changes(checkIn.settings.patch, target.current)) await updateMonitor(deps.commands, target.id, checkIn.settings.patch, actor);
+      recorded = (await core.recordIfThere(target.id, ping, origin, checkIn.slug)) ?? (await recordOnceFoundAgain(core, project, checkIn.slug, ping, origin));
     }
     position = recorded.position ?? position;
   }
@@ -168,46 +163,64 @@ async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, head
 }
 
 /**
- * Monitors found by slug in the last second, by `<project id>/<slug>`: a job's check-ins name the
- * same few monitors again and again, and reading and parsing a monitor's document for each was
- * most of what a check-in cost beyond a ping by id. A second is within what the read models
- * themselves lag behind the log under load; a monitor deleted since is not found when the ping
- * is recorded, and is looked up again. A check-in with a monitor_config always reads the
- * document, to compare its settings.
+ * For a check-in whose monitor was deleted or renamed since it was found by its slug: the slug
+ * looked up again once the read models have caught up with the log, then the ping recorded, or
+ * refused if no monitor has the slug.
  */
-const recentMonitors = new Map<string, { monitor: MonitorDocument; until: number }>();
-const RECENT_MS = 1_000;
-const RECENT_KEPT = 10_000;
-
-/** The monitor found by this slug in the last second, if any. */
-function recentMonitor(project: ProjectDocument, slug: string, core: PeerPingCore): MonitorDocument | null {
-  const recent = recentMonitors.get(`${project.id}/${slug}`);
-  return recent && recent.until > core.deps.commands.clock().getTime() ? recent.monitor : null;
+async function recordOnceFoundAgain(core: PeerPingCore, project: ProjectDocument, slug: string, ping: PeerPing, origin: PingOrigin) {
+  knownMonitors.delete(`${project.id}/${slug}`);
+  await core.readModelsCaughtUp();
+  const again = await monitorBySlug(core, project, slug);
+  const recorded = again === null ? null : await core.recordIfThere(again.id, ping, origin, slug);
+  if (recorded === null) throw new HttpError(404, `no monitor has the slug ${slug} in this project`);
+  return recorded;
 }
 
-async function monitorBySlug(core: PeerPingCore, project: ProjectDocument, slug: string, fresh: boolean): Promise<MonitorDocument | null> {
-  const recent = fresh ? null : recentMonitor(project, slug, core);
-  if (recent) return recent;
+/**
+ * The monitor ids found by slug, by `<project id>/<slug>`: a job's check-ins name the same few
+ * monitors again and again, and reading and parsing a monitor's document for each was most of
+ * what a check-in cost beyond a ping by id. An id is kept until a ping to it is refused: each ping
+ * names the slug it was addressed by, and the monitor's decider refuses it once the monitor has
+ * another slug or is gone (then the slug is looked up again). A check-in with a monitor_config
+ * always reads the document, to compare its settings.
+ */
+const knownMonitors = new Map<string, string>();
+const KNOWN_KEPT = 10_000;
+
+function knownMonitorId(project: ProjectDocument, slug: string): string | null {
+  return knownMonitors.get(`${project.id}/${slug}`) ?? null;
+}
+
+async function monitorBySlug(core: PeerPingCore, project: ProjectDocument, slug: string): Promise<MonitorDocument | null> {
   const key = `${project.id}/${slug}`;
-  const now = core.deps.commands.clock().getTime();
   const look = async () => (await core.deps.readModels.find<MonitorDocument>('monitors', { project_id: project.id, slug }, { limit: 1 }))[0]?.doc ?? null;
   const monitor = await core.lookTwice(look, (found) => found !== null);
-  recentMonitors.delete(key);
+  knownMonitors.delete(key);
   if (monitor) {
-    if (recentMonitors.size >= RECENT_KEPT) recentMonitors.delete(recentMonitors.keys().next().value!);
-    recentMonitors.set(key, { monitor, until: now + RECENT_MS });
+    if (knownMonitors.size >= KNOWN_KEPT) knownMonitors.delete(knownMonitors.keys().next().value!);
+    knownMonitors.set(key, monitor.id);
   }
   return monitor;
 }
 
+/** A check-in's monitor: its id, and its document where the check-in's monitor_config is compared with it. */
+interface Target {
+  id: string;
+  current: MonitorDocument | null;
+}
+
 /** The monitor a check-in names, or null for one its monitor_config is to create; refuses anything else. */
-async function targetOf(core: PeerPingCore, project: ProjectDocument, checkIn: CheckIn): Promise<MonitorDocument | null> {
-  const monitor = await monitorBySlug(core, project, checkIn.slug, checkIn.settings !== null);
+async function targetOf(core: PeerPingCore, project: ProjectDocument, checkIn: CheckIn): Promise<Target | null> {
+  if (checkIn.settings === null) {
+    const known = knownMonitorId(project, checkIn.slug);
+    if (known !== null) return { id: known, current: null };
+  }
+  const monitor = await monitorBySlug(core, project, checkIn.slug);
   if (monitor) {
     if (checkIn.settings && checkIn.settings.type !== monitor.type) {
       throw new HttpError(400, `monitor ${checkIn.slug} is a ${monitor.type} monitor and its type cannot change; its monitor_config schedule makes it a ${checkIn.settings.type}`);
     }
-    return monitor;
+    return { id: monitor.id, current: monitor };
   }
   if (!checkIn.settings) throw new HttpError(404, `no monitor has the slug ${checkIn.slug} in this project, and the check-in has no monitor_config to create it from`);
   if (!project.auto_provisioning.enabled) throw new HttpError(404, `no monitor has the slug ${checkIn.slug} in this project, which does not create monitors on a first ping (auto_provisioning)`);

@@ -21,7 +21,20 @@ export type MonitorCommand =
    */
   | { type: 'ChangeMonitor'; monitor_id: string; patch: MonitorPatch; status: 'PAUSED' | 'UP' | null; by: UserActor | null; last_ping_seq: number | null; now: string; dependencies?: DependencyGraph }
   /** `incident_id` is used if the ping opens an incident. */
-  | { type: 'ReceivePing'; monitor_id: string; ping: IncomingPing; incident_id: string; repage_after_seconds: number; now: string; circumstances?: PagingCircumstances }
+  | {
+      type: 'ReceivePing';
+      monitor_id: string;
+      ping: IncomingPing;
+      incident_id: string;
+      repage_after_seconds: number;
+      now: string;
+      circumstances?: PagingCircumstances;
+      /**
+       * The slug the sender named the monitor by, where it did (a Sentry check-in's monitor_slug):
+       * the id came from a lookup, and a monitor renamed since is not the one the sender meant.
+       */
+      addressed_as_slug?: string;
+    }
   | { type: 'AcknowledgeIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'ResolveIncident'; monitor_id: string; incident_id: string; by: UserActor; now: string }
   | { type: 'DeleteMonitor'; monitor_id: string; now: string }

@@ -97,6 +97,8 @@ function decideWithoutPaging(command: MonitorCommand, state: MonitorState): Moni
       // Its state is what Vigil's own checks find: a ping (anyone with its URL) must not push the
       // next check back or close an outage the checks see.
       if (isUptimeType(config.type)) throw invalid(`monitor ${state.monitorId} is ${config.type}: Vigil checks it itself, so it takes no pings`);
+      // Refused as not found, so that the sender's door looks the slug up again.
+      if (command.addressed_as_slug !== undefined && command.addressed_as_slug !== config.slug) throw notFound(`monitor ${state.monitorId} no longer has the slug ${command.addressed_as_slug}`);
       return receivePing(state, config, command);
     case 'AcknowledgeIncident':
       return acknowledgeIncident(state, command);

@@ -169,6 +169,20 @@ describe('Sentry Crons check-ins', function () {
       expect((await history(monitor.id)).map((p) => p['event'])).to.deep.equal(['SUCCESS', 'SUCCESS']);
     });
 
+    it('follows a slug to the monitor that has it now: a check-in right after a rename is not recorded on the renamed monitor', async () => {
+      const renamed = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'Reports', slug: 'reports', type: 'JOB_BASIC', schedule: 'nightly' } })).body.monitor;
+      const checkIn = envelope([{ check_in_id: 'n1', monitor_slug: 'reports', status: 'ok' }]);
+      expect((await post(checkIn)).status, 'the door now knows the slug').to.equal(200);
+      expect((await vigil.request('PATCH', `/v1/monitors/${renamed.id}`, { key, body: { slug: 'reports-legacy' } })).status).to.equal(200);
+      const refused = await post(checkIn);
+      expect(refused.status, refused.text).to.equal(404);
+      expect(refused.body.detail).to.match(/no monitor has the slug reports/);
+      const successor = (await vigil.request('POST', '/v1/monitors', { key, body: { project_id: project.id, name: 'Reports v2', slug: 'reports', type: 'JOB_BASIC', schedule: 'nightly' } })).body.monitor;
+      expect((await post(checkIn)).status).to.equal(200);
+      expect((await history(renamed.id)).map((p) => p['event'])).to.deep.equal(['SUCCESS']);
+      expect((await history(successor.id)).map((p) => p['event'])).to.deep.equal(['SUCCESS']);
+    });
+
     it('answers {"id": …} for an envelope with an event id, as relay does', async () => {
       const answer = await post(`${JSON.stringify({ event_id: '9ec79c33ec9942ab8353589fcb2e04dc' })}\n{"type":"event"}\n{"message":"x"}\n`);
       expect(answer.body).to.deep.equal({ id: '9ec79c33ec9942ab8353589fcb2e04dc' });

@@ -29,6 +29,7 @@ function ping(overrides: Partial<IncomingPing> = {}): IncomingPing {
   };
 }
 const receive = (p: Partial<IncomingPing> = {}, now = T1): MonitorCommand => ({ type: 'ReceivePing', monitor_id, ping: ping(p), incident_id: 'inc-1', repage_after_seconds: 3600, now });
+const receiveBySlug = (slug: string): MonitorCommand => ({ type: 'ReceivePing', monitor_id, ping: ping(), incident_id: 'inc-1', repage_after_seconds: 3600, now: T1, addressed_as_slug: slug });
 
 function received(overrides: Partial<PingReceivedData> = {}): MonitorEvent {
   return {
@@ -85,6 +86,14 @@ describe('Monitor', () => {
   describe('when UP', () => {
     it('records a SUCCESS ping, resetting failures and stamping last_success_at', () =>
       given([created()]).when(receive()).then([received()]));
+
+    it('records a ping addressed by the slug the monitor has', () =>
+      given([created()]).when(receiveBySlug('backup')).then([received()]));
+
+    it('refuses as not found a ping addressed by a slug the monitor no longer has, for the sender to look it up again', () =>
+      given([created(), { type: 'MonitorUpdated', data: { ...ids, config: config({ slug: 'nightly-backup' }), updated_at: T0, last_ping_seq: null, next_expected_at: HOUR_AFTER_T0 } }])
+        .when(receiveBySlug('backup'))
+        .thenRefuses('not_found', /no longer has the slug backup/));
 
     it('treats SUCCESS with a non-zero exit code as a FAILURE', () =>
       given([created({ failure_tolerance: 2 })])
