@@ -22,11 +22,14 @@
  * the acknowledged ones in the newer half of its window (ping ids are time-ordered), all that it
  * keeps being in the ping history: 0 lost is the rule.
  * The result goes to bench/results/pings.json and bench/RESULTS.md.
- *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3 --skip-peers
+ *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3 --skip-peers --peers sentry,healthchecks --peer-pairs 1
  *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --perf DIR --node-option X --paced-rate N]
+ * --peers runs only the named peers (healthchecks, uptime_kuma, sentry), --skip-peers none;
+ * --peer-pairs N measures each peer N times a round, each time after a /v1/ping phase of its own;
  * --server-env (repeatable) sets a variable for the Vigil server; --profile writes its CPU profiles
  * to DIR; --perf DIR has Linux perf (Debian's linux-perf) sample Vigil's and the durable floor's
- * threads on the CPU during their peak phases, and Vigil's at half of its peak, to
+ * threads on the CPU during their peak phases, Vigil's at half of its peak and each peer's phase
+ * and the /v1/ping phase before it, to
  * DIR/<server>-<round>.perf.data (read them with bench/perf-summary.ts: V8's profiles count time a
  * thread waits for a core or the disk as its own); --node-option (repeatable) passes a flag to its
  * node, e.g. --node-option=--import=./probe.ts;
@@ -64,12 +67,16 @@ const { values } = parseArgs({
     'node-option': { type: 'string', multiple: true, default: [] },
     'paced-rate': { type: 'string' },
     'skip-peers': { type: 'boolean', default: false },
+    peers: { type: 'string' },
+    'peer-pairs': { type: 'string', default: '1' },
   },
 });
 const connections = Number(values.connections);
 const duration = Number(values.seconds);
 const monitorCount = Number(values.monitors);
 const rounds = Number(values.rounds);
+/** Pairs of phases (/v1/ping, then the peer) per peer and round: each pair's ratio counts in the median, as the machine's noise is larger than what is measured. */
+const peerPairs = Number(values['peer-pairs']);
 const serverEnv = Object.fromEntries(
   values['server-env'].map((pair) => {
     const at = pair.indexOf('=');
@@ -121,7 +128,7 @@ async function pingPastRetention(server: ServerProcess, paths: string[], onBody:
 }
 
 /** Closed loop at full speed: every connection sends its next request as soon as the last is answered. */
-async function drive(server: ServerProcess, paths: string[], options: { seconds: number; onBody?: (body: string) => void; request?: (path: string) => { method?: 'POST'; body?: string } }): Promise<LoadResult> {
+async function drive(server: ServerProcess, paths: string[], options: { seconds: number; onBody?: (body: string) => void; request?: (path: string) => { method?: 'POST'; body?: string | Buffer } }): Promise<LoadResult> {
   let next = 0;
   const { onBody } = options;
   const shape = options.request ?? (() => ({}));
@@ -291,14 +298,16 @@ const acknowledge = (body: string) => {
 interface PeerLoad {
   name: string;
   paths: string[];
-  request?: (path: string) => { method?: 'POST'; body?: string };
+  request?: (path: string) => { method?: 'POST'; body?: string | Buffer };
+  /** Shown for comparison, with no target of its own. */
+  reference?: true;
 }
 /** Shaped as @sentry/node sends a `captureCheckIn` ok: an SDK header, the run, its duration, the environment and the trace. */
 const sentryEnvelope = (slug: string) =>
   `{"sent_at":"2026-11-29T00:00:00.000Z","sdk":{"name":"sentry.javascript.node","version":"10.0.0"}}\n{"type":"check_in"}\n` +
   `{"check_in_id":"8f3c2a1b9d7e4f6a8b0c1d2e3f4a5b6c","monitor_slug":"${slug}","status":"ok","duration":1.25,"environment":"production",` +
   `"contexts":{"trace":{"trace_id":"4bf92f3577b34da6a3ce929d0e0e4736","span_id":"00f067aa0ba902b7"}}}`;
-const PEER_LOADS: PeerLoad[] = values['skip-peers']
+const ALL_PEER_LOADS: PeerLoad[] = values['skip-peers']
   ? []
   : [
       { name: 'healthchecks', paths: monitorIds.map((id) => `/ping/${id}`) },
@@ -306,9 +315,23 @@ const PEER_LOADS: PeerLoad[] = values['skip-peers']
       {
         name: 'sentry',
         paths: monitorIds.map((_id, i) => `/api/1/envelope/?sentry_key=${pingKey}&slug=m${i}`),
-        request: (path) => ({ method: 'POST', body: sentryEnvelope(new URLSearchParams(path.slice(path.indexOf('?'))).get('slug')!) }),
+        request: (path) => ({ method: 'POST', body: sentryBodies.get(path)! }),
       },
+      // Vigil's own Ping API sent the same body as the check-in (kept as its payload): what the
+      // body costs any ping here, apart from what the Sentry door costs.
+      { name: 'v1_post_same_body', paths: pingPaths, request: (path) => ({ method: 'POST', body: postBodies.get(path)! }), reference: true },
     ];
+/** --peers names the peers to run (all by default): more rounds of one peer in the same time. */
+const chosenPeers = values.peers?.split(',').map((name) => name.trim());
+const unknownPeer = chosenPeers?.find((name) => !ALL_PEER_LOADS.some((load) => load.name === name));
+if (unknownPeer !== undefined) throw new Error(`--peers: no peer is named ${unknownPeer} (${ALL_PEER_LOADS.map((load) => load.name).join(', ')})`);
+/**
+ * Each Sentry path's envelope, made once: the load generator shares the machine's cores with the
+ * server, and building a body for each request took from the server what a GET phase's does not.
+ */
+const sentryBodies = new Map(monitorIds.map((_id, i) => [`/api/1/envelope/?sentry_key=${pingKey}&slug=m${i}`, Buffer.from(sentryEnvelope(`m${i}`))]));
+const postBodies = new Map(monitorIds.map((id, i) => [`/v1/ping/${id}`, Buffer.from(sentryEnvelope(`m${i}`))]));
+const PEER_LOADS = chosenPeers ? ALL_PEER_LOADS.filter((load) => chosenPeers.includes(load.name)) : ALL_PEER_LOADS;
 const peerRuns = new Map<string, LoadResult[]>(PEER_LOADS.map((load) => [load.name, []]));
 /**
  * /v1/ping again right before each peer, on the same monitors: each peer is judged against the
@@ -329,9 +352,12 @@ for (let round = 0; round < rounds; round++) {
   const peak = await sampledOnCpu(vigil, `vigil-${round + 1}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge }));
   peakRuns.push(peak);
   for (const load of PEER_LOADS) {
-    peerBaselineRuns.get(load.name)!.push(await drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge }));
-    await drive(vigil, load.paths, { seconds: WARMUP_SECONDS, ...(load.request ? { request: load.request } : {}) });
-    peerRuns.get(load.name)!.push(await drive(vigil, load.paths, { seconds: duration, ...(load.request ? { request: load.request } : {}) }));
+    for (let pair = 0; pair < peerPairs; pair++) {
+      const sample = `${round + 1}${peerPairs > 1 ? `-${pair + 1}` : ''}`;
+      peerBaselineRuns.get(load.name)!.push(await sampledOnCpu(vigil, `vigil-before-${load.name}-${sample}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge })));
+      await drive(vigil, load.paths, { seconds: WARMUP_SECONDS, ...(load.request ? { request: load.request } : {}) });
+      peerRuns.get(load.name)!.push(await sampledOnCpu(vigil, `vigil-${load.name}-${sample}`, () => drive(vigil, load.paths, { seconds: duration, ...(load.request ? { request: load.request } : {}) })));
+    }
   }
   const offered = values['paced-rate'] ? Number(values['paced-rate']) : Math.max(1, Math.round(peak.rate / 2));
   halfRuns.push({ ...(await sampledOnCpu(vigil, `vigil-half-${round + 1}`, () => paced(vigil, pingPaths, offered, acknowledge))), offered });
@@ -350,7 +376,8 @@ for (let round = 0; round < rounds; round++) {
   await floor.stop();
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${floorFile}${suffix}`, { force: true });
   fsyncRuns.push(probeFsync(dir.path));
-  const peerLine = PEER_LOADS.map((load) => `, ${load.name} ${peerRuns.get(load.name)!.at(-1)!.rate.toFixed(0)} req/s`).join('');
+  const shares = (name: string) => peerRuns.get(name)!.slice(-peerPairs).map((run, i, runs) => `${((run.rate / peerBaselineRuns.get(name)!.at(i - runs.length)!.rate) * 100).toFixed(0)}%`);
+  const peerLine = PEER_LOADS.map((load) => `, ${load.name} ${peerRuns.get(load.name)!.at(-1)!.rate.toFixed(0)} req/s (${shares(load.name).join(' ')} of /v1/ping)`).join('');
   console.log(`round ${round + 1}/${rounds}: vigil ${peak.rate.toFixed(0)} req/s${peerLine}, bare ${bareRuns.at(-1)!.rate.toFixed(0)} req/s, durable floor ${floorRuns.at(-1)!.rate.toFixed(0)} req/s`);
 }
 
@@ -407,7 +434,7 @@ const peers = PEER_LOADS.map((load) => {
   const runs = peerRuns.get(load.name)!;
   const beside = peerBaselineRuns.get(load.name)!;
   // The median of each round's ratio to the /v1/ping phase just before it.
-  return { name: load.name, ...summary(runs), beside: summary(beside), ofV1Ping: median(runs.map((run, i) => run.rate / beside[i]!.rate)) };
+  return { name: load.name, reference: load.reference ?? false, ...summary(runs), beside: summary(beside), ofV1Ping: median(runs.map((run, i) => run.rate / beside[i]!.rate)) };
 });
 // Judged against the durable floor, the least a log readable by stream costs a ping here (same run).
 const targets = [
@@ -416,7 +443,7 @@ const targets = [
   { what: 'disk at most 15 KB per ping at peak', met: peak.diskKbPerRequest <= 15, value: `${peak.diskKbPerRequest.toFixed(1)} KB` },
   { what: 'p99 under 10 ms at half of peak, at the load generator', met: half.p99 < 10, value: `${half.p99} ms` },
   { what: 'no acknowledged ping lost', met: pingCheck.lost === 0, value: String(pingCheck.lost) },
-  ...peers.map((p) => ({ what: `${p.name} peak within 10% of /v1/ping's`, met: p.ofV1Ping >= 0.9 && p.errors === 0, value: `${(p.ofV1Ping * 100).toFixed(0)}% of the /v1/ping phase beside it, ${p.errors} errors` })),
+  ...peers.filter((p) => !p.reference).map((p) => ({ what: `${p.name} peak within 10% of /v1/ping's`, met: p.ofV1Ping >= 0.9 && p.errors === 0, value: `${(p.ofV1Ping * 100).toFixed(0)}% of the /v1/ping phase beside it, ${p.errors} errors` })),
 ];
 const met = targets.every((t) => t.met);
 const settings = Object.entries(serverEnv).map(([name, value]) => `${name}=${value}`).join(' ') || 'defaults';
@@ -451,7 +478,7 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 recordResult({
   name: 'pings',
   date: new Date().toISOString(),
-  command: `npm run bench:pings -- --connections ${connections} --seconds ${duration} --monitors ${monitorCount} --rounds ${rounds}${values['server-env'].map((pair) => ` --server-env ${pair}`).join('')}${values['skip-peers'] ? ' --skip-peers' : ''}`,
+  command: `npm run bench:pings -- --connections ${connections} --seconds ${duration} --monitors ${monitorCount} --rounds ${rounds}${values['server-env'].map((pair) => ` --server-env ${pair}`).join('')}${values['skip-peers'] ? ' --skip-peers' : ''}${values.peers ? ` --peers ${values.peers}` : ''}${peerPairs !== 1 ? ` --peer-pairs ${peerPairs}` : ''}`,
   figures: {
     req_per_s: Math.round(peak.rate),
     peak_to_durable_floor: Math.round((peak.rate / floor.rate) * 100) / 100,
@@ -512,7 +539,7 @@ recordResult({
     `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors at the default retention (200 pings), pinged round-robin past it before the first round, so that each measured ping also drops its monitor's oldest from the log; medians of ${rounds} round(s), ${duration} s per phase.`,
     ...(peers.length > 0
       ? [
-          "Other tools' clients: in the same server, each at full speed on the same monitors for the same time, right after a /v1/ping phase of its own, and judged against that phase (later phases run on a longer log and a busier compactor than the first peak): Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item as @sentry/node sends it (status ok, duration, environment, trace) by the monitor's slug.",
+          "Other tools' clients: in the same server, each at full speed on the same monitors for the same time, right after a /v1/ping phase of its own, and judged against that phase (later phases run on a longer log and a busier compactor than the first peak): Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item as @sentry/node sends it (status ok, duration, environment, trace) by the monitor's slug. For comparison, with no target: v1_post_same_body, Vigil's own POST /v1/ping/<monitor id> with that envelope as its body (kept as the payload), what a body costs any ping here.",
         ]
       : []),
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
