@@ -86,8 +86,8 @@ async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, quer
   await awaitCreationUnderWay(core, project, checkIns, arrival);
   // A job's in_progress and ok go out on two connections at once; the first of a new monitor
   // creates it, and the other must wait for that to find it (the SDK sends each only once). A
-  // check-in that changes no settings, to a monitor found a moment ago, creates nothing and takes
-  // no lock: the monitor's own command queue orders its pings.
+  // check-in that changes no settings, to a monitor the door knows by its slug (knownMonitors),
+  // creates nothing and takes no lock: the monitor's own command queue orders its pings.
   const mayCreateOrChange = checkIns.filter((checkIn) => checkIn.settings !== null || knownMonitorId(project, checkIn.slug) === null);
   const slugs = [...new Set(mayCreateOrChange.map((checkIn) => `${project.id}/${checkIn.slug}`))].sort();
   const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), () => recordCheckIns(core, project, envelope.header, checkIns, origin));
