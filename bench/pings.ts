@@ -307,30 +307,30 @@ const sentryEnvelope = (slug: string) =>
   `{"sent_at":"2026-11-29T00:00:00.000Z","sdk":{"name":"sentry.javascript.node","version":"10.0.0"}}\n{"type":"check_in"}\n` +
   `{"check_in_id":"8f3c2a1b9d7e4f6a8b0c1d2e3f4a5b6c","monitor_slug":"${slug}","status":"ok","duration":1.25,"environment":"production",` +
   `"contexts":{"trace":{"trace_id":"4bf92f3577b34da6a3ce929d0e0e4736","span_id":"00f067aa0ba902b7"}}}`;
+/**
+ * Each monitor's check-in envelope, made once: the load generator shares the machine's cores with
+ * the server, and building a body for each request took from the server what a GET phase's does not.
+ */
+const checkInBodies = monitorIds.map((_id, i) => Buffer.from(sentryEnvelope(`m${i}`)));
+/** A POST of each monitor's check-in to its path, by the path's position among the monitors'. */
+function postingCheckIns(paths: string[]): Pick<PeerLoad, 'paths' | 'request'> {
+  const bodies = new Map(paths.map((path, i) => [path, checkInBodies[i]!]));
+  return { paths, request: (path) => ({ method: 'POST', body: bodies.get(path)! }) };
+}
 const ALL_PEER_LOADS: PeerLoad[] = values['skip-peers']
   ? []
   : [
       { name: 'healthchecks', paths: monitorIds.map((id) => `/ping/${id}`) },
       { name: 'uptime_kuma', paths: monitorIds.map((id) => `/api/push/${id}?status=up`) },
-      {
-        name: 'sentry',
-        paths: monitorIds.map((_id, i) => `/api/1/envelope/?sentry_key=${pingKey}&slug=m${i}`),
-        request: (path) => ({ method: 'POST', body: sentryBodies.get(path)! }),
-      },
+      { name: 'sentry', ...postingCheckIns(monitorIds.map((_id, i) => `/api/1/envelope/?sentry_key=${pingKey}&slug=m${i}`)) },
       // Vigil's own Ping API sent the same body as the check-in (kept as its payload): what the
       // body costs any ping here, apart from what the Sentry door costs.
-      { name: 'v1_post_same_body', paths: pingPaths, request: (path) => ({ method: 'POST', body: postBodies.get(path)! }), reference: true },
+      { name: 'v1_post_same_body', ...postingCheckIns(pingPaths), reference: true },
     ];
 /** --peers names the peers to run (all by default): more rounds of one peer in the same time. */
 const chosenPeers = values.peers?.split(',').map((name) => name.trim());
 const unknownPeer = chosenPeers?.find((name) => !ALL_PEER_LOADS.some((load) => load.name === name));
 if (unknownPeer !== undefined) throw new Error(`--peers: no peer is named ${unknownPeer} (${ALL_PEER_LOADS.map((load) => load.name).join(', ')})`);
-/**
- * Each Sentry path's envelope, made once: the load generator shares the machine's cores with the
- * server, and building a body for each request took from the server what a GET phase's does not.
- */
-const sentryBodies = new Map(monitorIds.map((_id, i) => [`/api/1/envelope/?sentry_key=${pingKey}&slug=m${i}`, Buffer.from(sentryEnvelope(`m${i}`))]));
-const postBodies = new Map(monitorIds.map((id, i) => [`/v1/ping/${id}`, Buffer.from(sentryEnvelope(`m${i}`))]));
 const PEER_LOADS = chosenPeers ? ALL_PEER_LOADS.filter((load) => chosenPeers.includes(load.name)) : ALL_PEER_LOADS;
 const peerRuns = new Map<string, LoadResult[]>(PEER_LOADS.map((load) => [load.name, []]));
 /**
