@@ -52,8 +52,8 @@ function deletedRow({ deleted: d, openIncidents }: DeletedMonitorRow): Html {
   return html`<tr data-monitor-id="${d.id}" data-status="DELETED">
 <td><span class="monitor-name">${d.name}</span><span class="monitor-slug">${d.slug}</span></td>
 <td class="hide-narrow">${d.type ? TYPE_NAMES[d.type] : html`<span class="muted">not recorded</span>`}</td>
-<td><span class="status status-deleted">Deleted since</span> <time class="nowrap" datetime="${d.removed_from}" title="${d.removed_from}">${utc(d.removed_from)}</time></td>
-<td class="nowrap"><span class="muted">not kept</span></td>
+<td><span class="status status-deleted">Deleted since</span> <time class="deleted-since" datetime="${d.removed_from}" title="${d.removed_from}">${utc(d.removed_from)}</time></td>
+<td class="hide-narrow nowrap"><span class="muted">not kept</span></td>
 <td class="hide-narrow nowrap"><span class="muted">not kept</span></td>
 <td class="num">${openIncidents}</td>
 </tr>`;
@@ -72,14 +72,14 @@ export function pastDashboardPage(v: { viewer: Viewer; project: ProjectDocument;
 <div class="page-head"><div><h1>${project.name}</h1><p class="lede">Its monitors as they stood then, replayed from the log.</p></div></div>
 ${asOfForm(nowHref, asOf)}
 <div class="table-wrap">
-<table>
+<table class="past-monitors">
 <caption class="visually-hidden">Monitors of ${project.name} as of ${utc(asOf)}</caption>
-<thead><tr><th scope="col">Name</th><th scope="col" class="hide-narrow">Type</th><th scope="col">Status then</th><th scope="col">Last success</th><th scope="col" class="hide-narrow">Next expected then</th><th scope="col" class="num">Open incidents then</th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col" class="hide-narrow">Type</th><th scope="col">Status then</th><th scope="col" class="hide-narrow">Last success</th><th scope="col" class="hide-narrow">Next expected then</th><th scope="col" class="num">Open incidents then</th></tr></thead>
 <tbody>${v.rows.map(({ monitor: m, openIncidents }) => html`<tr data-monitor-id="${m.id}" data-status="${m.status}">
 <td><span class="monitor-name">${m.name}</span><span class="monitor-slug">${m.slug}</span></td>
 <td class="hide-narrow">${TYPE_NAMES[m.type]}</td>
 <td>${statusThen(m)}</td>
-<td class="nowrap">${timeAgo(m.last_success_at, then, relativeTime, 'none yet')}</td>
+<td class="hide-narrow nowrap">${timeAgo(m.last_success_at, then, relativeTime, 'none yet')}</td>
 <td class="hide-narrow nowrap">${m.paused ? html`<span class="muted">paused</span>` : m.next_expected_at ? html`<time datetime="${m.next_expected_at}" title="${m.next_expected_at}">${utc(m.next_expected_at)}</time>` : html`<span class="muted">no schedule</span>`}</td>
 <td class="num">${openIncidents}</td>
 </tr>`)}${v.deleted.map(deletedRow)}</tbody>
