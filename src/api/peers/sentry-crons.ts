@@ -83,12 +83,14 @@ async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, quer
   const project = await projectOfKey(core, pingKey);
   if (!project) throw core.unknownSecret(origin.address, new HttpError(403, 'the DSN’s public key is not the ping key of any project'));
   const checkIns = envelope.items.filter((item) => item.header['type'] === 'check_in').map((item, index) => checkInOf(item.payload, index));
-  await awaitCreationUnderWay(core, project, checkIns, arrival);
   // A job's in_progress and ok go out on two connections at once; the first of a new monitor
   // creates it, and the other must wait for that to find it (the SDK sends each only once). A
   // check-in that changes no settings, to a monitor the door knows by its slug (knownMonitors),
-  // creates nothing and takes no lock: the monitor's own command queue orders its pings.
+  // creates nothing, waits for nothing and takes no lock: the monitor's own command queue orders
+  // its pings. That is nearly every check-in, so it is told apart first.
   const mayCreateOrChange = checkIns.filter((checkIn) => checkIn.settings !== null || knownMonitorId(project, checkIn.slug) === null);
+  if (mayCreateOrChange.length === 0) return recordCheckIns(core, project, envelope.header, checkIns, origin);
+  await awaitCreationUnderWay(core, project, checkIns, arrival);
   const slugs = [...new Set(mayCreateOrChange.map((checkIn) => `${project.id}/${checkIn.slug}`))].sort();
   const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), () => recordCheckIns(core, project, envelope.header, checkIns, origin));
   return locked();
