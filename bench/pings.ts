@@ -11,7 +11,8 @@
  *   4. the durable floor at full speed (durable-floor-server.ts): node:http plus one indexed SQLite
  *      row per ping, group-committed, the least a log that can be read back by stream costs here;
  *   5. the disk's own fdatasync latency (fsync-probe.ts), the floor under a durable answer.
- * Each phase also reads the server's CPU time (Linux /proc), so CPU per request can be compared
+ * Each phase starts once Vigil's read models have caught up with its log, so that none begins with
+ * the projector's backlog from the phase before. Each phase also reads the server's CPU time (Linux /proc), so CPU per request can be compared
  * even when other work on the machine takes cores away from both sides, and the bytes it wrote to
  * the disk (WAL, checkpoints into the file): the write amplification of a ping. Medians over the rounds.
  * The monitors keep the default retention (200 pings), and before the first round each is pinged
@@ -112,6 +113,8 @@ interface ServerProcess {
   writtenBytes: () => number;
   /** What server-latency.ts measured in the server since the last call. */
   latency: () => Promise<ServerLatency>;
+  /** Once the server has no work left over from the phase before (see readModelsCaughtUp). */
+  settled: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -132,6 +135,7 @@ async function drive(server: ServerProcess, paths: string[], options: { seconds:
   let next = 0;
   const { onBody } = options;
   const shape = options.request ?? (() => ({}));
+  await server.settled();
   await server.latency();
   const cpuBefore = server.cpuSeconds();
   const writtenBefore = server.writtenBytes();
@@ -161,6 +165,7 @@ async function drive(server: ServerProcess, paths: string[], options: { seconds:
 }
 
 async function paced(server: ServerProcess, paths: string[], ratePerSecond: number, onBody?: (body: string) => void): Promise<LoadResult> {
+  await server.settled();
   await server.latency();
   const cpuBefore = server.cpuSeconds();
   const writtenBefore = server.writtenBytes();
@@ -175,10 +180,30 @@ async function paced(server: ServerProcess, paths: string[], ratePerSecond: numb
 }
 
 /**
- * Starts `node <args>` with PORT set and server-latency.ts preloaded, waits until `readyPath`
- * answers, and stops it with SIGTERM.
+ * Vigil's read models caught up with its log, as /readyz reports them: the projector sits behind
+ * the log at full speed (it lets the log's writer go first), and it ended phases up to 35,000
+ * events behind. Without waiting, each phase began with the one before's backlog and the
+ * projector catching up beside it, so a phase was slowed by the load of the phase before it (the
+ * same Sentry code measured 74-93% of the /v1/ping phase beside it).
  */
-async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: string): Promise<ServerProcess> {
+async function readModelsCaughtUp(url: string): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const { checks } = (await (await fetch(`${url}/readyz`)).json()) as { checks?: { event_store?: { head_position?: number }; read_store?: { committed_position?: number } } };
+    const head = checks?.event_store?.head_position;
+    const committed = checks?.read_store?.committed_position;
+    if (head === undefined || committed === undefined) throw new Error('/readyz did not report the log head and the read models\' position');
+    if (committed >= head) return;
+    if (Date.now() > deadline) throw new Error(`the read models did not catch up with the log in 5 minutes (${committed} of ${head})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Starts `node <args>` with PORT set and server-latency.ts preloaded, waits until `readyPath`
+ * answers, and stops it with SIGTERM. `settles` says whether it has read models to wait for.
+ */
+async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: string, settles = false): Promise<ServerProcess> {
   const port = await freePort();
   const latencyFile = `${dir.path}/server-latency-${port}.json`;
   const child: ChildProcess = spawn(process.execPath, ['--import=tsx', `--import=${new URL('./server-latency.ts', import.meta.url).href}`, ...args], {
@@ -212,6 +237,7 @@ async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: st
       }
       return JSON.parse(readFileSync(latencyFile, 'utf8')) as ServerLatency;
     },
+    settled: () => (settles ? readModelsCaughtUp(url) : Promise.resolve()),
     stop: async () => {
       process.off('exit', killOnExit);
       child.kill('SIGTERM');
@@ -326,6 +352,9 @@ const ALL_PEER_LOADS: PeerLoad[] = values['skip-peers']
       // Vigil's own Ping API sent the same body as the check-in (kept as its payload): what the
       // body costs any ping here, apart from what the Sentry door costs.
       { name: 'v1_post_same_body', ...postingCheckIns(pingPaths), reference: true },
+      // The /v1/ping phase itself again: what two phases of the very same requests differ by on
+      // this machine, the resolution of every share above.
+      { name: 'v1_get_again', paths: pingPaths, reference: true },
     ];
 /** --peers names the peers to run (all by default): more rounds of one peer in the same time. */
 const chosenPeers = values.peers?.split(',').map((name) => name.trim());
@@ -346,7 +375,7 @@ const floorRuns: LoadResult[] = [];
 const fsyncRuns: { p50: number; p99: number }[] = [];
 const halfRuns: (LoadResult & { offered: number })[] = [];
 for (let round = 0; round < rounds; round++) {
-  const vigil = await startServer([...serverNodeArgs, 'src/main/server.ts'], { ...serverEnv, VIGIL_DATA_DIR: dir.path }, '/healthz');
+  const vigil = await startServer([...serverNodeArgs, 'src/main/server.ts'], { ...serverEnv, VIGIL_DATA_DIR: dir.path }, '/healthz', true);
   if (round === 0) await pingPastRetention(vigil, pingPaths, acknowledge);
   await drive(vigil, pingPaths, { seconds: WARMUP_SECONDS, onBody: acknowledge });
   const peak = await sampledOnCpu(vigil, `vigil-${round + 1}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge }));
@@ -539,7 +568,7 @@ recordResult({
     `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors at the default retention (200 pings), pinged round-robin past it before the first round, so that each measured ping also drops its monitor's oldest from the log; medians of ${rounds} round(s), ${duration} s per phase.`,
     ...(peers.length > 0
       ? [
-          "Other tools' clients: in the same server, each at full speed on the same monitors for the same time, right after a /v1/ping phase of its own, and judged against that phase (later phases run on a longer log and a busier compactor than the first peak): Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item as @sentry/node sends it (status ok, duration, environment, trace) by the monitor's slug. For comparison, with no target: v1_post_same_body, Vigil's own POST /v1/ping/<monitor id> with that envelope as its body (kept as the payload), what a body costs any ping here.",
+          "Other tools' clients: in the same server, each at full speed on the same monitors for the same time, right after a /v1/ping phase of its own, and judged against that phase (later phases run on a longer log and a busier compactor than the first peak): Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item as @sentry/node sends it (status ok, duration, environment, trace) by the monitor's slug. For comparison, with no target: v1_post_same_body, Vigil's own POST /v1/ping/<monitor id> with that envelope as its body (kept as the payload), what a body costs any ping here; v1_get_again, the /v1/ping phase's own requests again, the spread between two phases of the same load. Every phase starts once the read models have caught up with the log.",
         ]
       : []),
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
