@@ -12,7 +12,8 @@
  *      row per ping, group-committed, the least a log that can be read back by stream costs here;
  *   5. the disk's own fdatasync latency (fsync-probe.ts), the floor under a durable answer.
  * Each phase starts once Vigil's read models have caught up with its log, so that none begins with
- * the projector's backlog from the phase before. Each phase also reads the server's CPU time (Linux /proc), so CPU per request can be compared
+ * the projector's backlog from the phase before. Each phase also reads the server's CPU time (Linux
+ * /proc), so CPU per request can be compared
  * even when other work on the machine takes cores away from both sides, and the bytes it wrote to
  * the disk (WAL, checkpoints into the file): the write amplification of a ping. Medians over the rounds.
  * The monitors keep the default retention (200 pings), and before the first round each is pinged
@@ -25,7 +26,8 @@
  * The result goes to bench/results/pings.json and bench/RESULTS.md.
  *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3 --skip-peers --peers sentry,healthchecks --peer-pairs 1
  *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --perf DIR --node-option X --paced-rate N]
- * --peers runs only the named peers (healthchecks, uptime_kuma, sentry), --skip-peers none;
+ * --peers runs only the named peers (healthchecks, uptime_kuma, sentry, and the reference phases
+ * v1_post_same_body and v1_get_again), --skip-peers none;
  * --peer-pairs N measures each peer N times a round, each time after a /v1/ping phase of its own;
  * --server-env (repeatable) sets a variable for the Vigil server; --profile writes its CPU profiles
  * to DIR; --perf DIR has Linux perf (Debian's linux-perf) sample Vigil's and the durable floor's
@@ -381,11 +383,12 @@ for (let round = 0; round < rounds; round++) {
   const peak = await sampledOnCpu(vigil, `vigil-${round + 1}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge }));
   peakRuns.push(peak);
   for (const load of PEER_LOADS) {
+    const shaped = load.request ? { request: load.request } : {};
     for (let pair = 0; pair < peerPairs; pair++) {
       const sample = `${round + 1}${peerPairs > 1 ? `-${pair + 1}` : ''}`;
       peerBaselineRuns.get(load.name)!.push(await sampledOnCpu(vigil, `vigil-before-${load.name}-${sample}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge })));
-      await drive(vigil, load.paths, { seconds: WARMUP_SECONDS, ...(load.request ? { request: load.request } : {}) });
-      peerRuns.get(load.name)!.push(await sampledOnCpu(vigil, `vigil-${load.name}-${sample}`, () => drive(vigil, load.paths, { seconds: duration, ...(load.request ? { request: load.request } : {}) })));
+      await drive(vigil, load.paths, { seconds: WARMUP_SECONDS, ...shaped });
+      peerRuns.get(load.name)!.push(await sampledOnCpu(vigil, `vigil-${load.name}-${sample}`, () => drive(vigil, load.paths, { seconds: duration, ...shaped })));
     }
   }
   const offered = values['paced-rate'] ? Number(values['paced-rate']) : Math.max(1, Math.round(peak.rate / 2));
