@@ -113,6 +113,27 @@ describe('Console time travel and audit in a real browser', function () {
     await context.close();
   });
 
+  it('keeps the past project view readable on a phone: at 390 px no monitor name or column heading breaks inside a word', async () => {
+    const context = await browser!.context({ width: 390 });
+    const page = await browser!.signIn(context, seed.ownerKey, `/projects/${seed.project}?as_of=${encodeURIComponent(BEFORE_ACK)}`);
+    // A word laid out on two lines has two boxes.
+    const wordsBroken = `[...document.querySelectorAll('.past-monitors thead th, .past-monitors .monitor-name')].flatMap((element) => {
+      const text = element.firstChild;
+      const broken = [];
+      for (const match of text.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(text, match.index);
+        range.setEnd(text, match.index + match[0].length);
+        if (range.getClientRects().length > 1) broken.push(match[0]);
+      }
+      return broken;
+    })`;
+    expect(await page.evaluate(wordsBroken)).to.deep.equal([]);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), 'scrolls sideways at 390 px').to.equal(true);
+    await browser!.shoot(page, 'project-past-phone');
+    await context.close();
+  });
+
   it('answers a malformed or future instant with a 400 page that says why', async () => {
     const context = await browser!.context();
     const page = await browser!.signIn(context, seed.ownerKey, `/projects/${seed.project}`);

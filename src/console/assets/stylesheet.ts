@@ -378,8 +378,9 @@ textarea { width: 100%; font-family: ui-monospace, SFMono-Regular, Menlo, Consol
 textarea:focus { outline: 3px solid var(--focus); outline-offset: 0; border-color: var(--ink); }
 .past-banner { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; background: #3b2a00; color: #fff; border-radius: var(--radius); padding: 12px 18px; margin-bottom: 18px; border-left: 8px solid var(--focus); }
 .past-banner strong { font-size: 1.05rem; }
-/* On a phone the date a monitor was deleted goes under its badge, so that its name keeps whole words. */
-@media (max-width: 760px) { .past-monitors .deleted-since { display: block; margin-top: 4px; } .past-monitors td:first-child { min-width: 6.5rem; } }
+/* On a phone the date a monitor was deleted goes under its badge, so that its name keeps whole words,
+   and a heading breaks between words ("Open incidents then"), not inside one as the phone rule lets it. */
+@media (max-width: 760px) { .past-monitors .deleted-since { display: block; margin-top: 4px; } .past-monitors td:first-child { min-width: 6.5rem; } .past-monitors thead th { overflow-wrap: break-word; } }
 .past-banner a { color: #ffe7a6; font-weight: 700; }
 .past-banner .past-local { color: #f3e3bd; }
 .as-of-form { display: flex; gap: 10px; align-items: flex-end; flex-wrap: wrap; margin: 0 0 18px; }
