@@ -42,6 +42,13 @@ interface Subscriber {
   viewer: LiveViewer;
   response: ServerResponse;
   server: Server | undefined;
+  /**
+   * Whether the stream has been sent the project's rows. A stream opens from a page rendered just
+   * now, and rows rendered before it (before the clock passed a deadline, or before a ping) would
+   * take the page back to an older state: a new stream is sent them only by the look that follows
+   * its opening, which renders them again unless they are as new as the page.
+   */
+  opened: boolean;
   close(ending?: Buffer): void;
 }
 
@@ -69,8 +76,9 @@ interface Feed {
  * head once a second; when it moved, it waits for the read models to catch up with it and renders
  * the rows of each project that has streams open, once whatever their number, and writes the rows
  * that changed (as the same HTML the page was rendered with) to every stream of that project as
- * the same bytes. A stream that opens is sent the project's rows as last rendered, so every stream
- * of a project holds what the next change is measured against.
+ * the same bytes. A stream that opens is sent all of the project's rows by the next look (at once),
+ * rendered again unless they are from the log's head and the last second, so every stream of a
+ * project holds what the next change is measured against and none goes back past its page.
  *
  * Streams are limited per session and per user (LIVE_STREAMS_PER_SESSION, LIVE_STREAMS_PER_USER),
  * so that one browser, or a script holding a session, cannot make the server keep thousands open.
@@ -131,6 +139,7 @@ export class LiveStreams {
       viewer,
       response,
       server: (ctx.req.socket as unknown as { server?: Server }).server,
+      opened: false,
       close: (ending) => {
         if (closed) return;
         closed = true;
@@ -144,7 +153,8 @@ export class LiveStreams {
     this.byUser.set(viewer.userId, (this.byUser.get(viewer.userId) ?? 0) + 1);
     this.counted(1);
     replaced?.close(REPLACED);
-    response.write(this.openingOf(feed));
+    response.write(RETRY);
+    this.wake();
   }
 
   private feedOf(projectId: string): Feed {
@@ -152,13 +162,12 @@ export class LiveStreams {
     if (!feed) {
       feed = { projectId, subscribers: new Set(), rows: new Map(), counts: '', opening: null, seenHead: -1, refreshedAt: 0, writtenAt: performance.now() };
       this.feeds.set(projectId, feed);
-      this.wake();
     }
     return feed;
   }
 
   private openingOf(feed: Feed): Buffer {
-    feed.opening ??= Buffer.from(RETRY + [...feed.rows.values()].map((row) => row.event).join('') + (feed.counts ? `event: summary\ndata: ${feed.counts}\n\n` : ''));
+    feed.opening ??= Buffer.from([...feed.rows.values()].map((row) => row.event).join('') + (feed.counts ? `event: summary\ndata: ${feed.counts}\n\n` : ''));
     return feed.opening;
   }
 
@@ -223,7 +232,12 @@ export class LiveStreams {
     }
     const head = await commands.events.headPosition();
     const now = commands.clock().getTime();
-    const due = [...this.feeds.values()].filter((feed) => feed.seenHead !== head || now - feed.refreshedAt >= REFRESH_MS);
+    // A feed with a stream that has not been sent its rows is rendered again unless its rows are from
+    // this head and the last second: they may be older than the page the stream opened from.
+    const waiting = (feed: Feed) => [...feed.subscribers].some((subscriber) => !subscriber.opened);
+    const due = [...this.feeds.values()].filter(
+      (feed) => feed.seenHead !== head || now - feed.refreshedAt >= REFRESH_MS || (now - feed.refreshedAt >= POLL_MS && waiting(feed)),
+    );
     if (due.length > 0) await progress.waitForPosition(head, POLL_MS).catch(() => undefined);
     // A session with streams on several projects is checked once a look.
     const signedIn = new Map<string, Promise<boolean>>();
@@ -243,6 +257,14 @@ export class LiveStreams {
         await this.render(feed);
       } catch (error) {
         this.deps.logger.error({ err: error, projectId: feed.projectId }, 'live dashboard update failed');
+      }
+    }
+    for (const feed of this.feeds.values()) {
+      if (feed.seenHead === -1) continue;
+      for (const subscriber of feed.subscribers) {
+        if (subscriber.opened) continue;
+        subscriber.opened = true;
+        subscriber.response.write(this.openingOf(feed));
       }
     }
     // Real time, not the injected clock: what a proxy times out is a connection's real silence.
@@ -282,8 +304,8 @@ export class LiveStreams {
 
   private fanOut(feed: Feed, bytes: Buffer): void {
     feed.writtenAt = performance.now();
-    for (const { response } of feed.subscribers) {
-      if (!response.writableEnded) response.write(bytes);
+    for (const { response, opened } of feed.subscribers) {
+      if (opened && !response.writableEnded) response.write(bytes);
     }
   }
 

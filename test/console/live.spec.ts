@@ -113,6 +113,21 @@ describe('Web console live streams', function () {
     expect(new Set(opened.map((s) => s.body)).size).to.equal(1);
   });
 
+  it('sends a stream that opens after the clock moved its rows as they are now, never as an older stream was last sent them', async () => {
+    expect((await vigil.request('GET', `/v1/ping/${monitorId}`)).status).to.equal(200);
+    const cookie = await signIn();
+    const earlier = await open(cookie);
+    await eventually(() => expect(statusesOf(earlier)).to.deep.equal(['UP']), 10_000);
+
+    // Past the 10 minutes the heartbeat is expected in, with no write to the log: the page a
+    // person opens now says LATE, and its stream must not take it back to UP.
+    vigil.clock.advance(11 * 60_000);
+    const later = await open(cookie);
+    await eventually(() => expect(statusesOf(later)).to.deep.equal(['LATE']), 10_000);
+    await eventually(() => expect(statusesOf(earlier)).to.deep.equal(['UP', 'LATE']), 10_000);
+    expect(statusesOf(later)).to.deep.equal(['LATE']);
+  });
+
   // As docs/console.md states them.
   const PER_SESSION = 4;
   const PER_USER = 8;
