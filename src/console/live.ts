@@ -49,6 +49,8 @@ interface Subscriber {
    * its opening, which renders them again unless they are as new as the page.
    */
   opened: boolean;
+  /** How many looks had begun when the stream opened: a look that began before it took its `now` too early to open it. */
+  arrivedAt: number;
   close(ending?: Buffer): void;
 }
 
@@ -95,6 +97,7 @@ export class LiveStreams {
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
   private tickAgain = false;
+  private looks = 0;
 
   constructor(
     private readonly deps: ApiDependencies,
@@ -140,6 +143,7 @@ export class LiveStreams {
       response,
       server: (ctx.req.socket as unknown as { server?: Server }).server,
       opened: false,
+      arrivedAt: this.looks,
       close: (ending) => {
         if (closed) return;
         closed = true;
@@ -224,6 +228,7 @@ export class LiveStreams {
 
   private async tick(): Promise<void> {
     const { commands, progress } = this.deps;
+    const look = ++this.looks;
     for (const feed of this.feeds.values()) {
       for (const subscriber of feed.subscribers) {
         // A server that stopped listening without saying so (no `stopping`) waits for its open connections.
@@ -234,7 +239,7 @@ export class LiveStreams {
     const now = commands.clock().getTime();
     // A feed with a stream that has not been sent its rows is rendered again unless its rows are from
     // this head and the last second: they may be older than the page the stream opened from.
-    const waiting = (feed: Feed) => [...feed.subscribers].some((subscriber) => !subscriber.opened);
+    const waiting = (feed: Feed) => [...feed.subscribers].some((subscriber) => !subscriber.opened && subscriber.arrivedAt < look);
     const due = [...this.feeds.values()].filter(
       (feed) => feed.seenHead !== head || now - feed.refreshedAt >= REFRESH_MS || (now - feed.refreshedAt >= POLL_MS && waiting(feed)),
     );
@@ -262,7 +267,7 @@ export class LiveStreams {
     for (const feed of this.feeds.values()) {
       if (feed.seenHead === -1) continue;
       for (const subscriber of feed.subscribers) {
-        if (subscriber.opened) continue;
+        if (subscriber.opened || subscriber.arrivedAt >= look) continue;
         subscriber.opened = true;
         subscriber.response.write(this.openingOf(feed));
       }
