@@ -34,8 +34,8 @@ export interface VigilConfig {
   listeningIntervalMs: number;
   /** VIGIL_SECRET_KEY; without it, embedded mode keeps a generated key file in the data dir. */
   secretKey: string | null;
-  /** /readyz fails once the read models lack more than this many events of the log (where the log counts them: not EventStoreDB). */
-  readyMaxLagEvents: number;
+  /** /readyz fails once the read models lack more than this many events of the log (where the log counts them: not EventStoreDB); unset, the lag is bounded in time only. */
+  readyMaxLagEvents: number | null;
   /** /readyz fails once the read models lack an event recorded longer ago than this. */
   readyMaxLagSeconds: number;
   /** Where a `serve` process without the api role answers /healthz and /readyz; none when unset. */
@@ -107,7 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): VigilConfig {
     repageAfterSeconds: integer(env, 'VIGIL_REPAGE_INTERVAL_MINUTES', 60, 1, 10_080) * 60,
     listeningIntervalMs: integer(env, 'VIGIL_LISTENING_INTERVAL_MS', 2000, 100, 60_000),
     secretKey: env['VIGIL_SECRET_KEY'] || null,
-    readyMaxLagEvents: integer(env, 'VIGIL_READY_MAX_LAG_EVENTS', 1000, 0, 1_000_000_000),
+    readyMaxLagEvents: env['VIGIL_READY_MAX_LAG_EVENTS'] ? integer(env, 'VIGIL_READY_MAX_LAG_EVENTS', 0, 0, 1_000_000_000) : null,
     readyMaxLagSeconds: integer(env, 'VIGIL_READY_MAX_LAG_SECONDS', 60, 1, 86_400),
     healthPort: env['VIGIL_HEALTH_PORT'] ? integer(env, 'VIGIL_HEALTH_PORT', 0, 0, 65535) : null,
     metricsToken: env['VIGIL_METRICS_TOKEN'] || null,

