@@ -139,10 +139,13 @@ describe('Console time travel and audit in a real browser', function () {
     const page = await browser!.signIn(context, seed.ownerKey, `/projects/${seed.project}`);
     const bad = await page.goto(`${vigil.url}/projects/${seed.project}?as_of=yesterday`);
     expect(bad!.status()).to.equal(400);
-    // The field named as it is sent, not capitalised as a sentence would be.
-    expect(await page.locator('main').innerText()).to.contain('as_of must be an ISO 8601 date-time');
+    // Said in words first, then the field named as it is sent, not capitalised as a sentence would be.
+    expect(await page.locator('main').innerText()).to.contain('The date in this link is not one Vigil can read: as_of must be an ISO 8601 date-time');
     await browser!.accessible(page);
     await browser!.shoot(page, 'as-of-bad');
+    const twice = await page.goto(`${vigil.url}/projects/${seed.project}?as_of=2026-11-21T12:00:00Z&as_of=2026-11-21T13:00:00Z`);
+    expect(twice!.status()).to.equal(400);
+    expect(await page.locator('main').innerText()).to.contain('The link names more than one moment: as_of must be given once');
     const future = await page.goto(`${vigil.url}/incidents/${seed.incident}?as_of=2030-01-01T00:00:00Z`);
     expect(future!.status()).to.equal(400);
     expect(await page.locator('main').innerText()).to.contain('is in the future');

@@ -25,9 +25,17 @@ const ZONELESS = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?$/;
  * UTC; never one to come (there is nothing recorded about it).
  */
 export function pastInstant(raw: unknown, now: Date): string {
-  if (typeof raw !== 'string') throw badRequest('as_of must be given once, as an ISO 8601 instant such as 2026-11-21T14:00:00Z');
-  const { as_of: asOf } = decode(AsOfQuery, { as_of: ZONELESS.test(raw) ? `${raw}Z` : raw }, 'query');
-  if (asOf === undefined) throw badRequest('as_of must be an ISO 8601 date-time such as 2026-11-21T14:00:00Z');
+  if (typeof raw !== 'string') throw badRequest('The link names more than one moment: as_of must be given once, as an ISO 8601 instant such as 2026-11-21T14:00:00Z');
+  // A person followed (or typed) this link: the page says what is wrong in words before naming
+  // the parameter, which the REST API's answer names alone.
+  const unreadable = () => badRequest('The date in this link is not one Vigil can read: as_of must be an ISO 8601 date-time such as 2026-11-21T14:00:00Z');
+  let asOf: string | undefined;
+  try {
+    asOf = decode(AsOfQuery, { as_of: ZONELESS.test(raw) ? `${raw}Z` : raw }, 'query').as_of;
+  } catch {
+    throw unreadable();
+  }
+  if (asOf === undefined) throw unreadable();
   if (asOf > now.toISOString()) throw badRequest(`as_of ${asOf} is in the future (it is now ${now.toISOString()}): only the past can be viewed`);
   return asOf;
 }
