@@ -46,32 +46,36 @@ export class PeerPingCore {
   ) {}
 
   serve(request: IncomingMessage, response: ServerResponse, route: string, path: string, respond: (origin: PingOrigin) => Promise<PeerAnswer>, refusal: (status: number, message: string) => PeerAnswer): void {
+    this.answer(request, response, route, path, respond, refusal).catch((error: unknown) => {
+      this.deps.logger.error({ err: error }, 'answering a ping failed');
+      response.destroy();
+    });
+  }
+
+  /** One async function, as the Ping API's: a chain of `.then`s made several promises more per request. */
+  private async answer(request: IncomingMessage, response: ServerResponse, route: string, path: string, respond: (origin: PingOrigin) => Promise<PeerAnswer>, refusal: (status: number, message: string) => PeerAnswer): Promise<void> {
     const started = process.hrtime.bigint();
     const stopTimer = this.deps.metrics?.httpRequestDuration.startTimer();
     const requestId = requestIdFrom(request.headers['x-request-id']);
     const origin: PingOrigin = { requestId, address: this.config.clientAddress(request), userAgent: (request.headers['user-agent'] ?? '').slice(0, 512) || null };
-    const answered = respond(origin).catch((caught: unknown): PeerAnswer => {
+    let answer: PeerAnswer;
+    try {
+      answer = await respond(origin);
+    } catch (caught) {
       const { status, body, headers } = errorResponse(caught);
       if (status >= 500) this.deps.logger.error({ err: caught, request_id: requestId }, 'request failed');
-      return { ...refusal(status, body.error), headers: { ...headers } };
-    });
-    answered
-      .then((answer) => {
-        if (!response.destroyed && !response.writableEnded) {
-          const headers = ['X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff', 'Content-Type', answer.contentType];
-          for (const [name, value] of Object.entries(answer.headers ?? {})) headers.push(name, value);
-          headers.push('Content-Length', String(Buffer.byteLength(answer.body)));
-          response.writeHead(answer.status, headers);
-          response.end(request.method === 'HEAD' ? undefined : answer.body);
-        }
-        const method = request.method ?? '';
-        stopTimer?.({ method, route, status_code: String(answer.status) });
-        logRequest(this.deps.logger, { requestId, method, path, status: answer.status, started, routine: true });
-      })
-      .catch((error: unknown) => {
-        this.deps.logger.error({ err: error }, 'answering a ping failed');
-        response.destroy();
-      });
+      answer = { ...refusal(status, body.error), headers: { ...headers } };
+    }
+    if (!response.destroyed && !response.writableEnded) {
+      const headers = ['X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff', 'Content-Type', answer.contentType];
+      for (const [name, value] of Object.entries(answer.headers ?? {})) headers.push(name, value);
+      headers.push('Content-Length', String(Buffer.byteLength(answer.body)));
+      response.writeHead(answer.status, headers);
+      response.end(request.method === 'HEAD' ? undefined : answer.body);
+    }
+    const method = request.method ?? '';
+    stopTimer?.({ method, route, status_code: String(answer.status) });
+    logRequest(this.deps.logger, { requestId, method, path, status: answer.status, started, routine: true });
   }
 
   /**

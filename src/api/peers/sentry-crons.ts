@@ -75,23 +75,27 @@ async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, quer
   const { config } = core;
   if (request.method !== 'POST') return json(405, { detail: 'method not allowed: send envelopes by POST' }, { Allow: 'POST' });
   const limit = Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024);
-  const envelope = parseEnvelope(await decompressed(request, await readBytes(request, limit), limit));
+  const { kept } = await receiveBody(request, limit, limit, () => new HttpError(413, `envelope is larger than ${limit} bytes`), 'envelope was not received in full');
+  const encoding = contentEncoding(request);
+  // Nothing to inflate (as the SDKs send a check-in) is no await: each is a turn of the microtasks.
+  const envelope = parseEnvelope(encoding === 'identity' ? kept : await inflated(kept, encoding, limit));
   const auth = request.headers['x-sentry-auth'];
   const pingKey =
     query.get('sentry_key') ?? sentryKeyFromAuth(typeof auth === 'string' ? auth : undefined) ?? sentryKeyFromAuth(request.headers.authorization) ?? sentryKeyFromDsn(envelope.header['dsn']);
   if (!pingKey) return json(401, { detail: 'missing authorization information: the DSN’s public key (sentry_key) is the project’s ping key' });
-  const project = await projectOfKey(core, pingKey);
+  const project = recentPingKeys.project(pingKey, core.deps.commands.clock().getTime()) ?? (await readProjectOfKey(core, pingKey));
   if (!project) throw core.unknownSecret(origin.address, new HttpError(403, 'the DSN’s public key is not the ping key of any project'));
-  const checkIns = envelope.items.filter((item) => item.header['type'] === 'check_in').map((item, index) => checkInOf(item.payload, index));
+  const checkIns: CheckIn[] = [];
+  for (const item of envelope.items) if (item.header['type'] === 'check_in') checkIns.push(checkInOf(item.payload, checkIns.length));
   // A job's in_progress and ok go out on two connections at once; the first of a new monitor
   // creates it, and the other must wait for that to find it (the SDK sends each only once). A
   // check-in that changes no settings, to a monitor the door knows by its slug (knownMonitors),
   // creates nothing, waits for nothing and takes no lock: the monitor's own command queue orders
   // its pings. That is nearly every check-in, so it is told apart first.
-  const mayCreateOrChange = checkIns.filter((checkIn) => checkIn.settings !== null || knownMonitorId(project, checkIn.slug) === null);
-  if (mayCreateOrChange.length === 0) return recordCheckIns(core, project, envelope.header, checkIns, origin);
+  const mayCreateOrChange = (checkIn: CheckIn) => checkIn.settings !== null || knownMonitorId(project, checkIn.slug) === null;
+  if (!checkIns.some(mayCreateOrChange)) return recordCheckIns(core, project, envelope.header, checkIns, origin);
   await awaitCreationUnderWay(core, project, checkIns, arrival);
-  const slugs = [...new Set(mayCreateOrChange.map((checkIn) => `${project.id}/${checkIn.slug}`))].sort();
+  const slugs = [...new Set(checkIns.filter(mayCreateOrChange).map((checkIn) => `${project.id}/${checkIn.slug}`))].sort();
   const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), () => recordCheckIns(core, project, envelope.header, checkIns, origin));
   return locked();
 }
@@ -116,13 +120,12 @@ async function awaitCreationUnderWay(core: PeerPingCore, project: ProjectDocumen
 }
 
 /**
- * The project whose ping key a check-in carries. Found once a second per key at most (see
- * RecentPingKeys), so the search by key is not on every envelope's path.
+ * The project whose ping key a check-in carries, read from the read models where RecentPingKeys
+ * has not kept it: read once a second per key at most, so the search by key is not on every
+ * envelope's path.
  */
-async function projectOfKey(core: PeerPingCore, pingKey: string): Promise<ProjectDocument | null> {
+async function readProjectOfKey(core: PeerPingCore, pingKey: string): Promise<ProjectDocument | null> {
   const now = core.deps.commands.clock().getTime();
-  const recent = recentPingKeys.project(pingKey, now);
-  if (recent !== null) return recent;
   const { readModels } = core.deps;
   const [found] = await core.lookTwice(() => readModels.find<ProjectDocument>('projects', { ping_key: pingKey }, { limit: 1 }), (projects) => projects.length > 0);
   if (!found) return null;
@@ -137,7 +140,7 @@ async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, head
   const { config, deps } = core;
   // Every check-in is judged before any is recorded: a refusal stores nothing.
   const targets: (Target | null)[] = [];
-  for (const checkIn of checkIns) targets.push(await targetOf(core, project, checkIn));
+  for (const checkIn of checkIns) targets.push(knownTarget(project, checkIn) ?? (await targetOf(core, project, checkIn)));
   const actor = { kind: 'system' as const, user_id: null, api_key_id: null, request_id: origin.requestId };
   let position: number | null = null;
   for (const [index, checkIn] of checkIns.entries()) {
@@ -211,12 +214,16 @@ interface Target {
   current: MonitorDocument | null;
 }
 
+/** The monitor of a check-in that changes no settings, where the door knows it by its slug (without an await, as nearly every check-in's). */
+function knownTarget(project: ProjectDocument, checkIn: CheckIn): Target | null {
+  const known = checkIn.settings === null ? knownMonitorId(project, checkIn.slug) : null;
+  return known === null ? null : { id: known, current: null };
+}
+
 /** The monitor a check-in names, or null for one its monitor_config is to create; refuses anything else. */
 async function targetOf(core: PeerPingCore, project: ProjectDocument, checkIn: CheckIn): Promise<Target | null> {
-  if (checkIn.settings === null) {
-    const known = knownMonitorId(project, checkIn.slug);
-    if (known !== null) return { id: known, current: null };
-  }
+  const known = knownTarget(project, checkIn);
+  if (known !== null) return known;
   const monitor = await monitorBySlug(core, project, checkIn.slug);
   if (monitor) {
     if (checkIn.settings && checkIn.settings.type !== monitor.type) {
@@ -259,16 +266,14 @@ function checkInOf(payload: Buffer, index: number): CheckIn {
   };
 }
 
-/** The whole body, refused with a 413 past `limit` bytes (its rest read and dropped, so the client reads the answer). */
-async function readBytes(request: IncomingMessage, limit: number): Promise<Buffer> {
-  const { kept } = await receiveBody(request, limit, limit, () => new HttpError(413, `envelope is larger than ${limit} bytes`), 'envelope was not received in full');
-  return kept;
+/** The body's Content-Encoding, lowercase; `identity` where none is named. */
+function contentEncoding(request: IncomingMessage): string {
+  const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  return encoding === '' ? 'identity' : encoding;
 }
 
 /** A gzip (or deflate) body inflated to at most `limit` bytes: a small body that inflates past it is a 413, never held in memory. */
-async function decompressed(request: IncomingMessage, body: Buffer, limit: number): Promise<Buffer> {
-  const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (encoding === 'identity' || encoding === '') return body;
+async function inflated(body: Buffer, encoding: string, limit: number): Promise<Buffer> {
   const inflater = encoding === 'gzip' || encoding === 'x-gzip' ? gunzipAsync : encoding === 'deflate' ? inflateAsync : null;
   if (inflater === null) throw new HttpError(415, `Content-Encoding ${encoding} is not supported: send gzip, deflate or none`);
   try {

@@ -14,20 +14,21 @@ const NEWLINE = 0x0a;
 
 export function parseEnvelope(bytes: Buffer): Envelope {
   let at = 0;
-  const line = (): Buffer => {
+  /** The next line's start and end (before its newline), moving past it. */
+  const line = (): [number, number] => {
+    const start = at;
     const end = bytes.indexOf(NEWLINE, at);
     const stop = end < 0 ? bytes.length : end;
-    const slice = bytes.subarray(at, stop);
     at = end < 0 ? bytes.length : end + 1;
-    return slice;
+    return [start, stop];
   };
-  const header = jsonObject(line(), 'envelope header');
+  const header = jsonObject(bytes, 'envelope header', ...line());
   const items: Envelope['items'] = [];
   while (at < bytes.length) {
-    const headerLine = line();
+    const [start, stop] = line();
     // Blank lines between items (a trailing newline, a payload's own) carry nothing.
-    if (headerLine.length === 0 || (headerLine.length === 1 && headerLine[0] === 0x0d)) continue;
-    const itemHeader = jsonObject(headerLine, `item ${items.length + 1} header`);
+    if (stop === start || (stop === start + 1 && bytes[start] === 0x0d)) continue;
+    const itemHeader = jsonObject(bytes, `item ${items.length + 1} header`, start, stop);
     const length = itemHeader['length'];
     let payload: Buffer;
     if (typeof length === 'number') {
@@ -35,16 +36,21 @@ export function parseEnvelope(bytes: Buffer): Envelope {
       payload = bytes.subarray(at, at + length);
       at += length;
       if (bytes[at] === NEWLINE) at += 1;
-    } else payload = line();
+    } else {
+      const [payloadStart, payloadStop] = line();
+      payload = bytes.subarray(payloadStart, payloadStop);
+    }
     items.push({ header: itemHeader, payload });
   }
   return { header, items };
 }
 
-export function jsonObject(bytes: Buffer, what: string): Record<string, unknown> {
+/** The JSON object in `bytes` from `start` to `stop` (all of it by default), or a 400 naming `what`. */
+export function jsonObject(bytes: Buffer, what: string, start = 0, stop = bytes.length): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    // Decoded where it lies in the envelope, without a Buffer of its own for each line.
+    value = JSON.parse(bytes.toString('utf8', start, stop));
   } catch {
     throw invalidEnvelope(`the ${what} is not JSON`);
   }

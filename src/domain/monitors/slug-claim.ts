@@ -51,8 +51,13 @@ export const slugClaimDecider: Decider<SlugClaimCommand, SlugClaimState, SlugCla
   },
 };
 
+const ALREADY_A_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 /** A slug from a name: lowercase letters, digits and single hyphens, at most 50 characters. */
 export function slugify(name: string): string {
+  // A name that is a slug already comes out of the steps below as it went in; a job that reports
+  // by its slug (a Sentry check-in, every time) is spared them.
+  if (name.length <= 50 && ALREADY_A_SLUG.test(name)) return name;
   const slug = name
     .normalize('NFKD')
     .toLowerCase()

@@ -68,5 +68,14 @@ describe('Monitor slug claim', () => {
       expect(slugify(`${'a'.repeat(49)} b`)).to.equal('a'.repeat(49));
       expect(slugify('!!!')).to.equal('monitor');
     });
+
+    it('gives a name that is a slug already back as it is, and one nearly so its slug', () => {
+      expect(slugify('nightly-backup-2')).to.equal('nightly-backup-2');
+      expect(slugify('a'.repeat(50))).to.equal('a'.repeat(50));
+      expect(slugify(`${'a'.repeat(50)}b`)).to.equal('a'.repeat(50));
+      expect(slugify('nightly--backup-')).to.equal('nightly-backup');
+      expect(slugify('-nightly')).to.equal('nightly');
+      expect(slugify('Nightly')).to.equal('nightly');
+    });
   });
 });
