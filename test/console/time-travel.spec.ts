@@ -130,6 +130,9 @@ describe('Console time travel and audit in a real browser', function () {
     })`;
     expect(await page.evaluate(wordsBroken)).to.deep.equal([]);
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth'), 'scrolls sideways at 390 px').to.equal(true);
+    // The banner's parts wrap onto lines of their own here: none is a bare separator left at a line's start.
+    const bannerParts = `[...document.querySelector('.past-banner').children].filter((part) => part.getClientRects().length > 0).map((part) => part.textContent.trim())`;
+    expect(await page.evaluate(bannerParts)).to.satisfy((parts: string[]) => parts.length >= 2 && parts.every((part) => /[A-Za-z]/.test(part)));
     await browser!.shoot(page, 'project-past-phone');
     await context.close();
   });

@@ -21,12 +21,15 @@ export function asOfForm(action: string, asOf: string | null = null): Html {
 </form>`;
 }
 
-/** The banner every past view carries, so it is never taken for today. */
+/**
+ * The banner every past view carries, so it is never taken for today. Its parts are flex items
+ * spaced by the gap, with no separator between them: one wraps to a line of its own on a phone.
+ */
 function pastBanner(asOf: string, nowHref: string): Html {
   return html`<div class="past-banner" role="note" aria-label="Viewing the past">
 <strong>Viewing the past: as of <time datetime="${asOf}">${utc(asOf)}</time></strong>
 <span class="past-local" data-local-time="${asOf}" hidden></span>
-<span aria-hidden="true">·</span> <a href="${nowHref}">Back to now</a>
+<a href="${nowHref}">Back to now</a>
 </div>`;
 }
 
