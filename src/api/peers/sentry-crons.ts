@@ -12,6 +12,7 @@ import type { PingKind } from '../../domain/monitors/pings.js';
 import { slugify } from '../../domain/monitors/slug-claim.js';
 import { provisionedConfig } from '../../domain/projects/auto-provisioning.js';
 import { HttpError } from '../../web/errors.js';
+import { ArrivalOrder } from './arrival-order.js';
 import { type CappedBody, receiveBody } from '../raw-body.js';
 import { jsonObject, parseEnvelope, sentryKeyFromAuth, sentryKeyFromDsn } from './sentry-envelope.js';
 import { type SentryMonitorSettings, changes, configuredFrom, sentryMonitorSettings } from './sentry-monitor-config.js';
@@ -56,65 +57,62 @@ const MAPPED_FIELDS = new Set(['check_in_id', 'monitor_slug', 'status', 'duratio
  * `in_progress` (with the monitor_config that creates the monitor) and its `ok` on two connections
  * at once, and the `ok`, smaller or read sooner, can be parsed first: before it is refused for
  * naming no monitor, the envelopes that arrived before it and are still under way are let finish
- * (AWAIT_CREATION_MS at most), as one of them may be the creation it follows.
+ * (AWAIT_CREATION_MS at most), as one of them may be the creation it follows. An envelope whose
+ * check-ins can create nothing leaves as soon as it is parsed.
  */
-const underWay = new Map<number, Promise<unknown>>();
-let arrivals = 0;
+const arrivals = new ArrivalOrder();
 const AWAIT_CREATION_MS = 2_000;
 
-export function answerSentryEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin): Promise<PeerAnswer> {
-  const arrival = ++arrivals;
-  const answer = answerEnvelope(core, request, query, origin, arrival);
-  underWay.set(arrival, answer);
-  const done = () => underWay.delete(arrival);
-  answer.then(done, done);
-  return answer;
-}
-
-async function answerEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin, arrival: number): Promise<PeerAnswer> {
-  const { config } = core;
-  if (request.method !== 'POST') return json(405, { detail: 'method not allowed: send envelopes by POST' }, { Allow: 'POST' });
-  const limit = Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024);
-  const { kept } = await receiveBody(request, limit, limit, () => new HttpError(413, `envelope is larger than ${limit} bytes`), 'envelope was not received in full');
-  const encoding = contentEncoding(request);
-  // Nothing to inflate (as the SDKs send a check-in) is no await: each is a turn of the microtasks.
-  const envelope = parseEnvelope(encoding === 'identity' ? kept : await inflated(kept, encoding, limit));
-  const auth = request.headers['x-sentry-auth'];
-  const pingKey =
-    query.get('sentry_key') ?? sentryKeyFromAuth(typeof auth === 'string' ? auth : undefined) ?? sentryKeyFromAuth(request.headers.authorization) ?? sentryKeyFromDsn(envelope.header['dsn']);
-  if (!pingKey) return json(401, { detail: 'missing authorization information: the DSN’s public key (sentry_key) is the project’s ping key' });
-  const project = recentPingKeys.project(pingKey, core.deps.commands.clock().getTime()) ?? (await readProjectOfKey(core, pingKey));
-  if (!project) throw core.unknownSecret(origin.address, new HttpError(403, 'the DSN’s public key is not the ping key of any project'));
-  const checkIns: CheckIn[] = [];
-  for (const item of envelope.items) if (item.header['type'] === 'check_in') checkIns.push(checkInOf(item.payload, checkIns.length));
-  // A job's in_progress and ok go out on two connections at once; the first of a new monitor
-  // creates it, and the other must wait for that to find it (the SDK sends each only once). A
-  // check-in that changes no settings, to a monitor the door knows by its slug (knownMonitors),
-  // creates nothing, waits for nothing and takes no lock: the monitor's own command queue orders
-  // its pings. That is nearly every check-in, so it is told apart first.
-  const mayCreateOrChange = (checkIn: CheckIn) => checkIn.settings !== null || knownMonitorId(project, checkIn.slug) === null;
-  if (!checkIns.some(mayCreateOrChange)) return recordCheckIns(core, project, envelope.header, checkIns, origin);
-  await awaitCreationUnderWay(core, project, checkIns, arrival);
-  const slugs = [...new Set(checkIns.filter(mayCreateOrChange).map((checkIn) => `${project.id}/${checkIn.slug}`))].sort();
-  const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), () => recordCheckIns(core, project, envelope.header, checkIns, origin));
-  return locked();
+export async function answerSentryEnvelope(core: PeerPingCore, request: IncomingMessage, query: URLSearchParams, origin: PingOrigin): Promise<PeerAnswer> {
+  const arrival = arrivals.arrive();
+  try {
+    const { config } = core;
+    if (request.method !== 'POST') return json(405, { detail: 'method not allowed: send envelopes by POST' }, { Allow: 'POST' });
+    const limit = Math.max(config.payloadLimitBytes * 10, 10 * 1024 * 1024);
+    const { kept } = await receiveBody(request, limit, limit, () => new HttpError(413, `envelope is larger than ${limit} bytes`), 'envelope was not received in full');
+    const encoding = contentEncoding(request);
+    // Nothing to inflate (as the SDKs send a check-in) is no await: each is a turn of the microtasks.
+    const envelope = parseEnvelope(encoding === 'identity' ? kept : await inflated(kept, encoding, limit));
+    const auth = request.headers['x-sentry-auth'];
+    const pingKey =
+      query.get('sentry_key') ?? sentryKeyFromAuth(typeof auth === 'string' ? auth : undefined) ?? sentryKeyFromAuth(request.headers.authorization) ?? sentryKeyFromDsn(envelope.header['dsn']);
+    if (!pingKey) return json(401, { detail: 'missing authorization information: the DSN’s public key (sentry_key) is the project’s ping key' });
+    const project = recentPingKeys.project(pingKey, core.deps.commands.clock().getTime()) ?? (await readProjectOfKey(core, pingKey));
+    if (!project) throw core.unknownSecret(origin.address, new HttpError(403, 'the DSN’s public key is not the ping key of any project'));
+    const checkIns: CheckIn[] = [];
+    for (const item of envelope.items) if (item.header['type'] === 'check_in') checkIns.push(checkInOf(item.payload, checkIns.length));
+    // A check-in that changes no settings, to a monitor the door knows by its slug (knownMonitors),
+    // creates nothing, waits for nothing and takes no lock: the monitor's own command queue orders
+    // its pings. That is nearly every check-in, so it is told apart first, and its envelope leaves
+    // the arrivals at once (no other waits for it).
+    const known = knownTargets(project, checkIns);
+    if (known !== null) {
+      arrivals.leave(arrival);
+      return recordCheckIns(core, project, envelope.header, checkIns, known, origin);
+    }
+    // A job's in_progress and ok go out on two connections at once; the first of a new monitor
+    // creates it, and the other must wait for that to find it (the SDK sends each only once).
+    await awaitCreationUnderWay(core, project, checkIns, arrival);
+    const slugs = [...new Set(checkIns.filter((checkIn) => knownTarget(project, checkIn) === null).map((checkIn) => `${project.id}/${checkIn.slug}`))].sort();
+    const judgedThenRecorded = async () => recordCheckIns(core, project, envelope.header, checkIns, await targetsOf(core, project, checkIns), origin);
+    const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), judgedThenRecorded);
+    // Awaited here, so that the envelope is under way until it has created what it creates.
+    return await locked();
+  } finally {
+    arrivals.leave(arrival);
+  }
 }
 
 /**
  * Lets the envelopes that arrived before this one finish, when one of its check-ins names no
- * monitor yet and has no monitor_config to create it (see underWay). Before the slugs' locks are
+ * monitor yet and has no monitor_config to create it (see arrivals). Before the slugs' locks are
  * taken: the creation it waits for takes the same lock.
  */
 async function awaitCreationUnderWay(core: PeerPingCore, project: ProjectDocument, checkIns: readonly CheckIn[], arrival: number): Promise<void> {
   for (const checkIn of checkIns) {
     if (checkIn.settings !== null || knownMonitorId(project, checkIn.slug) !== null) continue;
     if ((await monitorBySlug(core, project, checkIn.slug)) !== null) continue;
-    const earlier = [...underWay].filter(([other]) => other < arrival).map(([, answer]) => answer);
-    if (earlier.length === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, AWAIT_CREATION_MS)));
-    await Promise.race([Promise.allSettled(earlier), timeout]);
-    clearTimeout(timer);
+    await arrivals.earlierLeft(arrival, AWAIT_CREATION_MS);
     return;
   }
 }
@@ -136,14 +134,13 @@ async function readProjectOfKey(core: PeerPingCore, pingKey: string): Promise<Pr
 /** One lock per project and slug, in this process, for the check-ins that may create or change a slug's monitor to be decided in turn. */
 const bySlug = new KeyedMutex();
 
-async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, header: Record<string, unknown>, checkIns: CheckIn[], origin: PingOrigin): Promise<PeerAnswer> {
+/** Every check-in of an envelope, judged (`targets`) before any is recorded: a refusal stores nothing. */
+async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, header: Record<string, unknown>, checkIns: readonly CheckIn[], targets: readonly (Target | null)[], origin: PingOrigin): Promise<PeerAnswer> {
   const { config, deps } = core;
-  // Every check-in is judged before any is recorded: a refusal stores nothing.
-  const targets: (Target | null)[] = [];
-  for (const checkIn of checkIns) targets.push(knownTarget(project, checkIn) ?? (await targetOf(core, project, checkIn)));
   const actor = { kind: 'system' as const, user_id: null, api_key_id: null, request_id: origin.requestId };
   let position: number | null = null;
-  for (const [index, checkIn] of checkIns.entries()) {
+  for (let index = 0; index < checkIns.length; index++) {
+    const checkIn = checkIns[index]!;
     const target = targets[index]!;
     const ping = { kind: checkIn.kind, runId: checkIn.runId, exitCode: null, durationMs: checkIn.durationMs, message: null, body: capped(checkIn.payload, config.payloadLimitBytes) };
     let recorded;
@@ -218,6 +215,24 @@ interface Target {
 function knownTarget(project: ProjectDocument, checkIn: CheckIn): Target | null {
   const known = checkIn.settings === null ? knownMonitorId(project, checkIn.slug) : null;
   return known === null ? null : { id: known, current: null };
+}
+
+/** The monitors of an envelope's check-ins, where every one is a knownTarget; otherwise null. */
+function knownTargets(project: ProjectDocument, checkIns: readonly CheckIn[]): Target[] | null {
+  const targets: Target[] = [];
+  for (const checkIn of checkIns) {
+    const known = knownTarget(project, checkIn);
+    if (known === null) return null;
+    targets.push(known);
+  }
+  return targets;
+}
+
+/** The monitor of each check-in (see targetOf), looked up in turn: any refusal is thrown before anything is recorded. */
+async function targetsOf(core: PeerPingCore, project: ProjectDocument, checkIns: readonly CheckIn[]): Promise<(Target | null)[]> {
+  const targets: (Target | null)[] = [];
+  for (const checkIn of checkIns) targets.push(await targetOf(core, project, checkIn));
+  return targets;
 }
 
 /** The monitor a check-in names, or null for one its monitor_config is to create; refuses anything else. */
