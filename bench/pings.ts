@@ -52,6 +52,7 @@ import { freePort } from '../test/support/server-process.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { TestClock, TestVigil } from '../test/support/test-vigil.js';
 import { keptPings } from '../src/queries/pings.js';
+import { builtServer, compiledModules } from './built-server.js';
 import { probeFsync } from './fsync-probe.js';
 import { pacedLoad } from './paced-load.js';
 import { recordResult } from './results.js';
@@ -202,13 +203,13 @@ async function readModelsCaughtUp(url: string): Promise<void> {
 }
 
 /**
- * Starts `node <args>` with PORT set and server-latency.ts preloaded, waits until `readyPath`
+ * Starts `node <args>` with PORT set and server-latency.ts preloaded (compiled: see latencyPreload), waits until `readyPath`
  * answers, and stops it with SIGTERM. `settles` says whether it has read models to wait for.
  */
 async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: string, settles = false): Promise<ServerProcess> {
   const port = await freePort();
   const latencyFile = `${dir.path}/server-latency-${port}.json`;
-  const child: ChildProcess = spawn(process.execPath, ['--import=tsx', `--import=${new URL('./server-latency.ts', import.meta.url).href}`, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [`--import=${latencyPreload}`, ...args], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', BENCH_LATENCY_FILE: latencyFile },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -295,6 +296,8 @@ const BARE_SERVER = `
 
 const loadAtStart = loadavg()[0]!;
 const dir = makeTempDir('vigil-bench-pings');
+/** server-latency.ts as plain JavaScript: Vigil runs from its build, without tsx (see builtServer). */
+const latencyPreload = compiledModules(`${dir.path}/preload`, 'server-latency', 'stats');
 const seed = await TestVigil.reopen(dir.path, {}, TestClock.atWallTime());
 const key = await seed.accountKey(await seed.user('bench@example.com'), ['manage_projects', 'manage_monitors']);
 const benchProject = (await seed.request('POST', '/v1/projects', { key, body: { name: 'Bench' } })).body.project;
@@ -377,7 +380,7 @@ const floorRuns: LoadResult[] = [];
 const fsyncRuns: { p50: number; p99: number }[] = [];
 const halfRuns: (LoadResult & { offered: number })[] = [];
 for (let round = 0; round < rounds; round++) {
-  const vigil = await startServer([...serverNodeArgs, 'src/main/server.ts'], { ...serverEnv, VIGIL_DATA_DIR: dir.path }, '/healthz', true);
+  const vigil = await startServer([...serverNodeArgs, builtServer()], { ...serverEnv, VIGIL_DATA_DIR: dir.path }, '/healthz', true);
   if (round === 0) await pingPastRetention(vigil, pingPaths, acknowledge);
   await drive(vigil, pingPaths, { seconds: WARMUP_SECONDS, onBody: acknowledge });
   const peak = await sampledOnCpu(vigil, `vigil-${round + 1}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge }));
@@ -402,7 +405,7 @@ for (let round = 0; round < rounds; round++) {
   await bare.stop();
 
   const floorFile = `${dir.path}/durable-floor-${round}.db`;
-  const floor = await startServer([...perfArgs, new URL('./durable-floor-server.ts', import.meta.url).pathname], { FLOOR_DB: floorFile }, '/');
+  const floor = await startServer(['--import=tsx', ...perfArgs, new URL('./durable-floor-server.ts', import.meta.url).pathname], { FLOOR_DB: floorFile }, '/');
   await drive(floor, pingPaths, { seconds: WARMUP_SECONDS });
   floorRuns.push(await sampledOnCpu(floor, `floor-${round + 1}`, () => drive(floor, pingPaths, { seconds: duration })));
   await floor.stop();

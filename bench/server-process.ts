@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { freePort } from '../test/support/server-process.js';
+import { builtServer } from './built-server.js';
 
 export interface ServerProcess {
   url: string;
@@ -10,14 +11,14 @@ export interface ServerProcess {
 }
 
 /**
- * `npm start` without the build step, as a process of its own on 127.0.0.1 with `env` (a seeded
+ * `npm start` (its build made once, see builtServer), as a process of its own on 127.0.0.1 with `env` (a seeded
  * data dir): answers once /readyz does. VIGIL_BENCH_SERVER_ARGS adds node flags to it
  * (`--cpu-prof` to profile it). Killed if this process exits first.
  */
 export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const port = await freePort();
   const serverArgs = (process.env['VIGIL_BENCH_SERVER_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...serverArgs, '--import=tsx', 'src/main/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...serverArgs, builtServer()], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
