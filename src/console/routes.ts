@@ -33,7 +33,7 @@ import { displayStatuses, monitorActivity, monitorOverviews } from './overview.j
 import { RecentRuns } from '../queries/recent-runs.js';
 import { shownNextExpected } from '../web/representations/monitors.js';
 import { dashboardPage } from './pages/dashboard.js';
-import { errorPage } from './pages/error.js';
+import { RefusalWithWayOn, errorPage } from './pages/error.js';
 import { incidentPage } from './pages/incident.js';
 import type { EscalationDocument } from '../../projections/escalations.js';
 import { type RelatedMonitor, type UptimeDay, monitorPage } from './pages/monitor.js';
@@ -188,7 +188,7 @@ export function consoleRouter(deps: ApiDependencies, catchUp: () => Promise<void
       ctx.set(headers);
       ctx.set('Cache-Control', 'no-store');
       const viewer = (ctx.state as Partial<ConsoleState>).viewer ?? null;
-      render(ctx, errorPage(status, body.error, viewer), status);
+      render(ctx, errorPage(status, body.error, viewer, caught instanceof RefusalWithWayOn ? caught.wayOn : null), status);
     }
   });
   router.use(consoleRateLimit(deps.config.rateLimit, sessions, clock));

@@ -144,6 +144,8 @@ describe('Console time travel and audit in a real browser', function () {
     expect(bad!.status()).to.equal(400);
     // Said in words first, then the field named as it is sent, not capitalised as a sentence would be.
     expect(await page.locator('main').innerText()).to.contain('The date in this link is not one Vigil can read: as_of must be an ISO 8601 date-time');
+    // The way on is the page the link was for, as it is now.
+    expect(await page.getByRole('link', { name: 'View this page as it is now' }).getAttribute('href')).to.equal(`/projects/${seed.project}`);
     await browser!.accessible(page);
     await browser!.shoot(page, 'as-of-bad');
     const twice = await page.goto(`${vigil.url}/projects/${seed.project}?as_of=2026-11-21T12:00:00Z&as_of=2026-11-21T13:00:00Z`);
@@ -152,6 +154,9 @@ describe('Console time travel and audit in a real browser', function () {
     const future = await page.goto(`${vigil.url}/incidents/${seed.incident}?as_of=2030-01-01T00:00:00Z`);
     expect(future!.status()).to.equal(400);
     expect(await page.locator('main').innerText()).to.contain('is in the future');
+    await page.getByRole('link', { name: 'View this page as it is now' }).click();
+    expect(new URL(page.url()).pathname).to.equal(`/incidents/${seed.incident}`);
+    expect(await page.locator('h1').first().innerText()).to.not.contain('not right');
     await context.close();
   });
 

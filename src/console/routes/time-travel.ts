@@ -10,6 +10,7 @@ import { listMonitors, monitorsDeletedSince } from '../../queries/monitors.js';
 import { getProject, projectIdsOfUser } from '../../queries/projects.js';
 import { incidentTimeline } from '../../queries/timeline.js';
 import { channelNames } from '../timeline.js';
+import { RefusalWithWayOn } from '../pages/error.js';
 import { type PastMonitorRow, pastDashboardPage, pastIncidentPage } from '../pages/past.js';
 import type { ConsoleKit, ConsoleRoutes } from '../kit.js';
 import { render } from '../signed-in.js';
@@ -51,9 +52,17 @@ export const timeTravelRoutes: ConsoleRoutes = (kit: ConsoleKit) => {
   const { readModels, commands } = deps;
   const asOfReader = deps.asOf ?? inlineAsOfReader(readModels, commands.events);
 
-  /** The instant asked for, or a redirect to the page's canonical link for it (a stable deep link). */
+  /**
+   * The instant asked for, or a redirect to the page's canonical link for it (a stable deep link).
+   * A link with a moment that cannot be shown offers the page as it is now.
+   */
   function instantOrRedirect(ctx: Context): string | null {
-    const asOf = pastInstant(ctx.query['as_of'], clock());
+    let asOf: string;
+    try {
+      asOf = pastInstant(ctx.query['as_of'], clock());
+    } catch (error) {
+      throw error instanceof HttpError ? new RefusalWithWayOn(error, { href: ctx.path, label: 'View this page as it is now' }) : error;
+    }
     ctx.set('Cache-Control', 'no-store');
     if (ctx.query['as_of'] === asOf && Object.keys(ctx.query).length === 1) return asOf;
     ctx.status = 303;
