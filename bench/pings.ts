@@ -101,6 +101,12 @@ interface LoadResult {
   errors: number;
   /** The server's CPU time (all its threads) per answered request, in µs; NaN where /proc is missing. */
   cpuPerRequestUs: number;
+  /**
+   * Its main thread's alone (HTTP, the doors, the commands' decisions), in µs. Less noisy than a
+   * phase's rate for telling two doors apart: the projector, whose work a faster phase defers past
+   * its end, runs on a thread of its own.
+   */
+  mainThreadUsPerRequest: number;
   /** KB the server sent to the disk per answered request (/proc/<pid>/io write_bytes); NaN without it. */
   diskKbPerRequest: number;
   /** The same requests timed inside the server (see server-latency.ts). */
@@ -112,6 +118,8 @@ interface ServerProcess {
   pid: number;
   /** CPU seconds the server process has used so far (user + system), from /proc; NaN elsewhere. */
   cpuSeconds: () => number;
+  /** The same for its main thread alone. */
+  mainThreadCpuSeconds: () => number;
   /** Bytes the server process has caused to be written to storage so far, from /proc; NaN elsewhere. */
   writtenBytes: () => number;
   /** What server-latency.ts measured in the server since the last call. */
@@ -141,6 +149,7 @@ async function drive(server: ServerProcess, paths: string[], options: { seconds:
   await server.settled();
   await server.latency();
   const cpuBefore = server.cpuSeconds();
+  const mainThreadBefore = server.mainThreadCpuSeconds();
   const writtenBefore = server.writtenBytes();
   const result = await autocannon({
     url: server.url,
@@ -162,6 +171,7 @@ async function drive(server: ServerProcess, paths: string[], options: { seconds:
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
     cpuPerRequestUs: ((server.cpuSeconds() - cpuBefore) * 1e6) / result.requests.total,
+    mainThreadUsPerRequest: ((server.mainThreadCpuSeconds() - mainThreadBefore) * 1e6) / result.requests.total,
     diskKbPerRequest: (server.writtenBytes() - writtenBefore) / 1024 / result.requests.total,
     inServer: await server.latency(),
   };
@@ -171,12 +181,14 @@ async function paced(server: ServerProcess, paths: string[], ratePerSecond: numb
   await server.settled();
   await server.latency();
   const cpuBefore = server.cpuSeconds();
+  const mainThreadBefore = server.mainThreadCpuSeconds();
   const writtenBefore = server.writtenBytes();
   const result = await pacedLoad({ url: server.url, paths, ratePerSecond, seconds: duration, connections, ...(onBody ? { onBody } : {}) });
   const answered = result.rate * duration;
   return {
     ...result,
     cpuPerRequestUs: ((server.cpuSeconds() - cpuBefore) * 1e6) / answered,
+    mainThreadUsPerRequest: ((server.mainThreadCpuSeconds() - mainThreadBefore) * 1e6) / answered,
     diskKbPerRequest: (server.writtenBytes() - writtenBefore) / 1024 / answered,
     inServer: await server.latency(),
   };
@@ -230,6 +242,7 @@ async function startServer(args: string[], env: NodeJS.ProcessEnv, readyPath: st
     url,
     pid: child.pid!,
     cpuSeconds: () => processCpuSeconds(child.pid),
+    mainThreadCpuSeconds: () => processCpuSeconds(child.pid, child.pid),
     writtenBytes: () => processWrittenBytes(child.pid),
     latency: async () => {
       rmSync(latencyFile, { force: true });
@@ -266,10 +279,13 @@ async function sampledOnCpu<T>(server: ServerProcess, name: string, phase: () =>
   }
 }
 
-/** utime + stime of a process, fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s. */
-function processCpuSeconds(pid: number | undefined): number {
+/**
+ * utime + stime of a process, fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 1/100 s; of
+ * one of its threads with `thread` (its main thread's id is the process's).
+ */
+function processCpuSeconds(pid: number | undefined, thread?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
@@ -412,7 +428,11 @@ for (let round = 0; round < rounds; round++) {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${floorFile}${suffix}`, { force: true });
   fsyncRuns.push(probeFsync(dir.path));
   const shares = (name: string) => peerRuns.get(name)!.slice(-peerPairs).map((run, i, runs) => `${((run.rate / peerBaselineRuns.get(name)!.at(i - runs.length)!.rate) * 100).toFixed(0)}%`);
-  const peerLine = PEER_LOADS.map((load) => `, ${load.name} ${peerRuns.get(load.name)!.at(-1)!.rate.toFixed(0)} req/s (${shares(load.name).join(' ')} of /v1/ping)`).join('');
+  const mainThreadAbove = (name: string) =>
+    peerRuns.get(name)!.slice(-peerPairs).map((run, i, runs) => (run.mainThreadUsPerRequest - peerBaselineRuns.get(name)!.at(i - runs.length)!.mainThreadUsPerRequest).toFixed(0));
+  const peerLine = PEER_LOADS.map(
+    (load) => `, ${load.name} ${peerRuns.get(load.name)!.at(-1)!.rate.toFixed(0)} req/s (${shares(load.name).join(' ')} of /v1/ping; main thread ${mainThreadAbove(load.name).join(' ')} µs above it)`,
+  ).join('');
   console.log(`round ${round + 1}/${rounds}: vigil ${peak.rate.toFixed(0)} req/s${peerLine}, bare ${bareRuns.at(-1)!.rate.toFixed(0)} req/s, durable floor ${floorRuns.at(-1)!.rate.toFixed(0)} req/s`);
 }
 
@@ -449,6 +469,7 @@ const summary = (runs: LoadResult[]) => ({
   p99: median(runs.map((r) => r.p99)),
   errors: runs.reduce((sum, r) => sum + r.errors, 0),
   cpuPerRequestUs: median(runs.map((r) => r.cpuPerRequestUs)),
+  mainThreadUsPerRequest: median(runs.map((r) => r.mainThreadUsPerRequest)),
   diskKbPerRequest: median(runs.map((r) => r.diskKbPerRequest)),
   inServer: {
     requests: median(runs.map((r) => r.inServer.requests)),
@@ -469,7 +490,15 @@ const peers = PEER_LOADS.map((load) => {
   const runs = peerRuns.get(load.name)!;
   const beside = peerBaselineRuns.get(load.name)!;
   // The median of each round's ratio to the /v1/ping phase just before it.
-  return { name: load.name, reference: load.reference ?? false, ...summary(runs), beside: summary(beside), ofV1Ping: median(runs.map((run, i) => run.rate / beside[i]!.rate)) };
+  return {
+    name: load.name,
+    reference: load.reference ?? false,
+    ...summary(runs),
+    beside: summary(beside),
+    ofV1Ping: median(runs.map((run, i) => run.rate / beside[i]!.rate)),
+    // The median of each pair's difference, as the share is of each pair's ratio.
+    mainThreadUsAboveV1Ping: median(runs.map((run, i) => run.mainThreadUsPerRequest - beside[i]!.mainThreadUsPerRequest)),
+  };
 });
 // Judged against the durable floor, the least a log readable by stream costs a ping here (same run).
 const targets = [
@@ -485,7 +514,7 @@ const settings = Object.entries(serverEnv).map(([name, value]) => `${name}=${val
 
 const row = (name: string, r: LoadResult) =>
   `${name.padEnd(42)} ${r.rate.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(5)} ms   p99 ${String(r.p99).padStart(6)} ms   ` +
-  `server CPU ${r.cpuPerRequestUs.toFixed(0).padStart(4)} µs/request   disk ${r.diskKbPerRequest.toFixed(1).padStart(5)} KB/request   errors ${r.errors}\n` +
+  `server CPU ${r.cpuPerRequestUs.toFixed(0).padStart(4)} µs/request (main thread ${r.mainThreadUsPerRequest.toFixed(0)})   disk ${r.diskKbPerRequest.toFixed(1).padStart(5)} KB/request   errors ${r.errors}\n` +
   `${''.padEnd(42)} in the server: p50 ${r.inServer.p50_ms.toFixed(1).padStart(5)} ms   p99 ${r.inServer.p99_ms.toFixed(1).padStart(5)} ms   ` +
   `event loop blocked p99 ${r.inServer.loop_delay_p99_ms.toFixed(1)} ms, max ${r.inServer.loop_delay_max_ms.toFixed(1)} ms`;
 console.log(`${connections} connections, ${duration} s per phase, medians of ${rounds} round(s); servers in their own processes, load from this one; Vigil with ${settings}`);
@@ -520,6 +549,7 @@ recordResult({
     p50_ms: peak.p50,
     p99_ms: peak.p99,
     server_cpu_us_per_request: Math.round(peak.cpuPerRequestUs),
+    server_main_thread_us_per_request: Math.round(peak.mainThreadUsPerRequest),
     server_disk_kb_per_request: round1(peak.diskKbPerRequest),
     half_peak_paced_req_per_s: half.offered,
     half_peak_p50_ms: round1(half.p50),
@@ -541,6 +571,7 @@ recordResult({
         [`${p.name}_percent_of_v1_ping`, Math.round(p.ofV1Ping * 100)],
         [`${p.name}_p99_ms`, p.p99],
         [`${p.name}_server_cpu_us_per_request`, Math.round(p.cpuPerRequestUs)],
+        [`${p.name}_main_thread_us_above_v1_ping`, Math.round(p.mainThreadUsAboveV1Ping)],
         [`${p.name}_errors`, p.errors],
       ]),
     ),
@@ -574,7 +605,7 @@ recordResult({
     `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors at the default retention (200 pings), pinged round-robin past it before the first round, so that each measured ping also drops its monitor's oldest from the log; medians of ${rounds} round(s), ${duration} s per phase.`,
     ...(peers.length > 0
       ? [
-          "Other tools' clients: in the same server, each at full speed on the same monitors for the same time, right after a /v1/ping phase of its own, and judged against that phase (later phases run on a longer log and a busier compactor than the first peak): Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item as @sentry/node sends it (status ok, duration, environment, trace) by the monitor's slug. For comparison, with no target: v1_post_same_body, Vigil's own POST /v1/ping/<monitor id> with that envelope as its body (kept as the payload), what a body costs any ping here; v1_get_again, the /v1/ping phase's own requests again, the spread between two phases of the same load. Every phase starts once the read models have caught up with the log.",
+          "Other tools' clients: in the same server, each at full speed on the same monitors for the same time, right after a /v1/ping phase of its own, and judged against that phase (later phases run on a longer log and a busier compactor than the first peak): Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item as @sentry/node sends it (status ok, duration, environment, trace) by the monitor's slug. For comparison, with no target: v1_post_same_body, Vigil's own POST /v1/ping/<monitor id> with that envelope as its body (kept as the payload), what a body costs any ping here; v1_get_again, the /v1/ping phase's own requests again, the spread between two phases of the same load. Every phase starts once the read models have caught up with the log. <peer>_main_thread_us_above_v1_ping: the server's main-thread CPU per request in the peer's phase less that of the /v1/ping phase beside it, median of the pairs: what the door costs where the doors run, apart from the projector's thread, whose work a faster phase defers past its end.",
         ]
       : []),
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
