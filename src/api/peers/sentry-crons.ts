@@ -88,13 +88,13 @@ export async function answerSentryEnvelope(core: PeerPingCore, request: Incoming
     const known = knownTargets(project, checkIns);
     if (known !== null) {
       arrivals.leave(arrival);
-      return recordCheckIns(core, project, envelope.header, checkIns, known, origin);
+      return recordCheckIns(core, project, eventIdOf(envelope.header), checkIns, known, origin);
     }
     // A job's in_progress and ok go out on two connections at once; the first of a new monitor
     // creates it, and the other must wait for that to find it (the SDK sends each only once).
     await awaitCreationUnderWay(core, project, checkIns, arrival);
     const slugs = [...new Set(checkIns.filter((checkIn) => knownTarget(project, checkIn) === null).map((checkIn) => `${project.id}/${checkIn.slug}`))].sort();
-    const judgedThenRecorded = async () => recordCheckIns(core, project, envelope.header, checkIns, await targetsOf(core, project, checkIns), origin);
+    const judgedThenRecorded = async () => recordCheckIns(core, project, eventIdOf(envelope.header), checkIns, await targetsOf(core, project, checkIns), origin);
     const locked = slugs.reduceRight<() => Promise<PeerAnswer>>((inner, slug) => () => bySlug.run(slug, inner), judgedThenRecorded);
     // Awaited here, so that the envelope is under way until it has created what it creates.
     return await locked();
@@ -135,7 +135,7 @@ async function readProjectOfKey(core: PeerPingCore, pingKey: string): Promise<Pr
 const bySlug = new KeyedMutex();
 
 /** Every check-in of an envelope, judged (`targets`) before any is recorded: a refusal stores nothing. */
-async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, header: Record<string, unknown>, checkIns: readonly CheckIn[], targets: readonly (Target | null)[], origin: PingOrigin): Promise<PeerAnswer> {
+async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, eventId: string | null, checkIns: readonly CheckIn[], targets: readonly (Target | null)[], origin: PingOrigin): Promise<PeerAnswer> {
   const { config, deps } = core;
   const actor = { kind: 'system' as const, user_id: null, api_key_id: null, request_id: origin.requestId };
   let position: number | null = null;
@@ -160,8 +160,13 @@ async function recordCheckIns(core: PeerPingCore, project: ProjectDocument, head
     }
     position = recorded.position ?? position;
   }
+  return json(200, eventId === null ? {} : { id: eventId }, PeerPingCore.positionHeaders(position));
+}
+
+/** The envelope's event id, which relay answers with; check-ins' envelopes have none. */
+function eventIdOf(header: Record<string, unknown>): string | null {
   const eventId = header['event_id'];
-  return json(200, typeof eventId === 'string' ? { id: eventId } : {}, PeerPingCore.positionHeaders(position));
+  return typeof eventId === 'string' ? eventId : null;
 }
 
 /**
