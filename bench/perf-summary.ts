@@ -19,18 +19,22 @@ const { values, positionals } = parseArgs({ allowPositionals: true, options: { t
 const file = positionals[0];
 if (!file) throw new Error('usage: perf-summary.ts FILE.perf.data [--thread TID] [--top N]');
 
-/** In order: a sample goes to the first whose pattern one of its frames matches. */
+/**
+ * In order: a sample goes to the first whose pattern one of its frames matches. Vigil's modules are
+ * named as `.ts` (run through tsx) or `.js` (the build, which the benches run): both match.
+ */
 const CATEGORIES: readonly { name: string; pattern: RegExp }[] = [
-  { name: "log writer: the group's transaction (SQL, hashes, WAL, fsync)", pattern: /sqlite-log-writer\.ts/ },
-  { name: 'read models: documents written, the write gate', pattern: /sqlite-document-writer\.ts|sqlite-read-model-store\.ts|write-gate\.ts/ },
-  { name: 'event store: events read back, group commit queue', pattern: /sqlite-event-store\.ts/ },
+  { name: "log writer: the group's transaction (SQL, hashes, WAL, fsync)", pattern: /sqlite-log-writer\.[jt]s/ },
+  { name: 'read models: documents written, the write gate', pattern: /sqlite-document-writer\.[jt]s|sqlite-read-model-store\.[jt]s|write-gate\.[jt]s/ },
+  { name: 'event store: events read back, group commit queue', pattern: /sqlite-event-store\.[jt]s/ },
   { name: 'event codecs (decode, upcast)', pattern: /event-codecs|io-ts/ },
   { name: 'projections (apply)', pattern: /\/projections\// },
   { name: 'projector (batches, kept documents)', pattern: /\/src\/projector\// },
   { name: 'domain (decide, evolve)', pattern: /\/src\/domain\// },
   { name: 'application (commands, event ids, state cache)', pattern: /\/src\/app\// },
   { name: 'HTTP: answers written to sockets', pattern: /writev|_writeGeneric|tcp_sendmsg/ },
-  { name: 'Ping API (routing, query, answer)', pattern: /ping-api\.ts/ },
+  { name: 'Ping API (routing, query, answer)', pattern: /ping-api\.[jt]s/ },
+  { name: "the peers' doors (Healthchecks, Uptime Kuma, Sentry)", pattern: /\/src\/api\/peers\// },
   { name: 'WAL checkpoints', pattern: /wal-checkpoint/ },
   // The floor's group commit is its function `commit`, into which V8 may inline better-sqlite3's transaction.
   { name: "other SQLite transactions (the durable floor's)", pattern: /sqliteTransaction|[*^~]commit file:\S*durable-floor-server\.ts/ },

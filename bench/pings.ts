@@ -27,12 +27,13 @@
  *   npm run bench:pings [-- --connections 64 --seconds 10 --monitors 200 --rounds 3 --skip-peers --peers sentry,healthchecks --peer-pairs 1
  *                          --server-env VIGIL_SQLITE_WRITER=thread --profile DIR --perf DIR --node-option X --paced-rate N]
  * --peers runs only the named peers (healthchecks, uptime_kuma, sentry, and the reference phases
- * v1_post_same_body and v1_get_again), --skip-peers none;
- * --peer-pairs N measures each peer N times a round, each time after a /v1/ping phase of its own;
+ * v1_same_ping and v1_get_again), --skip-peers none;
+ * --peer-pairs N measures each peer N times a round, each time beside a /v1/ping phase of its own,
+ * the peer's phase after it in odd pairs and before it in even ones;
  * --server-env (repeatable) sets a variable for the Vigil server; --profile writes its CPU profiles
  * to DIR; --perf DIR has Linux perf (Debian's linux-perf) sample Vigil's and the durable floor's
  * threads on the CPU during their peak phases, Vigil's at half of its peak and each peer's phase
- * and the /v1/ping phase before it, to
+ * and the /v1/ping phase beside it, to
  * DIR/<server>-<round>.perf.data (read them with bench/perf-summary.ts: V8's profiles count time a
  * thread waits for a core or the disk as its own); --node-option (repeatable) passes a flag to its
  * node, e.g. --node-option=--import=./probe.ts;
@@ -349,11 +350,13 @@ interface PeerLoad {
   /** Shown for comparison, with no target of its own. */
   reference?: true;
 }
+const CHECK_IN_ID = '8f3c2a1b9d7e4f6a8b0c1d2e3f4a5b6c';
+/** What a check-in says beyond the fields Vigil maps, which the door keeps as the ping's payload. */
+const CHECK_IN_REST = '{"environment":"production","contexts":{"trace":{"trace_id":"4bf92f3577b34da6a3ce929d0e0e4736","span_id":"00f067aa0ba902b7"}}}';
 /** Shaped as @sentry/node sends a `captureCheckIn` ok: an SDK header, the run, its duration, the environment and the trace. */
 const sentryEnvelope = (slug: string) =>
   `{"sent_at":"2026-11-29T00:00:00.000Z","sdk":{"name":"sentry.javascript.node","version":"10.0.0"}}\n{"type":"check_in"}\n` +
-  `{"check_in_id":"8f3c2a1b9d7e4f6a8b0c1d2e3f4a5b6c","monitor_slug":"${slug}","status":"ok","duration":1.25,"environment":"production",` +
-  `"contexts":{"trace":{"trace_id":"4bf92f3577b34da6a3ce929d0e0e4736","span_id":"00f067aa0ba902b7"}}}`;
+  `{"check_in_id":"${CHECK_IN_ID}","monitor_slug":"${slug}","status":"ok","duration":1.25,${CHECK_IN_REST.slice(1)}`;
 /**
  * Each monitor's check-in envelope, made once: the load generator shares the machine's cores with
  * the server, and building a body for each request took from the server what a GET phase's does not.
@@ -370,9 +373,15 @@ const ALL_PEER_LOADS: PeerLoad[] = values['skip-peers']
       { name: 'healthchecks', paths: monitorIds.map((id) => `/ping/${id}`) },
       { name: 'uptime_kuma', paths: monitorIds.map((id) => `/api/push/${id}?status=up`) },
       { name: 'sentry', ...postingCheckIns(monitorIds.map((_id, i) => `/api/1/envelope/?sentry_key=${pingKey}&slug=m${i}`)) },
-      // Vigil's own Ping API sent the same body as the check-in (kept as its payload): what the
-      // body costs any ping here, apart from what the Sentry door costs.
-      { name: 'v1_post_same_body', ...postingCheckIns(pingPaths), reference: true },
+      // The very ping the Sentry door records for a check-in (its run, its duration, the rest of
+      // the check-in as the payload), sent to Vigil's own Ping API: what that ping costs here
+      // whichever door it comes through, apart from what the Sentry door costs.
+      {
+        name: 'v1_same_ping',
+        paths: pingPaths.map((path) => `${path}?run_id=${CHECK_IN_ID}&duration_ms=1250`),
+        request: () => ({ method: 'POST', body: CHECK_IN_REST }),
+        reference: true,
+      },
       // The /v1/ping phase itself again: what two phases of the very same requests differ by on
       // this machine, the resolution of every share above.
       { name: 'v1_get_again', paths: pingPaths, reference: true },
@@ -405,9 +414,24 @@ for (let round = 0; round < rounds; round++) {
     const shaped = load.request ? { request: load.request } : {};
     for (let pair = 0; pair < peerPairs; pair++) {
       const sample = `${round + 1}${peerPairs > 1 ? `-${pair + 1}` : ''}`;
-      peerBaselineRuns.get(load.name)!.push(await sampledOnCpu(vigil, `vigil-before-${load.name}-${sample}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge })));
-      await drive(vigil, load.paths, { seconds: WARMUP_SECONDS, ...shaped });
-      peerRuns.get(load.name)!.push(await sampledOnCpu(vigil, `vigil-${load.name}-${sample}`, () => drive(vigil, load.paths, { seconds: duration, ...shaped })));
+      const v1Phase = async () => {
+        await drive(vigil, pingPaths, { seconds: WARMUP_SECONDS, onBody: acknowledge });
+        peerBaselineRuns.get(load.name)!.push(await sampledOnCpu(vigil, `vigil-beside-${load.name}-${sample}`, () => drive(vigil, pingPaths, { seconds: duration, onBody: acknowledge })));
+      };
+      const peerPhase = async () => {
+        await drive(vigil, load.paths, { seconds: WARMUP_SECONDS, ...shaped });
+        peerRuns.get(load.name)!.push(await sampledOnCpu(vigil, `vigil-${load.name}-${sample}`, () => drive(vigil, load.paths, { seconds: duration, ...shaped })));
+      };
+      // In turn first and second (v1, peer, peer, v1…): a phase runs on a longer log than the one
+      // before it, and the second of two phases of the very same requests measured 88-131% of the
+      // first (median 106%), a lean that would otherwise count for or against every peer alike.
+      if (pair % 2 === 0) {
+        await v1Phase();
+        await peerPhase();
+      } else {
+        await peerPhase();
+        await v1Phase();
+      }
     }
   }
   const offered = values['paced-rate'] ? Number(values['paced-rate']) : Math.max(1, Math.round(peak.rate / 2));
@@ -489,7 +513,7 @@ const ratio = peak.rate / bare.rate;
 const peers = PEER_LOADS.map((load) => {
   const runs = peerRuns.get(load.name)!;
   const beside = peerBaselineRuns.get(load.name)!;
-  // The median of each round's ratio to the /v1/ping phase just before it.
+  // The median of each pair's ratio to the /v1/ping phase beside it.
   return {
     name: load.name,
     reference: load.reference ?? false,
@@ -522,7 +546,7 @@ console.log(row('bare node:http (baseline)', bare));
 console.log(row('durable floor (one indexed row per ping)', floor));
 console.log(row(`vigil GET /v1/ping peak (${monitorCount} monitors)`, peak));
 for (const p of peers) {
-  console.log(row(`vigil GET /v1/ping just before ${p.name}`, p.beside));
+  console.log(row(`vigil GET /v1/ping beside ${p.name}`, p.beside));
   console.log(row(`vigil ${p.name} peak (same monitors)`, p));
 }
 console.log(row(`vigil at half of peak (${half.offered} req/s paced)`, half));
@@ -605,7 +629,7 @@ recordResult({
     `Vigil with ${settings}: every role, info logging to /dev/null, ${monitorCount} JOB_HEARTBEAT monitors at the default retention (200 pings), pinged round-robin past it before the first round, so that each measured ping also drops its monitor's oldest from the log; medians of ${rounds} round(s), ${duration} s per phase.`,
     ...(peers.length > 0
       ? [
-          "Other tools' clients: in the same server, each at full speed on the same monitors for the same time, right after a /v1/ping phase of its own, and judged against that phase (later phases run on a longer log and a busier compactor than the first peak): Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item as @sentry/node sends it (status ok, duration, environment, trace) by the monitor's slug. For comparison, with no target: v1_post_same_body, Vigil's own POST /v1/ping/<monitor id> with that envelope as its body (kept as the payload), what a body costs any ping here; v1_get_again, the /v1/ping phase's own requests again, the spread between two phases of the same load. Every phase starts once the read models have caught up with the log. <peer>_main_thread_us_above_v1_ping: the server's main-thread CPU per request in the peer's phase less that of the /v1/ping phase beside it, median of the pairs: what the door costs where the doors run, apart from the projector's thread, whose work a faster phase defers past its end.",
+          "Other tools' clients: in the same server, each at full speed on the same monitors for the same time, beside a /v1/ping phase of its own, and judged against that phase: in turn after and before it (v1, peer, peer, v1…), each after a warm-up of its own, as a later phase runs on a longer log and a busier compactor than the one before it: Healthchecks GET /ping/<monitor id>, Uptime Kuma GET /api/push/<monitor id>?status=up, Sentry POST /api/1/envelope/?sentry_key=<ping key> with one check_in item as @sentry/node sends it (status ok, duration, environment, trace) by the monitor's slug. For comparison, with no target: v1_same_ping, the ping the Sentry door records for that check-in sent to Vigil's own Ping API (POST /v1/ping/<monitor id>?run_id=<check_in_id>&duration_ms=1250 with the rest of the check-in as its body, kept as the payload), what that ping costs whichever door it comes through; v1_get_again, the /v1/ping phase's own requests again, the spread between two phases of the same load. Every phase starts once the read models have caught up with the log. <peer>_main_thread_us_above_v1_ping: the server's main-thread CPU per request in the peer's phase less that of the /v1/ping phase beside it, median of the pairs: what the door costs where the doors run, apart from the projector's thread, whose work a faster phase defers past its end.",
         ]
       : []),
     'Peak: autocannon, closed loop. Half of peak: requests due at evenly spaced moments, latency counted from when each was due (autocannon overallRate sends each second as one burst).',
