@@ -36,6 +36,8 @@ const CATEGORIES: readonly { name: string; pattern: RegExp }[] = [
   { name: 'Ping API (routing, query, answer)', pattern: /ping-api\.[jt]s/ },
   { name: "the peers' doors (Healthchecks, Uptime Kuma, Sentry)", pattern: /\/src\/api\/peers\// },
   { name: 'WAL checkpoints', pattern: /wal-checkpoint/ },
+  // Before the floor's pattern: the compactor's transactions are better-sqlite3's too.
+  { name: "log compaction (retention's removals, walked and hashed)", pattern: /log-compaction\.[jt]s|log-walk\.[jt]s/ },
   // The floor's group commit is its function `commit`, into which V8 may inline better-sqlite3's transaction.
   { name: "other SQLite transactions (the durable floor's)", pattern: /sqliteTransaction|[*^~]commit file:\S*durable-floor-server\.ts/ },
   { name: 'HTTP: requests read and parsed', pattern: /_http_|llhttp|Parser::|streams\/writable|node:net|tcp_|uv__read/ },
